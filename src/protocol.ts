@@ -1,0 +1,176 @@
+/**
+ * The messages that cross between the main-thread bridge and the worker engine.
+ * Both sides import this module and nothing else from each other.
+ */
+
+/** What the bridge reads from the page when an event fires. Structured-cloneable. */
+export interface Snapshot {
+  /** Event sequence number, counted by the bridge from 1. */
+  seq: number;
+  /** The highest effect batch number the bridge had applied when it took this snapshot. */
+  applied: number;
+  /** Epoch milliseconds when the event fired, and `Date#getTimezoneOffset()`. */
+  time: number;
+  tz: number;
+  url: string;
+  referrer: string;
+  title: string;
+  /** `document.cookie` as it was. */
+  cookie: string;
+  /** The sessionStorage keys the container declares; `null` when absent or unreadable. */
+  session: Record<string, string | null>;
+  /** A structured clone of `window[settings.dataLayer]` (undefined when the page has none). */
+  dataLayer: unknown;
+  viewport: { width: number; height: number };
+  /** `navigator.globalPrivacyControl === true`. */
+  gpc: boolean;
+  /** Problems the bridge met while reading (e.g. "sessionStorage is not readable"). */
+  problems?: string[];
+}
+
+/** Facts about the page that do not change while it lives; read once at start. */
+export interface PageInfo {
+  userAgent: string;
+  language: string;
+  screen: { width: number; height: number; colorDepth: number };
+  /** The cookie domain found by the write probe (ecid.md §5): '' means host-only. */
+  cookieDomain: string;
+  /** The origin of the page (for postMessage checks). */
+  origin: string;
+  /** Whether the page is served over https. */
+  secure: boolean;
+  /** Whether a test cookie could be written at all (AppMeasurement `k`). */
+  cookiesEnabled: boolean;
+}
+
+export type LifecycleEvent = 'library-loaded' | 'dom-ready' | 'window-loaded';
+
+/** A link click seen by the bridge's delegated listener. */
+export interface LinkClick {
+  /** Absolute URL of the link (`a.href`). */
+  href: string;
+  /** Collapsed link text, in AppMeasurement's priority order (explicit name, s_objectID, text, alt/title/src, value). */
+  text: string;
+  /** Nearest ancestor id, or 'BODY'. */
+  region: string;
+  /** Whether the link's onclick already calls `.tl(`: such links are skipped. */
+  hasTlCall: boolean;
+}
+
+export type EngineEvent =
+  | { type: LifecycleEvent }
+  | { type: 'direct-call'; id: string; detail?: unknown }
+  | { type: 'click'; link: LinkClick }
+  /** `_satellite.getVarAsync(name)`: evaluate one data element now. */
+  | { type: 'get-var'; name: string }
+  /** `_satellite.setVar(...)`. */
+  | { type: 'set-var'; values: Record<string, unknown> }
+  /** A call on a page-side facade (e.g. `Visitor.getInstance(...).getMarketingCloudVisitorID`). */
+  | { type: 'service-call'; service: string; method: string; args: unknown[] };
+
+export interface NetResponse {
+  status: number;
+  body: string;
+  /** Set when no HTTP answer came: a network failure or the request's timeout. */
+  error?: 'network' | 'timeout';
+}
+
+/** Everything that moves the engine: events from the page, answers from the network, timers. */
+export type EngineInput =
+  | { type: 'event'; event: EngineEvent; snapshot: Snapshot }
+  | { type: 'response'; id: string; response: NetResponse }
+  | { type: 'timer'; id: string }
+  /** A postMessage a frame the engine created sent to the page; the bridge checked nothing. */
+  | { type: 'frame-message'; frameId: string; origin: string; data: unknown };
+
+export type LogLevel = 'debug' | 'log' | 'info' | 'warn' | 'error';
+
+export interface CookieWrite {
+  type: 'cookie';
+  name: string;
+  /** Written as given: callers encode. */
+  value: string;
+  /** Epoch ms. Absent: a session cookie. In the past: removes the cookie. */
+  expires?: number;
+  path?: string;
+  /** '' or absent: host-only. */
+  domain?: string;
+  sameSite?: 'Lax' | 'Strict' | 'None';
+  secure?: boolean;
+}
+
+export interface RequestEffect {
+  type: 'request';
+  /** Unique within the engine; a response comes back with this id unless `fireAndForget`. */
+  id: string;
+  /** What the request is for: the worker shell routes beacons to the durable queue. */
+  kind: 'beacon' | 'id-service' | 'opt-out-status' | 'other';
+  method: 'GET' | 'POST';
+  url: string;
+  body?: string;
+  headers?: Record<string, string>;
+  credentials: 'include' | 'omit' | 'same-origin';
+  /** Milliseconds before the shell gives up and answers `{error:'timeout'}`. */
+  timeout?: number;
+  /** No response is fed back into the engine (beacons: the queue owns their delivery). */
+  fireAndForget?: boolean;
+}
+
+export type Effect =
+  | CookieWrite
+  | { type: 'storage'; key: string; value: string | null }
+  | { type: 'log'; level: LogLevel; message: string }
+  | RequestEffect
+  /** Fire an input `{type:'timer', id}` after `delay` ms. */
+  | { type: 'timer'; id: string; delay: number }
+  /** A hidden iframe (the ID sync); `messages` are posted to `targetOrigin` once it has loaded. */
+  | {
+      type: 'iframe';
+      id: string;
+      src: string;
+      name?: string;
+      title?: string;
+      sandbox?: string;
+      targetOrigin: string;
+      messages?: string[];
+    }
+  /** A message for an iframe created earlier (posted once it has loaded). */
+  | { type: 'post-message'; frameId: string; message: string; targetOrigin: string }
+  /** A pixel the page must load (ID syncs with `syncOnPage`). */
+  | { type: 'image'; src: string }
+  /**
+   * A script the page must load. `init` names a global function path to call with `args` once the
+   * script has loaded (e.g. `DD_RUM.init`). `partytown` routes it through Partytown.
+   */
+  | {
+      type: 'script';
+      id: string;
+      src: string;
+      partytown?: boolean;
+      init?: { fn: string; args: unknown[] };
+      /** A second call, `delay` ms after the init call (RUM adds cookies as context after 1 s). */
+      then?: { fn: string; args: unknown[]; delay: number };
+    }
+  /** Data element values from the latest evaluation: what `_satellite.getVar` answers. */
+  | { type: 'vars'; values: Record<string, unknown> }
+  /** The answer to a `get-var` or `service-call` event. */
+  | { type: 'reply'; seq: number; value?: unknown; error?: string; callbacks?: unknown[][] }
+  /** A feed for the devtools overlay: rule firings, data element values, beacons. */
+  | { type: 'monitor'; name: string; data: unknown };
+
+/** A batch of effects for the bridge, numbered so that snapshots can say what they have seen. */
+export interface EffectBatch {
+  n: number;
+  effects: Effect[];
+}
+
+/** What the worker exposes through Comlink. */
+export interface WorkerApi {
+  /**
+   * Start the engine. `config` is the page's `window.offtagConfig` (validated in the worker);
+   * `apply` receives effect batches the engine produces later (network answers, timers).
+   */
+  init(config: unknown, page: PageInfo, apply: (batch: EffectBatch) => void): Promise<void>;
+  /** Process one page event; answers with the effects to apply at once. */
+  dispatch(event: EngineEvent, snapshot: Snapshot): Promise<EffectBatch>;
+}

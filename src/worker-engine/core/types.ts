@@ -1,0 +1,203 @@
+/**
+ * The container model (Adobe's: data elements, and rules made of events, conditions and
+ * actions) as typed TypeScript, and the context the engine hands to each piece.
+ */
+import type { Effect, EngineEvent, LogLevel, NetResponse, PageInfo, RequestEffect, Snapshot } from '../../protocol.ts';
+import type { Settings } from './settings.ts';
+
+/** Deterministic inputs the core must not take from the world itself. */
+export interface EngineEnv {
+  now(): number;
+  /** In [0, 1). */
+  random(): number;
+  /** Lowercase hex SHA-256 of the UTF-8 text. */
+  sha256(text: string): Promise<string>;
+}
+
+/** Cookies as the engine sees them: the latest snapshot plus the engine's own writes not yet seen in one. */
+export interface CookieJar {
+  get(name: string): string | undefined;
+  /** Every cookie, as name → raw value (first wins, as document.cookie reads). */
+  all(): Record<string, string>;
+  set(name: string, value: string, options?: Omit<Extract<Effect, { type: 'cookie' }>, 'type' | 'name' | 'value'>): void;
+  remove(name: string, options?: { path?: string; domain?: string }): void;
+}
+
+export interface SessionStore {
+  get(key: string): string | null;
+  set(key: string, value: string | null): void;
+}
+
+/** What every part of the engine may use: no DOM, no cookies, no network, only effects. */
+export interface EngineContext {
+  readonly settings: Settings;
+  readonly env: EngineEnv;
+  readonly page: PageInfo;
+  /** The latest snapshot the bridge sent. */
+  snapshot(): Snapshot;
+  readonly cookies: CookieJar;
+  readonly session: SessionStore;
+  emit(effect: Effect): void;
+  log(level: LogLevel, message: string): void;
+  /** Feed for the devtools overlay. */
+  monitor(name: string, data: unknown): void;
+  /**
+   * Ask the shell to make a request and wait for its answer (or `{error:'timeout'}` after
+   * `timeout` ms). `fireAndForget` requests resolve at once with status 0.
+   */
+  fetch(request: Omit<RequestEffect, 'type' | 'id'>): Promise<NetResponse>;
+  /** Resolves after `ms` of the shell's clock (a timer effect). */
+  sleep(ms: number): Promise<void>;
+  /** A fresh id, unique within this engine, with a readable prefix. */
+  nextId(prefix: string): string;
+  /** Keeps the current dispatch open until `p` settles (for real asynchrony such as WebCrypto). */
+  track<T>(p: Promise<T>): Promise<T>;
+}
+
+/** A data element: where its value comes from, and how the raw value is finished. */
+export type DataElementSource<N extends string> =
+  | { type: 'data-layer'; path: string }
+  | { type: 'cookie'; name: string | ((s: Settings) => string); decode?: boolean }
+  | { type: 'session'; key: string | ((s: Settings) => string) }
+  | { type: 'constant'; value: unknown }
+  | { type: 'custom'; fn: (ctx: DataElementContext<N>) => unknown };
+
+export type DataElement<N extends string> = DataElementSource<N> & {
+  /** Returned (after logging) when the value is undefined, null or '' or when reading throws. */
+  default?: unknown;
+  /** Collapse whitespace runs into one space and trim (strings only). */
+  cleanText?: boolean;
+  forceLowerCase?: boolean;
+  /** A message logged when the value is missing and the default is used. */
+  missingMessage?: string;
+  description?: string;
+};
+
+export interface DataElementContext<N extends string> {
+  readonly settings: Settings;
+  readonly snapshot: Snapshot;
+  readonly event: EngineEvent;
+  /** The value at a dotted path of the data layer (`page.pageInfo.pageType`, `product[0].productInfo.sku`). */
+  dataLayer(path: string): unknown;
+  /** Another data element's value (memoised per event). */
+  get(name: N): unknown;
+  readonly cookies: CookieJar;
+  readonly session: SessionStore;
+  log(level: LogLevel, message: string): void;
+}
+
+export type RuleEventSpec =
+  | { type: 'library-loaded' }
+  | { type: 'dom-ready' }
+  | { type: 'window-loaded' }
+  | { type: 'direct-call'; id: string }
+  | { type: 'click' };
+
+export interface RuleContext<N extends string, S = Services> {
+  readonly settings: Settings;
+  readonly event: EngineEvent;
+  readonly snapshot: Snapshot;
+  readonly rule: { name: string };
+  /** A data element's value for this event (memoised). */
+  get(name: N): unknown;
+  /** `%name%` tokens replaced by data element values (one whole token keeps the value's type). */
+  replaceTokens(text: string): unknown;
+  readonly services: S;
+  readonly cookies: CookieJar;
+  readonly session: SessionStore;
+  emit(effect: Effect): void;
+  log(level: LogLevel, message: string): void;
+}
+
+export interface Condition<N extends string, S = Services> {
+  name: string;
+  fn: (ctx: RuleContext<N, S>) => boolean | Promise<boolean>;
+  negate?: boolean;
+  /** Milliseconds; default 2000 (as published Launch builds). */
+  timeout?: number;
+}
+
+export interface Action<N extends string, S = Services> {
+  name: string;
+  fn: (ctx: RuleContext<N, S>) => void | Promise<void>;
+  /** Milliseconds; default 2000. */
+  timeout?: number;
+}
+
+export interface Rule<N extends string, S = Services> {
+  name: string;
+  events: RuleEventSpec[];
+  /** Lower runs first; default 50. Ties keep the container's order. */
+  order?: number;
+  conditions?: Condition<N, S>[];
+  actions: Action<N, S>[];
+}
+
+/** Builds the services of one engine. */
+export type ServicesFactory<S> = (ctx: EngineContext) => S;
+
+export interface Container<N extends string, S = Services> {
+  name: string;
+  /** The session keys the bridge must read for this container; `{brand}` is replaced. */
+  sessionKeys: string[];
+  dataElements: Record<N, DataElement<N>>;
+  rules: Rule<N, S>[];
+}
+
+/**
+ * The services the worker engine offers rules. Each is built once per engine from the context;
+ * the visitor-ID service and the analytics tracker implement these.
+ */
+export interface Services {
+  visitor: VisitorService;
+  analytics: AnalyticsService;
+}
+
+export interface VisitorValues {
+  MCMID?: string;
+  MCAID?: string;
+  MCAAMLH?: string;
+  MCAAMB?: string;
+  MCOPTOUT?: boolean;
+}
+
+export interface VisitorService {
+  /** The 'Visitor service' rule (Library Loaded): read the AMCV cookie, make the ID call if due. */
+  start(): Promise<void>;
+  /** Resolves once the ID call answered or timed out (AppMeasurement waits for this). */
+  getVisitorValues(): Promise<VisitorValues>;
+  /** The org id as sent (`…@AdobeOrg`). */
+  readonly orgId: string;
+  /** Opt-in: whether a category is approved (true when opt-in does not apply). */
+  isApproved(category: string): boolean;
+  /** Customer ids for the analytics `cid.` block: data source → {id, authState}. */
+  getCustomerIDs(): Record<string, { id: string; authState: number }>;
+  getSupplementalDataID(consumer: string): string;
+  /** A call from the page-side `Visitor` facade. */
+  call(method: string, args: unknown[]): Promise<{ value?: unknown; callbacks?: unknown[][] }>;
+  /** A postMessage from a frame the service created (the ID-sync iframe); origin unchecked. */
+  onFrameMessage(frameId: string, origin: string, data: unknown): void;
+}
+
+/** One analytics hit as a rule asks for it. */
+export interface AnalyticsHit {
+  /** `t`: page view; `tl`: link. */
+  type: 't' | 'tl';
+  /** AppMeasurement variable names (`pageName`, `channel`, `eVar1`, `prop2`, `list1`, `hier1`, `events`, `products`, …). */
+  vars: Record<string, string | undefined>;
+  linkType?: 'o' | 'd' | 'e';
+  linkName?: string;
+  linkUrl?: string;
+  /** The analytics extension's filters for link hits (DECISIONS.md §5). */
+  linkTrackVars?: string;
+  linkTrackEvents?: string;
+  /** ActivityMap context data for automatic link hits. */
+  contextData?: Record<string, string>;
+}
+
+export interface AnalyticsService {
+  /** Build and send one beacon, subject to consent, opt-in and opt-out; never throws. */
+  track(hit: AnalyticsHit): Promise<void>;
+  /** Automatic link tracking (download and exit links). */
+  onClick(link: import('../../protocol.ts').LinkClick): Promise<void>;
+}
