@@ -167,10 +167,9 @@ export interface EffectBatch {
 /** What the worker exposes through Comlink. */
 export interface WorkerApi {
   /**
-   * Start the engine. `config` is the page's `window.offtagConfig` (validated in the worker);
-   * `apply` receives effect batches the engine produces later (network answers, timers).
+   * Start the engine. `config` is the page's `window.offtagConfig` (validated in the worker).
+   * Afterwards the hot path bypasses Comlink: the bridge posts `EngineInput`s on `port`, one
+   * one-way message per event, and the worker posts `EffectBatch`es back on it.
    */
-  init(config: unknown, page: PageInfo, apply: (batch: EffectBatch) => void): Promise<void>;
-  /** Process one page event; answers with the effects to apply at once. */
-  dispatch(event: EngineEvent, snapshot: Snapshot): Promise<EffectBatch>;
+  init(config: unknown, page: PageInfo, port: MessagePort): Promise<void>;
 }

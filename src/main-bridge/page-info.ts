@@ -1,0 +1,31 @@
+/** Facts read once at start, including the cookie-domain probe of the visitor library (ecid.md §5). */
+import type { PageInfo } from '../protocol.ts';
+
+const PROBE = 'TEST_AMCV_COOKIE_WRITE';
+
+/** The shortest host suffix (two labels up) that accepts a cookie; '' for host-only (IPs, localhost). */
+export function probeCookieDomain(host: string): string {
+  if (/^[\d.]+$|^\[|^localhost$/.test(host)) return '';
+  const labels = host.split('.');
+  for (let i = labels.length - 2; i > 0; i--) {
+    const domain = '.' + labels.slice(i).join('.');
+    document.cookie = `${PROBE}=cookie; path=/; domain=${domain}`;
+    if (document.cookie.includes(`${PROBE}=cookie`)) {
+      document.cookie = `${PROBE}=; path=/; domain=${domain}; expires=Thu, 01 Jan 1970 00:00:01 GMT`;
+      return domain;
+    }
+  }
+  return '';
+}
+
+export function readPageInfo(): PageInfo {
+  return {
+    userAgent: navigator.userAgent,
+    language: navigator.language,
+    screen: { width: screen.width, height: screen.height, colorDepth: screen.colorDepth },
+    cookieDomain: probeCookieDomain(location.hostname),
+    origin: location.origin,
+    secure: location.protocol === 'https:',
+    cookiesEnabled: navigator.cookieEnabled,
+  };
+}

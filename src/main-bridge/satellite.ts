@@ -1,0 +1,72 @@
+/**
+ * `window._satellite`, a drop-in for site code written for Adobe Launch. `getVar` answers from
+ * the values of the latest evaluation, synchronously (the worker owns evaluation);
+ * `getVarAsync` evaluates now.
+ */
+import type { EngineEvent } from '../protocol.ts';
+import type { ApplyHooks } from './apply-effects.ts';
+
+type Send = (event: EngineEvent) => number;
+type Ask = (event: EngineEvent) => Promise<{ value?: unknown; error?: string }>;
+
+/** SPEC.md §9: container build date. */
+const BUILD_DATE = '2025-08-19T00:00:00Z';
+const DEBUG_KEY = 'com.adobe.reactor.debug';
+
+function readCookie(name: string): string | undefined {
+  for (const part of document.cookie.split('; ')) {
+    const eq = part.indexOf('=');
+    if (part.slice(0, eq) === name) {
+      const raw = part.slice(eq + 1);
+      try {
+        return decodeURIComponent(raw);
+      } catch {
+        return raw;
+      }
+    }
+  }
+}
+
+export function installSatellite(send: Send, ask: Ask, hooks: ApplyHooks, stage: string, isDebug: () => boolean) {
+  const say =
+    (level: 'log' | 'info' | 'warn' | 'error' | 'debug') =>
+    (...args: unknown[]) => {
+      if (isDebug()) console[level]('🚀 [Custom Script]', ...args);
+    };
+  const satellite = {
+    track(id: string, detail?: unknown) {
+      send({ type: 'direct-call', id, detail });
+    },
+    getVar: (name: string) => hooks.vars[name],
+    getVarAsync: (name: string) => ask({ type: 'get-var', name }).then((r) => r.value),
+    setVar(name: string | Record<string, unknown>, value?: unknown) {
+      const values = typeof name === 'object' && name ? name : { [String(name)]: value };
+      Object.assign(hooks.vars, values);
+      send({ type: 'set-var', values });
+    },
+    cookie: {
+      get: readCookie,
+      set(name: string, value: string, o: { expires?: number; path?: string; domain?: string } = {}) {
+        let s = `${name}=${encodeURIComponent(value)}; path=${o.path ?? '/'}`;
+        if (o.domain) s += `; domain=${o.domain}`;
+        if (o.expires) s += `; expires=${new Date(Date.now() + o.expires * 864e5).toUTCString()}`;
+        document.cookie = s;
+      },
+      remove(name: string, o: { path?: string; domain?: string } = {}) {
+        satellite.cookie.set(name, '', { ...o, expires: -1 });
+      },
+    },
+    logger: { log: say('log'), info: say('info'), warn: say('warn'), error: say('error'), debug: say('debug') },
+    buildInfo: { buildDate: BUILD_DATE, turbineBuildDate: BUILD_DATE, turbineVersion: 'offtag', minified: true },
+    environment: { id: 'offtag', stage },
+    setDebug(on: boolean) {
+      try {
+        localStorage.setItem(DEBUG_KEY, String(!!on));
+      } catch {
+        /* storage disabled: debug stays off */
+      }
+    },
+  };
+  (window as { _satellite?: unknown })._satellite = satellite;
+  return satellite;
+}

@@ -1,0 +1,75 @@
+/**
+ * The per-event snapshot. The data layer itself is not walked here: postMessage's native
+ * structured clone copies it. Only when that clone fails (functions, DOM nodes, throwing getters)
+ * does `cloneable` walk it to drop what cannot travel, naming each path once.
+ */
+import type { Snapshot } from '../protocol.ts';
+
+export function readSession(keys: string[], problems: string[]): Record<string, string | null> {
+  const out: Record<string, string | null> = {};
+  try {
+    for (const k of keys) out[k] = sessionStorage.getItem(k);
+  } catch (e) {
+    problems.push(`sessionStorage is not readable (${(e as Error).name}); the event goes on without it.`);
+  }
+  return out;
+}
+
+export function takeSnapshot(seq: number, applied: number, dataLayerName: string, sessionKeys: string[]): Snapshot {
+  const problems: string[] = [];
+  let dataLayer: unknown;
+  try {
+    dataLayer = (window as unknown as Record<string, unknown>)[dataLayerName];
+  } catch (e) {
+    problems.push(`window.${dataLayerName} is not readable (${(e as Error).message}).`);
+  }
+  const s: Snapshot = {
+    seq,
+    applied,
+    time: Date.now(),
+    tz: new Date().getTimezoneOffset(),
+    url: location.href,
+    referrer: document.referrer,
+    title: document.title,
+    cookie: document.cookie,
+    session: readSession(sessionKeys, problems),
+    dataLayer,
+    viewport: { width: innerWidth, height: innerHeight },
+    gpc: (navigator as { globalPrivacyControl?: boolean }).globalPrivacyControl === true,
+  };
+  if (problems.length) s.problems = problems;
+  return s;
+}
+
+/** A copy of `value` that structured clone accepts; `dropped` collects the paths left out. */
+export function cloneable(value: unknown, dropped: string[], path = '', seen = new Set<unknown>()): unknown {
+  if (typeof value === 'function' || typeof value === 'symbol') {
+    dropped.push(path);
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null) return value;
+  if (typeof Node !== 'undefined' && value instanceof Node) {
+    dropped.push(path);
+    return undefined;
+  }
+  if (seen.has(value)) {
+    dropped.push(path);
+    return undefined;
+  }
+  seen.add(value);
+  const arr = Array.isArray(value);
+  const out: Record<string, unknown> | unknown[] = arr ? [] : {};
+  for (const k of Object.keys(value)) {
+    const p = arr ? `${path}[${k}]` : path ? `${path}.${k}` : k;
+    let v: unknown;
+    try {
+      v = (value as Record<string, unknown>)[k];
+    } catch {
+      dropped.push(p);
+      continue;
+    }
+    (out as Record<string, unknown>)[k] = cloneable(v, dropped, p, seen);
+  }
+  seen.delete(value);
+  return out;
+}

@@ -1,0 +1,40 @@
+/**
+ * Where a beacon goes (appmeasurement.md §1):
+ * `<origin>/b/ss/<rsid>/1/JS-2.27.0[-<marker>]/s<random>`.
+ */
+import type { EngineEnv } from '../core/types.ts';
+import { originFor } from '../core/settings.ts';
+
+/** The AppMeasurement release whose wire format Offtag reproduces. */
+export const APPMEASUREMENT_VERSION = '2.27.0';
+/** `P` of the path: 1 without postbacks or AAM forwarding through the JSONP path, which Offtag never uses. */
+export const BEACON_PATH_MODE = '1';
+/** The random part of the path changes epoch every three hours (`floor(ms/10800000) % 10`). */
+const SID_EPOCH_MS = 10_800_000;
+const SID_RANDOM_SPAN = 1e13;
+
+/** `s` + one digit of the 3-hour epoch + a random integer below 1e13, unpadded. */
+export function sessionRandom(env: Pick<EngineEnv, 'now' | 'random'>): string {
+  return `s${Math.floor(env.now() / SID_EPOCH_MS) % 10}${Math.floor(env.random() * SID_RANDOM_SPAN)}`;
+}
+
+/**
+ * The tracking server's origin (DECISIONS.md §1): a bare host follows the page's scheme, a full
+ * origin (`http://127.0.0.1:4175`) is used as it is.
+ */
+export function trackingOrigin(trackingServer: string, pageSecure: boolean): string {
+  return originFor(trackingServer, pageSecure ? 'https:' : 'http:');
+}
+
+export interface BeaconPathInput {
+  origin: string;
+  rsid: string;
+  /** `tagContainerMarker`: appended as `-<marker>` when set. */
+  marker?: string;
+  sid: string;
+}
+
+export function beaconPath({ origin, rsid, marker, sid }: BeaconPathInput): string {
+  const version = `JS-${APPMEASUREMENT_VERSION}${marker ? `-${marker}` : ''}`;
+  return `${origin}/b/ss/${rsid}/${BEACON_PATH_MODE}/${version}/${sid}`;
+}

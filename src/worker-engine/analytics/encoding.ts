@@ -1,0 +1,19 @@
+/**
+ * Query encoding of appmeasurement.md §1: encodeURIComponent, plus the five characters it leaves
+ * alone that AppMeasurement escapes as well (`~!*()'`).
+ */
+const EXTRA = /[~!*()']/g;
+
+export function escapeValue(value: string): string {
+  return encodeURIComponent(value).replace(EXTRA, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
+}
+
+/** The inverse, tolerant of what a pasted production beacon may hold (`+` for space, stray `%`). */
+export function unescapeValue(value: string): string {
+  const spaced = value.replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    return spaced.replace(/%([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * Data element resolution, after Adobe's runtime (anchors.md §1): read the source, fall back to
+ * the default, then cleanText, then forceLowerCase. A failing element logs and returns its
+ * default; a circular reference stops at depth 10 with a warning. Values are memoised for the
+ * event, so an element with a side effect (the previous page name) acts once per event.
+ */
+import type { EngineEvent, LogLevel, Snapshot } from '../../protocol.ts';
+import { safeDecode } from './cookies.ts';
+import { readPath } from './data-layer.ts';
+import type { Settings } from './settings.ts';
+import type { CookieJar, DataElement, DataElementContext, SessionStore } from './types.ts';
+
+/** SPEC.md §9: data element circular reference depth limit. */
+export const CIRCULAR_REFERENCE_DEPTH_LIMIT = 10;
+
+export interface ResolverDeps {
+  settings: Settings;
+  snapshot: Snapshot;
+  event: EngineEvent;
+  cookies: CookieJar;
+  session: SessionStore;
+  log(level: LogLevel, message: string): void;
+  /** Values set with `_satellite.setVar`. */
+  customVars: Map<string, unknown>;
+}
+
+export interface Resolver<N extends string> {
+  get(name: N): unknown;
+  /** Whether `name` is a data element or a custom variable. */
+  has(name: string): boolean;
+  /** Every value read during this event (what `_satellite.getVar` answers afterwards). */
+  values(): Record<string, unknown>;
+}
+
+function isMissing(v: unknown): boolean {
+  return v === undefined || v === null || v === '';
+}
+
+function finish<N extends string>(de: DataElement<N>, value: unknown): unknown {
+  let v = value;
+  if (de.cleanText && typeof v === 'string') v = v.replace(/\s+/g, ' ').trim();
+  if (de.forceLowerCase && typeof v === 'string') v = v.toLowerCase();
+  return v;
+}
+
+export function createResolver<N extends string>(
+  elements: Record<N, DataElement<N>>,
+  deps: ResolverDeps,
+): Resolver<N> {
+  const memo = new Map<string, unknown>();
+  const stack: string[] = [];
+
+  const readSource = (de: DataElement<N>, ctx: DataElementContext<N>): unknown => {
+    switch (de.type) {
+      case 'data-layer':
+        return readPath(deps.snapshot.dataLayer, de.path);
+      case 'cookie': {
+        const name = typeof de.name === 'function' ? de.name(deps.settings) : de.name;
+        const raw = deps.cookies.get(name);
+        return raw !== undefined && de.decode !== false ? safeDecode(raw) : raw;
+      }
+      case 'session': {
+        const key = typeof de.key === 'function' ? de.key(deps.settings) : de.key;
+        return deps.session.get(key);
+      }
+      case 'constant':
+        return de.value;
+      case 'custom': {
+        if (typeof de.fn !== 'function') throw new Error('Module did not export a function.');
+        return de.fn(ctx);
+      }
+      default:
+        throw new Error(`Unknown data element type "${(de as { type: unknown }).type}".`);
+    }
+  };
+
+  const resolver: Resolver<N> = {
+    has(name) {
+      return Object.prototype.hasOwnProperty.call(elements, name) || deps.customVars.has(name);
+    },
+    values() {
+      return Object.fromEntries(memo);
+    },
+    get(name) {
+      if (memo.has(name)) return memo.get(name);
+      const de = (elements as Record<string, DataElement<N> | undefined>)[name];
+      if (!de) {
+        if (deps.customVars.has(name)) return deps.customVars.get(name);
+        deps.log('warn', `Data element "${name}" is not defined in the container.`);
+        return undefined;
+      }
+      if (stack.length >= CIRCULAR_REFERENCE_DEPTH_LIMIT) {
+        deps.log('warn', `Data element circular reference detected: ${[...stack, name].join(' -> ')}`);
+        return de.default;
+      }
+      stack.push(name);
+      let value: unknown;
+      try {
+        value = readSource(de, ctx);
+        if (isMissing(value)) {
+          if (de.missingMessage) deps.log('log', de.missingMessage);
+          value = de.default ?? value;
+        }
+      } catch (err) {
+        const why = err instanceof Error ? err.message : String(err);
+        deps.log('error', `Failed to execute data element module for data element "${name}". ${why}`);
+        value = de.default;
+      } finally {
+        stack.pop();
+      }
+      value = finish(de, value);
+      memo.set(name, value);
+      return value;
+    },
+  };
+
+  const ctx: DataElementContext<N> = {
+    settings: deps.settings,
+    snapshot: deps.snapshot,
+    event: deps.event,
+    cookies: deps.cookies,
+    session: deps.session,
+    log: deps.log,
+    dataLayer: (path) => readPath(deps.snapshot.dataLayer, path),
+    get: (n) => resolver.get(n),
+  };
+  return resolver;
+}

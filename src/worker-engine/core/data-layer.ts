@@ -1,0 +1,53 @@
+/** Reading the data layer copy the bridge sent: dotted paths, and a guard against cycles. */
+
+const PATH_PART = /[^.[\]]+|\[(\d+)\]/g;
+
+/** `page.pageInfo.pageType`, `product[0].productInfo.sku`, `page.element.0.click.id`. */
+export function parsePath(path: string): string[] {
+  const parts: string[] = [];
+  for (const m of path.matchAll(PATH_PART)) parts.push(m[1] ?? m[0]);
+  return parts;
+}
+
+/** The value at `path`, or undefined when any step is missing. Never throws. */
+export function readPath(root: unknown, path: string | string[]): unknown {
+  let cur: unknown = root;
+  for (const key of typeof path === 'string' ? parsePath(path) : path) {
+    if (cur === null || cur === undefined) return undefined;
+    if (typeof cur !== 'object' && typeof cur !== 'string') return undefined;
+    cur = (cur as Record<string, unknown>)[key];
+  }
+  return cur;
+}
+
+/**
+ * Structured clone keeps cycles, so the copy the worker gets may hold some. Replace every
+ * back-reference by undefined and report the paths, so every later reader (and JSON output for
+ * replay or the devtools) is safe. Runs in the worker, off the main thread.
+ */
+export function dropCycles(root: unknown): { value: unknown; cycles: string[] } {
+  const cycles: string[] = [];
+  const onPath = new Set<object>();
+  const walk = (v: unknown, path: string): unknown => {
+    if (typeof v !== 'object' || v === null) return v;
+    if (onPath.has(v)) {
+      cycles.push(path || '(root)');
+      return undefined;
+    }
+    onPath.add(v);
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) v[i] = walk(v[i], `${path}[${i}]`);
+    } else if (!(v instanceof Date) && !(v instanceof RegExp) && !ArrayBuffer.isView(v) && !(v instanceof ArrayBuffer)) {
+      if (v instanceof Map || v instanceof Set) {
+        onPath.delete(v);
+        return v;
+      }
+      const o = v as Record<string, unknown>;
+      for (const k of Object.keys(o)) o[k] = walk(o[k], path ? `${path}.${k}` : k);
+    }
+    onPath.delete(v);
+    return v;
+  };
+  const value = walk(root, '');
+  return { value, cycles };
+}

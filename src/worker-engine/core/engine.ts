@@ -1,0 +1,307 @@
+/**
+ * The engine: an I/O-free core. Given inputs (page events with their snapshot, network answers,
+ * timers) it returns effects (cookie and storage writes, console messages, requests, iframes,
+ * scripts). The worker shell, the Node replay and the tests bind it to the world.
+ *
+ * Work that waits for the world (an ID-service answer, a timer) is a promise that the matching
+ * later input resolves; each dispatch returns once the work it set going has nothing left to do
+ * but wait, so every effect lands in the batch of the input that caused it.
+ */
+import type {
+  Effect,
+  EffectBatch,
+  EngineEvent,
+  EngineInput,
+  LogLevel,
+  NetResponse,
+  PageInfo,
+  Snapshot,
+} from '../../protocol.ts';
+import { createCookieJar } from './cookies.ts';
+import { dropCycles } from './data-layer.ts';
+import { createResolver, type Resolver } from './data-elements.ts';
+import { rulesFor, runRule } from './rules.ts';
+import { resolveSettings, type Settings } from './settings.ts';
+import { replaceTokens } from './tokens.ts';
+import type { Container, EngineContext, EngineEnv, RuleContext, SessionStore } from './types.ts';
+
+export interface EngineOptions<N extends string, S> {
+  container: Container<N, S>;
+  services: (ctx: EngineContext) => S;
+  env: EngineEnv;
+  /** The page's `window.offtagConfig`, validated here. */
+  config: unknown;
+  page: PageInfo;
+  /** Receives effects produced outside any dispatch (rare: late asynchronous work). */
+  onLateEffects?: (batch: EffectBatch) => void;
+  /** Waits until pending microtasks have run; defaults to a zero-delay timer. */
+  settle?: () => Promise<void>;
+}
+
+export interface Engine {
+  readonly settings: Settings;
+  dispatch(input: EngineInput): Promise<EffectBatch>;
+}
+
+/** Effects the bridge applies; the rest (requests, timers) stay with the worker shell. */
+export function isBridgeEffect(e: Effect): boolean {
+  return e.type !== 'request' && e.type !== 'timer';
+}
+
+/** `_satellite.track` with a name no rule listens to (DECISIONS.md §4). */
+export const unmatchedDirectCall = (id: string): string => `"${id}" does not match any direct call identifiers.`;
+
+export function emptySnapshot(): Snapshot {
+  return {
+    seq: 0,
+    applied: 0,
+    time: 0,
+    tz: 0,
+    url: '',
+    referrer: '',
+    title: '',
+    cookie: '',
+    session: {},
+    dataLayer: undefined,
+    viewport: { width: 0, height: 0 },
+    gpc: false,
+  };
+}
+
+export function createEngine<N extends string, S extends object>(opts: EngineOptions<N, S>): Engine {
+  const { settings, problems } = resolveSettings(opts.config);
+  const settle = opts.settle ?? (() => new Promise<void>((r) => setTimeout(r, 0)));
+  let buffer: Effect[] = [];
+  let lastBatch = 0;
+  let dispatching = false;
+  let lateScheduled = false;
+  let idCounter = 0;
+  let snapshot = emptySnapshot();
+  const waiting = new Map<string, (value: NetResponse | undefined) => void>();
+  const tracked = new Set<Promise<unknown>>();
+  const customVars = new Map<string, unknown>();
+
+  const finalize = (): EffectBatch => {
+    const effects = buffer;
+    buffer = [];
+    const n = effects.some(isBridgeEffect) ? ++lastBatch : 0;
+    return { n, effects };
+  };
+
+  const emit = (effect: Effect) => {
+    buffer.push(effect);
+    if (!dispatching && !lateScheduled && opts.onLateEffects) {
+      lateScheduled = true;
+      queueMicrotask(() => {
+        lateScheduled = false;
+        if (!dispatching && buffer.length) opts.onLateEffects!(finalize());
+      });
+    }
+  };
+
+  // Debug-level messages always travel; the bridge prints them only in debug mode (setDebug).
+  const log = (level: LogLevel, message: string) => emit({ type: 'log', level, message });
+
+  const cookies = createCookieJar(emit, () => lastBatch + 1, () => opts.env.now());
+
+  const sessionOverlay = new Map<string, { value: string | null; batch: number }>();
+  const session: SessionStore = {
+    get(key) {
+      const w = sessionOverlay.get(key);
+      if (w) return w.value;
+      return snapshot.session[key] ?? null;
+    },
+    set(key, value) {
+      sessionOverlay.set(key, { value, batch: lastBatch + 1 });
+      emit({ type: 'storage', key, value });
+    },
+  };
+
+  const nextId = (prefix: string) => `${prefix}-${++idCounter}`;
+
+  const ctx: EngineContext = {
+    settings,
+    env: opts.env,
+    page: opts.page,
+    snapshot: () => snapshot,
+    cookies,
+    session,
+    emit,
+    log,
+    monitor: (name, data) => emit({ type: 'monitor', name, data }),
+    nextId,
+    fetch(request) {
+      const id = nextId(request.kind);
+      emit({ type: 'request', id, ...request });
+      if (request.fireAndForget) return Promise.resolve({ status: 0, body: '' });
+      return new Promise<NetResponse>((resolve) => {
+        waiting.set(id, (r) => resolve(r ?? { status: 0, body: '', error: 'network' }));
+      });
+    },
+    sleep(ms) {
+      const id = nextId('timer');
+      emit({ type: 'timer', id, delay: ms });
+      return new Promise<void>((resolve) => waiting.set(id, () => resolve()));
+    },
+    track(p) {
+      tracked.add(p);
+      const done = () => tracked.delete(p);
+      p.then(done, done);
+      return p;
+    },
+  };
+
+  for (const p of problems) log('error', p);
+
+  let services: S | undefined;
+  const getServices = () => (services ??= opts.services(ctx));
+
+  const ruleContext = (event: EngineEvent, resolver: Resolver<N>, ruleName: string): RuleContext<N, S> => ({
+    settings,
+    event,
+    snapshot,
+    rule: { name: ruleName },
+    get: (name) => resolver.get(name),
+    replaceTokens: (text) => replaceTokens(text, resolver as Resolver<string>),
+    services: getServices(),
+    cookies,
+    session,
+    emit,
+    log,
+  });
+
+  const takeSnapshot = (s: Snapshot) => {
+    snapshot = s;
+    cookies.rebase(s.cookie, s.applied);
+    for (const [key, w] of sessionOverlay) if (w.batch <= s.applied) sessionOverlay.delete(key);
+    for (const p of s.problems ?? []) log('warn', p);
+    if (s.dataLayer !== undefined && typeof s.dataLayer === 'object') {
+      const { cycles } = dropCycles(s.dataLayer);
+      if (cycles.length) {
+        log('warn', `The data layer refers back to itself at ${cycles.join(', ')}; those references were dropped.`);
+      }
+    }
+  };
+
+  const normaliseEvent = (event: EngineEvent): EngineEvent => {
+    if (event.type !== 'direct-call') return event;
+    let id: unknown = event.id;
+    if (typeof id !== 'string') {
+      log('error', `_satellite.track() expects a string identifier; got ${id === null ? 'null' : typeof id}. Using "${String(id)}".`);
+      id = String(id);
+    }
+    return { ...event, id: (id as string).trim() };
+  };
+
+  const handleEvent = async (raw: EngineEvent) => {
+    const event = normaliseEvent(raw);
+    const resolver = createResolver(opts.container.dataElements, {
+      settings,
+      snapshot,
+      event,
+      cookies,
+      session,
+      log,
+      customVars,
+    });
+    const publishValues = () => {
+      const values = resolver.values();
+      if (Object.keys(values).length) {
+        emit({ type: 'vars', values });
+      }
+    };
+
+    switch (event.type) {
+      case 'set-var':
+        for (const [k, v] of Object.entries(event.values ?? {})) customVars.set(k, v);
+        emit({ type: 'vars', values: event.values ?? {} });
+        return;
+      case 'get-var': {
+        const value = resolver.has(event.name) ? resolver.get(event.name as N) : undefined;
+        publishValues();
+        emit({ type: 'reply', seq: snapshot.seq, value });
+        return;
+      }
+      case 'service-call': {
+        const svc = (getServices() as Record<string, { call?: (m: string, a: unknown[]) => Promise<unknown> }>)[
+          event.service
+        ];
+        const seq = snapshot.seq;
+        if (!svc?.call) {
+          emit({ type: 'reply', seq, error: `Unknown service "${event.service}".` });
+          return;
+        }
+        // The answer may wait for the network; it travels in whichever batch it is ready in.
+        void svc.call(event.method, event.args ?? []).then(
+          (r) => emit({ type: 'reply', seq, ...(r as object) }),
+          (err: unknown) => emit({ type: 'reply', seq, error: err instanceof Error ? err.message : String(err) }),
+        );
+        return;
+      }
+      default:
+        break;
+    }
+
+    const rules = rulesFor(opts.container.rules, event);
+    if (!rules.length && event.type === 'direct-call') log('log', unmatchedDirectCall(event.id));
+    if (event.type === 'click') {
+      const analytics = (getServices() as Partial<import('./types.ts').Services>).analytics;
+      if (analytics) await analytics.onClick(event.link);
+    }
+    for (const rule of rules) {
+      ctx.monitor('rule-triggered', { rule: rule.name, event: event.type, seq: snapshot.seq });
+      const outcome = await runRule(rule, ruleContext(event, resolver, rule.name), ctx.sleep);
+      ctx.monitor(outcome.fired ? 'rule-completed' : 'rule-condition-failed', { ...outcome, seq: snapshot.seq });
+    }
+    publishValues();
+  };
+
+  const handle = (input: EngineInput): Promise<void> | void => {
+    switch (input.type) {
+      case 'event':
+        takeSnapshot(input.snapshot);
+        return handleEvent(input.event).catch((err: unknown) =>
+          log('error', `Offtag could not process "${input.event.type}": ${err instanceof Error ? err.message : String(err)}`),
+        );
+      case 'response':
+      case 'timer': {
+        const resolve = waiting.get(input.id);
+        waiting.delete(input.id);
+        resolve?.(input.type === 'response' ? input.response : undefined);
+        return;
+      }
+      case 'frame-message': {
+        for (const svc of Object.values(getServices()) as Array<{ onFrameMessage?: (...a: unknown[]) => void }>) {
+          svc.onFrameMessage?.(input.frameId, input.origin, input.data);
+        }
+        return;
+      }
+    }
+  };
+
+  let queue: Promise<unknown> = Promise.resolve();
+  return {
+    settings,
+    dispatch(input) {
+      const run = async (): Promise<EffectBatch> => {
+        dispatching = true;
+        try {
+          // Not tracked: event work may wait for a later input (a network answer) and must not
+          // hold this dispatch; settling lets every microtask it can run now run.
+          void handle(input);
+          do {
+            await settle();
+            if (tracked.size) await Promise.allSettled([...tracked]);
+          } while (tracked.size);
+          await settle();
+        } finally {
+          dispatching = false;
+        }
+        return finalize();
+      };
+      const result = queue.then(run, run);
+      queue = result;
+      return result;
+    },
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * Rules: which rules an event triggers, in which order, and running their conditions and
+ * actions (anchors.md §1). Rules run one after another in `order` (ties keep the container's
+ * order); a failing or timed-out component is logged and stops only its own rule.
+ */
+import type { EngineEvent } from '../../protocol.ts';
+import type { Action, Condition, Rule, RuleContext, RuleEventSpec } from './types.ts';
+
+/** Published Launch builds give every component this timeout (anchors.md §1). */
+export const COMPONENT_TIMEOUT_MS = 2000;
+/** Adobe's default rule order. */
+export const DEFAULT_RULE_ORDER = 50;
+
+export function eventMatches(spec: RuleEventSpec, event: EngineEvent): boolean {
+  if (spec.type !== event.type) return false;
+  if (spec.type === 'direct-call' && event.type === 'direct-call') return spec.id === event.id;
+  return true;
+}
+
+/** The rules `event` triggers, in execution order. */
+export function rulesFor<N extends string, S>(rules: Rule<N, S>[], event: EngineEvent): Rule<N, S>[] {
+  return rules
+    .map((rule, index) => ({ rule, index }))
+    .filter(({ rule }) => rule.events.some((e) => eventMatches(e, event)))
+    .sort((a, b) => (a.rule.order ?? DEFAULT_RULE_ORDER) - (b.rule.order ?? DEFAULT_RULE_ORDER) || a.index - b.index)
+    .map(({ rule }) => rule);
+}
+
+class ComponentTimeout extends Error {}
+
+/**
+ * Runs a component. A synchronous result needs no timer; a promise races a timer of the
+ * engine's clock, so replays stay deterministic.
+ */
+async function runComponent<T>(
+  fn: unknown,
+  ctx: unknown,
+  timeout: number,
+  sleep: (ms: number) => Promise<void>,
+): Promise<T> {
+  if (typeof fn !== 'function') throw new Error('Module did not export a function.');
+  const result = fn(ctx);
+  if (!result || typeof (result as Promise<T>).then !== 'function') return result as T;
+  return Promise.race([
+    result as Promise<T>,
+    sleep(timeout).then(() => {
+      throw new ComponentTimeout();
+    }),
+  ]);
+}
+
+export interface RunOutcome {
+  rule: string;
+  fired: boolean;
+  /** Why it stopped, when it did: a condition name, or an error text. */
+  stoppedAt?: string;
+}
+
+export async function runRule<N extends string, S>(
+  rule: Rule<N, S>,
+  ctx: RuleContext<N, S>,
+  sleep: (ms: number) => Promise<void>,
+): Promise<RunOutcome> {
+  for (const cond of rule.conditions ?? ([] as Condition<N, S>[])) {
+    const timeout = cond.timeout ?? COMPONENT_TIMEOUT_MS;
+    let passed: boolean;
+    try {
+      passed = Boolean(await runComponent<boolean>(cond.fn, ctx, timeout, sleep));
+    } catch (err) {
+      const why =
+        err instanceof ComponentTimeout
+          ? `A timeout occurred because the condition took longer than ${timeout / 1000} seconds to complete.`
+          : err instanceof Error
+            ? err.message
+            : String(err);
+      ctx.log('error', `Failed to execute "${cond.name}" for "${rule.name}" rule. ${why}`);
+      return { rule: rule.name, fired: false, stoppedAt: cond.name };
+    }
+    if (cond.negate) passed = !passed;
+    if (!passed) {
+      ctx.log('debug', `Condition "${cond.name}" for rule "${rule.name}" not met.`);
+      return { rule: rule.name, fired: false, stoppedAt: cond.name };
+    }
+  }
+  for (const action of rule.actions as Action<N, S>[]) {
+    const timeout = action.timeout ?? COMPONENT_TIMEOUT_MS;
+    try {
+      await runComponent<void>(action.fn, ctx, timeout, sleep);
+    } catch (err) {
+      const why =
+        err instanceof ComponentTimeout
+          ? `A timeout occurred because the action took longer than ${timeout / 1000} seconds to complete.`
+          : err instanceof Error
+            ? err.message
+            : String(err);
+      ctx.log('error', `Failed to execute "${action.name}" for "${rule.name}" rule. ${why}`);
+      return { rule: rule.name, fired: true, stoppedAt: action.name };
+    }
+  }
+  ctx.log('debug', `Rule "${rule.name}" fired.`);
+  return { rule: rule.name, fired: true };
+}

@@ -1,0 +1,25 @@
+/**
+ * `%name%` tokens (anchors.md §1, Adobe's replaceTokens): a string that is exactly one token
+ * keeps the value's type; otherwise values are written into the string. Unknown names are left
+ * as they are, so a typo shows in the output instead of vanishing.
+ */
+
+const TOKEN = /%([^%\s]+)%/g;
+
+export function replaceTokens(
+  text: string,
+  lookup: { has(name: string): boolean; get(name: string): unknown },
+): unknown {
+  const whole = /^%([^%\s]+)%$/.exec(text);
+  if (whole && lookup.has(whole[1])) return lookup.get(whole[1]);
+  return text.replace(TOKEN, (token, name: string) => {
+    if (!lookup.has(name)) return token;
+    const v = lookup.get(name);
+    return v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
+  });
+}
+
+/** Token names used in a string, for build-time checks of a container. */
+export function tokenNames(text: string): string[] {
+  return [...text.matchAll(TOKEN)].map((m) => m[1]);
+}

@@ -1,0 +1,58 @@
+/**
+ * Binds the I/O-free engine to a world: requests to the network (beacons to the durable queue),
+ * timers to the clock, page effects to the bridge. The worker shell and the main-thread variant
+ * of the bench share it; the Node replay has its own deterministic world.
+ */
+import type { EffectBatch, EngineInput, NetResponse, RequestEffect } from '../protocol.ts';
+import { isBridgeEffect, type Engine } from './core/engine.ts';
+
+export interface HostIO {
+  toBridge(batch: EffectBatch): void;
+  /** A request whose answer the engine waits for. */
+  request(req: RequestEffect): Promise<NetResponse>;
+  /** A beacon: the queue owns its delivery from here on. */
+  beacon(req: RequestEffect): void;
+  setTimer(ms: number, fire: () => void): void;
+}
+
+export interface Host {
+  input(input: EngineInput): Promise<void>;
+  /** Route a batch the engine produced outside a dispatch. */
+  route(batch: EffectBatch): void;
+}
+
+export function createHost(engine: Engine, io: HostIO): Host {
+  const route = (batch: EffectBatch) => {
+    for (const e of batch.effects) {
+      if (e.type === 'request') {
+        if (e.fireAndForget) io.beacon(e);
+        else void io.request(e).then((response) => input({ type: 'response', id: e.id, response }));
+      } else if (e.type === 'timer') {
+        io.setTimer(e.delay, () => void input({ type: 'timer', id: e.id }));
+      }
+    }
+    if (batch.n) io.toBridge({ n: batch.n, effects: batch.effects.filter(isBridgeEffect) });
+  };
+  const input = async (i: EngineInput) => route(await engine.dispatch(i));
+  return { input, route };
+}
+
+/** `fetch` with the request's timeout; network failures and timeouts become answers, never throws. */
+export async function fetchWithTimeout(req: RequestEffect): Promise<NetResponse> {
+  const ctrl = new AbortController();
+  const timer = req.timeout ? setTimeout(() => ctrl.abort(), req.timeout) : undefined;
+  try {
+    const res = await fetch(req.url, {
+      method: req.method,
+      body: req.body,
+      headers: req.headers,
+      credentials: req.credentials,
+      signal: ctrl.signal,
+    });
+    return { status: res.status, body: await res.text() };
+  } catch {
+    return { status: 0, body: '', error: ctrl.signal.aborted ? 'timeout' : 'network' };
+  } finally {
+    clearTimeout(timer);
+  }
+}

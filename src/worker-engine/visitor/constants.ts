@@ -1,0 +1,71 @@
+/**
+ * The numbers and texts of VisitorAPI.js 5.5.0 (SPEC.md §8–§9, ecid.md), each named once.
+ * docs/visitor.md says where each one applies, and which cannot apply inside a worker.
+ */
+
+export const VISITOR_VERSION = '5.5.0';
+
+/** `loadTimeout`: the /id request's own timeout (the library sets it on the XHR). */
+export const LOAD_TIMEOUT_MS = 30000;
+/**
+ * How long a framed child page waits for its parent's answer before using a local MID.
+ * Child-iframe mode needs `window.parent`; a worker has none, so nothing here waits on it.
+ */
+export const HANDSHAKE_TIMEOUT_MS = 250;
+
+/** Time units of the library, in seconds. */
+export const SECONDS = {
+  hours: 3600,
+  days: 86400,
+  weeks: 604800,
+  months: 2592000,
+  years: 31536000,
+} as const;
+export const MS_PER_DAY = SECONDS.days * 1000;
+
+/** The ID call is due again when `MCIDTS` is more than this many days old. */
+export const ID_CALL_INTERVAL_DAYS = 1;
+/** `id_sync_ttl` when the reply has none: the lifetime of `MCAAMLH` and `MCAAMB`. */
+export const DEFAULT_ID_SYNC_TTL_S = SECONDS.weeks;
+/** `d_ottl` when the reply has none: the lifetime of `MCOPTOUT`. */
+export const DEFAULT_OPT_OUT_TTL_S = 7200;
+/** The AMCV cookie itself is rewritten to live this long on every change. */
+export const AMCV_COOKIE_LIFETIME_S = 2 * SECONDS.years;
+
+/** The legacy hash-transport of ID syncs slows down after this long (no postMessage only). */
+export const ID_SYNC_THROTTLE_START_MS = 30000;
+/** `MCSYNCS` / `MCSYNCSOP` are cut to at most this many characters. */
+export const MAX_SYNC_COOKIE_LENGTH = 649;
+/** `minutesToLive` of `idSyncByURL` when none is given (two weeks). */
+export const DEFAULT_ID_SYNC_BY_URL_TTL_MIN = 20160;
+
+/** `sdidParamExpiry`: an `adobe_mc_sdid` URL parameter is accepted for this long. */
+export const SDID_PARAM_EXPIRY_S = 30;
+/** An `adobe_mc` URL parameter is accepted while this many whole minutes old or less. */
+export const URL_IDS_MAX_AGE_MIN = 5;
+
+/** Opt-in storage lifetime the Launch extension sets when storage is on and none is given: 13 × 30 days. */
+export const OPT_IN_STORAGE_EXPIRY_S = 13 * 30 * SECONDS.days;
+/** The opt-in cookie lifetime the library falls back to when no expiry is configured. */
+export const OPT_IN_COOKIE_LIFETIME_FALLBACK_S = 34190000;
+export const OPT_IN_COOKIE_NAME = 'adobeujs-optin';
+
+export const DEFAULT_ID_SERVICE_HOST = 'dpm.demdex.net';
+export const ID_SYNC_CONTAINER_ID = 0;
+/** What every cookie written with the defaults carries as its first field (ecid.md §5). */
+export const DEFAULT_AMCV_DIGEST = 179643557;
+
+export const ORG_SUFFIX = '@AdobeOrg';
+
+/** Messages, with SPEC.md §8's exact texts. */
+export const MESSAGES = {
+  useGetInstance: 'Please use `Visitor.getInstance` to instantiate Visitor.',
+  orgRequired: 'Visitor requires Adobe Marketing Cloud Org ID.',
+  orgNotString: 'Org ID is not a string.',
+  serverStateInvalid: '`serverState` has an invalid format.',
+  invalidPreviousPermissions: 'Invalid `previousPermissions`!',
+  invalidPreOptInApprovals: 'Invalid `preOptInApprovals`!',
+  invalidCategories: '[OptIn] Invalid category(-ies). Please use the `OptIn.Categories` enum.',
+  callTookTooLong: 'The call took longer than you wanted!',
+  pathExcluded: 'MCID library not loaded. One of the path exclusions matches the current path.',
+} as const;

@@ -1,0 +1,65 @@
+/**
+ * The `/id` request of VisitorAPI.js 5.5.0 (ecid.md §2): its host, its parameters in the
+ * library's build order, `d_fieldgroup` moved to second place and `ts` appended last.
+ */
+import { VISITOR_VERSION } from './constants.ts';
+import { originFor } from '../core/settings.ts';
+
+export type FieldGroup = 'MC' | 'AAM' | 'A';
+
+export interface IdRequestParams {
+  /** `idServiceHost`: a bare host (https) or a full origin for local servers. */
+  idServiceHost: string;
+  fieldGroup: FieldGroup;
+  orgId: string;
+  /** `idSyncContainerID`. */
+  containerId: number;
+  /** The MID already known (cookie, URL hand-off). */
+  mid?: string;
+  /** `MCAAMB`, sent even when expired. */
+  blob?: string;
+  /** The `&d_cid_ic=…` block of customer-ids.ts, ready to append. */
+  customerIdParams?: string;
+  /** `d_coppa=true`: third-party cookies or their syncs are disabled. */
+  coppa?: boolean;
+  /** `isCoopSafe`: true → `d_coop_safe=1`, false → `d_coop_unsafe=1`. */
+  coopSafe?: boolean;
+  /** Epoch ms for `ts`. */
+  now: number;
+}
+
+/** The ID host is a CNAME when it is not on `.demdex.net`: then `d_verify=1` goes along while no MID is known. */
+export function isDemdexHost(idServiceHost: string): boolean {
+  const host = idServiceHost.replace(/^https?:\/\//i, '').replace(/[:/].*$/, '').toLowerCase();
+  return host === 'demdex.net' || host.endsWith('.demdex.net');
+}
+
+export function idServiceOrigin(idServiceHost: string): string {
+  return originFor(idServiceHost, 'https:');
+}
+
+/** The query of the `/id` (or `/optOutStatus`) call, without the leading `?`. */
+export function buildIdQuery(p: IdRequestParams): string {
+  const params: string[] = [`d_visid_ver=${VISITOR_VERSION}`];
+  // gdpr / gdpr_consent and d_cf only exist in IAB mode, which this container does not use.
+  params.push('d_rtbd=json', 'd_ver=2');
+  if (!p.mid && !isDemdexHost(p.idServiceHost)) params.push('d_verify=1');
+  params.push(`d_orgid=${encodeURIComponent(p.orgId)}`, `d_nsid=${p.containerId}`);
+  if (p.mid) params.push(`d_mid=${encodeURIComponent(p.mid)}`);
+  if (p.coppa) params.push('d_coppa=true');
+  if (p.coopSafe !== undefined) params.push(p.coopSafe ? 'd_coop_safe=1' : 'd_coop_unsafe=1');
+  if (p.blob) params.push(`d_blob=${encodeURIComponent(p.blob)}`);
+  let query = params.join('&') + (p.customerIdParams ?? '');
+  // The library builds the query first and then slips the field group in after the version.
+  query = query.replace(/^(d_visid_ver=[^&]*)/, `$1&d_fieldgroup=${p.fieldGroup}`);
+  return `${query}&ts=${p.now}`;
+}
+
+export function buildIdUrl(p: IdRequestParams): string {
+  return `${idServiceOrigin(p.idServiceHost)}/id?${buildIdQuery(p)}`;
+}
+
+/** Without ECID consent the same query asks only for the opt-out status (ecid.md §3). */
+export function buildOptOutStatusUrl(p: IdRequestParams): string {
+  return `${idServiceOrigin(p.idServiceHost)}/optOutStatus?${buildIdQuery(p)}`;
+}

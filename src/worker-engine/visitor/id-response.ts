@@ -1,0 +1,132 @@
+/**
+ * Reading the `/id` reply (ecid.md §3). Only a 200 with a JSON object counts; anything else is
+ * reported so the service can log it and fall back.
+ */
+import type { NetResponse } from '../../protocol.ts';
+import { DEFAULT_ID_SYNC_TTL_S, DEFAULT_OPT_OUT_TTL_S } from './constants.ts';
+
+/** One ID-sync destination of the reply's `ibs` array. `ttl` is in minutes. */
+export interface IbsEntry {
+  id: string;
+  tag: string;
+  url: string[];
+  ttl: number;
+  fireURLSync: number;
+  syncOnPage: number;
+}
+
+export interface IdReply {
+  /** Undefined when the reply carried none or an invalid one. `NOTARGET` is already `NONE`. */
+  mid?: string;
+  blob?: string;
+  region?: string;
+  /** Seconds: `id_sync_ttl`, 604800 when absent. */
+  ttl: number;
+  ibs: IbsEntry[];
+  subdomain?: string;
+  /** `d_optout` joined with `,`, or `NONE`. */
+  optOut: string;
+  /** Seconds: `d_ottl`, 7200 when absent. */
+  optOutTtl: number;
+  /** `error_msg`: when present, `MCCIDH` is not updated. */
+  errorMsg?: string;
+}
+
+export type IdOutcome =
+  | { kind: 'reply'; reply: IdReply }
+  /** No usable answer: `reason` is what the library records, for the log. */
+  | { kind: 'unusable'; reason: string }
+  | { kind: 'network' }
+  | { kind: 'timeout' };
+
+/** The library accepts visitor ids made of hex digits and dashes only. */
+export const VALID_ID = /^[0-9a-fA-F-]+$/;
+
+export function isValidVisitorId(id: unknown): id is string {
+  return typeof id === 'string' && VALID_ID.test(id);
+}
+
+const MID_KEYS = ['mid', 'd_mid', 'visitorID', 'id', 'uuid'] as const;
+
+function str(v: unknown): string | undefined {
+  if (typeof v === 'string' && v !== '') return v;
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  return undefined;
+}
+
+function positiveNumber(v: unknown, fallback: number): number {
+  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
+  return typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : fallback;
+}
+
+function readMid(body: Record<string, unknown>): string | undefined {
+  for (const key of MID_KEYS) {
+    const v = str(body[key]);
+    if (v === undefined) continue;
+    if (v === 'NOTARGET') return 'NONE';
+    return isValidVisitorId(v) ? v : undefined;
+  }
+  return undefined;
+}
+
+function readIbs(v: unknown): IbsEntry[] {
+  if (!Array.isArray(v)) return [];
+  const out: IbsEntry[] = [];
+  for (const e of v) {
+    if (typeof e !== 'object' || e === null) continue;
+    const r = e as Record<string, unknown>;
+    const id = str(r.id);
+    if (id === undefined) continue;
+    const urls = Array.isArray(r.url) ? r.url.filter((u): u is string => typeof u === 'string') : typeof r.url === 'string' ? [r.url] : [];
+    out.push({
+      id,
+      tag: str(r.tag) ?? 'img',
+      url: urls,
+      ttl: positiveNumber(r.ttl, 0),
+      fireURLSync: r.fireURLSync ? 1 : 0,
+      syncOnPage: r.syncOnPage ? 1 : 0,
+    });
+  }
+  return out;
+}
+
+/** The reply's fields, defaults applied. */
+export function readIdReply(body: Record<string, unknown>): IdReply {
+  const optOut = Array.isArray(body.d_optout)
+    ? body.d_optout.filter((x) => typeof x === 'string' && x !== '').join(',')
+    : str(body.d_optout);
+  const reply: IdReply = {
+    ttl: positiveNumber(body.id_sync_ttl, DEFAULT_ID_SYNC_TTL_S),
+    ibs: readIbs(body.ibs),
+    optOut: optOut || 'NONE',
+    optOutTtl: positiveNumber(body.d_ottl, DEFAULT_OPT_OUT_TTL_S),
+  };
+  const mid = readMid(body);
+  if (mid !== undefined) reply.mid = mid;
+  const blob = str(body.d_blob) ?? str(body.blob);
+  if (blob !== undefined) reply.blob = blob;
+  const region = str(body.d_region) ?? str(body.dcs_region);
+  if (region !== undefined) reply.region = region;
+  const subdomain = str(body.subdomain);
+  if (subdomain !== undefined) reply.subdomain = subdomain;
+  const errorMsg = str(body.error_msg);
+  if (errorMsg !== undefined) reply.errorMsg = errorMsg;
+  return reply;
+}
+
+/** Classifies a network answer the way the library's XHR handlers do. */
+export function readIdResponse(res: NetResponse): IdOutcome {
+  if (res.error === 'timeout') return { kind: 'timeout' };
+  if (res.error === 'network') return { kind: 'network' };
+  if (res.status !== 200) return { kind: 'unusable', reason: `ID service answered HTTP ${res.status}` };
+  let body: unknown;
+  try {
+    body = JSON.parse(res.body);
+  } catch {
+    return { kind: 'unusable', reason: 'Error parsing response as JSON' };
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return { kind: 'unusable', reason: 'Response is not JSON' };
+  }
+  return { kind: 'reply', reply: readIdReply(body as Record<string, unknown>) };
+}

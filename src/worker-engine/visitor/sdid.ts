@@ -1,0 +1,84 @@
+/**
+ * The supplemental data id (ecid.md §8): one id shared by the consumers of a page view (the
+ * analytics hit, Target…), renewed when a consumer asks a second time, and handed over from
+ * another page through `adobe_mc_sdid` for 30 seconds.
+ */
+import { SDID_PARAM_EXPIRY_S } from './constants.ts';
+
+export interface SdidState {
+  current: string;
+  currentConsumed: Record<string, boolean>;
+  last: string;
+  lastConsumed: Record<string, boolean>;
+}
+
+export function emptySdidState(): SdidState {
+  return { current: '', currentConsumed: {}, last: '', lastConsumed: {} };
+}
+
+/** 16 uppercase hex digits, `-`, 16 more. */
+export function generateSdid(random: () => number): string {
+  let hex = '';
+  for (let i = 0; i < 32; i++) hex += Math.floor(random() * 16).toString(16).toUpperCase();
+  return `${hex.slice(0, 16)}-${hex.slice(16)}`;
+}
+
+/**
+ * `getSupplementalDataID(consumer, noGenerate)`. A consumer that has not seen the previous id
+ * gets it first (hits of one page view stay stitched); one that already took the current id
+ * starts the next one.
+ */
+export function takeSdid(state: SdidState, consumer: string, noGenerate: boolean, random: () => number): string {
+  if (!state.current && !noGenerate) state.current = generateSdid(random);
+  if (state.last && !state.lastConsumed[consumer]) {
+    state.lastConsumed[consumer] = true;
+    return state.last;
+  }
+  let sdid = state.current;
+  if (!sdid) return '';
+  if (state.currentConsumed[consumer]) {
+    state.last = state.current;
+    state.lastConsumed = state.currentConsumed;
+    state.current = sdid = noGenerate ? '' : generateSdid(random);
+    state.currentConsumed = {};
+  }
+  if (sdid) state.currentConsumed[consumer] = true;
+  return sdid;
+}
+
+/** Reads `adobe_mc_sdid=SDID=…|MCORGID=…|TS=…` from a page URL: the SDID if fresh and for this org. */
+export function sdidFromUrl(pageUrl: string, orgId: string, nowMs: number): string | undefined {
+  const raw = queryParam(pageUrl, 'adobe_mc_sdid');
+  if (!raw) return undefined;
+  const pairs = readPairs(raw);
+  const ts = Number(pairs.TS);
+  if (!pairs.SDID || pairs.MCORGID !== orgId || !Number.isFinite(ts)) return undefined;
+  return nowMs / 1000 - ts < SDID_PARAM_EXPIRY_S ? pairs.SDID : undefined;
+}
+
+/** `K=V|K=V` pairs of the hand-off parameters. */
+export function readPairs(value: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of value.split('|')) {
+    const i = part.indexOf('=');
+    if (i > 0) out[part.slice(0, i)] = part.slice(i + 1);
+  }
+  return out;
+}
+
+/** A query parameter of a URL, decoded, without `URL` so any string is accepted. */
+export function queryParam(url: string, name: string): string | undefined {
+  const query = url.split('#')[0]?.split('?').slice(1).join('?') ?? '';
+  for (const part of query.split('&')) {
+    const i = part.indexOf('=');
+    const key = i < 0 ? part : part.slice(0, i);
+    if (key !== name) continue;
+    const value = i < 0 ? '' : part.slice(i + 1);
+    try {
+      return decodeURIComponent(value.replace(/\+/g, ' '));
+    } catch {
+      return value;
+    }
+  }
+  return undefined;
+}
