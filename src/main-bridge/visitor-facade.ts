@@ -1,0 +1,56 @@
+/**
+ * The page-side `Visitor` global for site code written for VisitorAPI.js 5.5.0. Every method
+ * is answered by the worker's visitor service: it returns a Promise of the value (a real getter
+ * returns it synchronously) and calls the site's callback with the argument lists the worker
+ * sends back. `adobe.optIn` forwards the same way.
+ */
+type Answer = { value?: unknown; callbacks?: unknown[][]; error?: string };
+type Call = (method: string, args: unknown[]) => Promise<Answer>;
+
+const ORG = '@AdobeOrg';
+
+export function installVisitorFacade(call: Call): void {
+  const w = window as unknown as Record<string, any>;
+  const instances: Record<string, object> = {};
+  const fail = (m: string): never => {
+    throw new Error(m);
+  };
+  // Functions cannot cross to the worker: callbacks stay here, option functions are called now (as the library does).
+  const forward = (prefix: string, own: Record<string, unknown>) =>
+    new Proxy(own, {
+      get: (t, m) =>
+        typeof m !== 'string' || m in t || m === 'then'
+          ? t[m as string]
+          : (...a: unknown[]) =>
+              call(prefix + m, a.map((x) => (typeof x === 'function' ? null : x))).then((r) => {
+                if (r.error) throw new Error(r.error);
+                const cb = a.find((x) => typeof x === 'function') as ((...v: unknown[]) => void) | undefined;
+                for (const args of r.callbacks ?? []) cb?.(...args);
+                return r.value;
+              }),
+    });
+  function Visitor(): never {
+    return fail('Please use `Visitor.getInstance` to instantiate Visitor.');
+  }
+  Object.assign(Visitor, {
+    version: '5.5.0',
+    AuthState: { UNKNOWN: 0, AUTHENTICATED: 1, LOGGED_OUT: 2 },
+    OptOut: { GLOBAL: 'global' },
+    getInstance(org: unknown, config?: Record<string, unknown>) {
+      if (!org) fail('Visitor requires Adobe Marketing Cloud Org ID.');
+      if (typeof org !== 'string') fail('Org ID is not a string.');
+      const id = (org as string).includes('@') ? (org as string) : org + ORG;
+      if (!instances[id]) {
+        const cfg: Record<string, unknown> = {};
+        for (const k in config) cfg[k] = typeof config[k] === 'function' ? (config[k] as () => unknown)() : config[k];
+        call('getInstance', [id, cfg]).catch(() => {});
+        instances[id] = forward('', { marketingCloudOrgID: id });
+      }
+      return instances[id];
+    },
+  });
+  w.Visitor = Visitor;
+  w.adobe = w.adobe || {};
+  w.adobe.optIn = forward('optIn.', {});
+  w.adobe.OptInCategories = { AAM: 'aam', ADCLOUD: 'adcloud', ANALYTICS: 'aa', CAMPAIGN: 'campaign', ECID: 'ecid', LIVEFYRE: 'livefyre', TARGET: 'target', MEDIA_ANALYTICS: 'mediaaa' };
+}
