@@ -1,0 +1,243 @@
+/**
+ * The analytics tracker of the worker: AppMeasurement's `t()` and `tl()` as an effect-producing
+ * service. It builds the beacon (beacon-query.ts), asks the shell to send it through the durable
+ * queue (`kind: 'beacon'`), and tells the devtools what it sent or why it sent nothing.
+ */
+import type { LinkClick, Snapshot } from '../../protocol.ts';
+import { reportSuiteFor } from '../core/settings.ts';
+import type { AnalyticsHit, AnalyticsService, EngineContext, VisitorService, VisitorValues } from '../core/types.ts';
+import { activityMapData, CLICK_COOKIE, CLICK_COOKIE_EMPTY, clickCookieValue, readClickCookie } from './activity-map.ts';
+import { decodeBeacon } from './beacon-decode.ts';
+import { browserValues, buildQuery, type ContextData } from './beacon-query.ts';
+import { beaconPath, sessionRandom, trackingOrigin } from './beacon-url.ts';
+import { EU_COMPLIANCE_MESSAGE, trackingConsented } from './consent.ts';
+import { FALLBACK_ID_COOKIE, FALLBACK_ID_LIFETIME_MS, isFallbackId, newFallbackId } from './fallback-id.ts';
+import { classifyClick, filterLinkHit, linkEventParam } from './link-tracking.ts';
+import { timeString } from './time-string.ts';
+import { limitValue, queryKeyOf } from './variables.ts';
+
+/** The storefront's currency (SPEC.md §9); AppMeasurement itself has no default. */
+export const DEFAULT_CURRENCY = 'USD';
+export const CHARACTER_SET = 'UTF-8';
+/** Above this length a beacon with an id goes as a POST (appmeasurement.md §2). */
+export const MAX_GET_LENGTH = 2047;
+/** The consumer name AppMeasurement asks the visitor service for the supplemental data id with. */
+export const SDID_CONSUMER = 'AppMeasurement:0';
+/** The session cookie whose presence AppMeasurement reports as `k`. */
+export const COOKIE_CHECK = 's_cc';
+export const TRACKER_UNAVAILABLE = 'Unable to create AppMeasurement tracker';
+const CONTEXT_PREFIX = 'contextData.';
+const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
+
+export type DropReason = 'consent' | 'no-tracker' | 'opt-in' | 'opt-out';
+
+interface Tracker {
+  rsid: string;
+  origin: string;
+}
+
+/** What an event hands the send queue: everything read at the moment the event fired. */
+interface PendingHit {
+  hit: AnalyticsHit;
+  snapshot: Snapshot;
+  tracker: Tracker;
+  /** The pageName in force when the event fired (the hit's own, else the last one set). */
+  pageName: string | undefined;
+  activityMap?: ContextData;
+}
+
+export function createAnalyticsService(ctx: EngineContext, visitor: VisitorService): AnalyticsService {
+  let tracker: Tracker | undefined;
+  /** Hits leave in the order they were made, each after the one before (AppMeasurement queues too). */
+  let chain: Promise<void> = Promise.resolve();
+  let hitsSent = 0;
+  /** pageName survives between calls (clearVars() does not clear it). */
+  let lastPageName: string | undefined;
+  /** `s c j v k bw bh` are measured once per page. */
+  let browser: Record<string, string> | undefined;
+  const warnedNames = new Set<string>();
+
+  function drop(reason: DropReason, message: string, hit: AnalyticsHit | { click: LinkClick }, level: 'warn' | 'error' = 'warn'): void {
+    ctx.log(level, message);
+    ctx.monitor('beacon-dropped', { reason, message, hit });
+  }
+
+  /** The tracker for this event, or undefined after saying why there is none. */
+  function getTracker(what: AnalyticsHit | { click: LinkClick }): Tracker | undefined {
+    if (!trackingConsented(ctx)) {
+      drop('consent', EU_COMPLIANCE_MESSAGE, what, 'error');
+      return undefined;
+    }
+    if (tracker) return tracker;
+    const rsid = reportSuiteFor(ctx.settings);
+    if (!rsid || !/^[A-Za-z0-9._-]+(,[A-Za-z0-9._-]+)*$/.test(rsid)) {
+      drop('no-tracker', `${TRACKER_UNAVAILABLE}: no valid report suite for the "${ctx.settings.environment}" environment (${JSON.stringify(rsid)}).`, what, 'error');
+      return undefined;
+    }
+    let origin: string;
+    try {
+      origin = trackingOrigin(ctx.settings.trackingServer, ctx.page.secure);
+      if (!ctx.settings.trackingServer || new URL(origin).origin !== origin) throw new Error('not an origin');
+    } catch {
+      drop('no-tracker', `${TRACKER_UNAVAILABLE}: the tracking server ${JSON.stringify(ctx.settings.trackingServer)} is neither a host nor an origin.`, what, 'error');
+      return undefined;
+    }
+    tracker = { rsid, origin };
+    // `k` says whether this session cookie can be written; AppMeasurement writes it for real.
+    ctx.cookies.set(COOKIE_CHECK, 'true', { path: '/', domain: ctx.page.cookieDomain });
+    return tracker;
+  }
+
+  function enqueue(p: PendingHit): Promise<void> {
+    const run = chain.then(() => send(p)).catch((e: unknown) => {
+      ctx.log('error', `Analytics beacon failed to build: ${e instanceof Error ? e.message : String(e)}`);
+    });
+    chain = run;
+    return run;
+  }
+
+  async function visitorValues(): Promise<VisitorValues> {
+    try {
+      return await visitor.getVisitorValues();
+    } catch (e) {
+      ctx.log('warn', `Analytics: the visitor service gave no values (${e instanceof Error ? e.message : String(e)}); the hit goes without ids.`);
+      return {};
+    }
+  }
+
+  async function send({ hit, snapshot, tracker: t, pageName, activityMap }: PendingHit): Promise<void> {
+    // AppMeasurement waits for the visitor values before its first hit; later calls get them at once.
+    const values = await visitorValues();
+    if (!visitor.isApproved('aa')) {
+      drop('opt-in', 'Analytics beacon not sent: the visitor has not approved the "aa" opt-in category.', hit);
+      return;
+    }
+    if (values.MCOPTOUT) {
+      drop('opt-out', 'Analytics beacon not sent: the visitor opted out (MCOPTOUT).', hit);
+      return;
+    }
+
+    const params: Record<string, string | undefined> = {};
+    const contextData: ContextData = {};
+    for (const [name, value] of Object.entries(hit.vars)) {
+      if (value === undefined || value === '') continue;
+      if (name.startsWith(CONTEXT_PREFIX)) {
+        contextData[name.slice(CONTEXT_PREFIX.length)] = value;
+        continue;
+      }
+      const key = queryKeyOf(name);
+      if (!key) {
+        if (!warnedNames.has(name)) ctx.log('warn', `Analytics variable "${name}" is not an AppMeasurement variable; it is not sent.`);
+        warnedNames.add(name);
+        continue;
+      }
+      const limited = limitValue(key, value);
+      if (limited.cut) ctx.log('debug', `Analytics variable ${name} was cut to its length limit.`);
+      params[key] = limited.value;
+    }
+    for (const [k, v] of Object.entries(hit.contextData ?? {})) {
+      if (k.startsWith('a.activitymap.')) (activityMap ??= {})[k] = v;
+      else contextData[k] = v;
+    }
+
+    params.pageName = pageName === undefined ? undefined : limitValue('pageName', pageName).value;
+    params.g ??= snapshot.url;
+    // The referrer goes with the first hit of the page only.
+    if (hitsSent === 0) params.r ??= snapshot.referrer;
+    else if (!hit.vars.referrer) delete params.r;
+    params.cc ??= DEFAULT_CURRENCY;
+    params.ce = CHARACTER_SET;
+
+    const ecidAllowed = visitor.isApproved('ecid');
+    if (ecidAllowed) {
+      params.mid = values.MCMID;
+      params.aid = values.MCAID;
+      params.aamlh = values.MCAAMLH;
+      params.aamb = values.MCAAMB;
+      params.mcorgid = visitor.orgId;
+      params.sdid = visitor.getSupplementalDataID(SDID_CONSUMER) || undefined;
+    }
+    if (!params.mid && !params.aid) params.fid = fallbackId();
+    if (!visitor.isApproved('aam')) contextData['cm.ssf'] = '1';
+
+    const isLink = hit.type === 'tl' && Boolean(hit.linkUrl || hit.linkName);
+    let finalParams = params;
+    let finalContext = contextData;
+    if (isLink) {
+      params.pe = linkEventParam(hit.linkType);
+      params.pev1 = hit.linkUrl;
+      params.pev2 = hit.linkName;
+      ({ params: finalParams, contextData: finalContext } = filterLinkHit(params, contextData, hit.linkTrackVars, hit.linkTrackEvents));
+    } else {
+      // A page view carries the ActivityMap data a click on the previous page left behind.
+      const carried = readClickCookie(ctx.cookies.get(CLICK_COOKIE), t.rsid);
+      if (carried) {
+        activityMap = { ...carried, ...activityMap };
+        ctx.cookies.set(CLICK_COOKIE, CLICK_COOKIE_EMPTY, { path: '/', domain: ctx.page.cookieDomain });
+      }
+    }
+    browser ??= browserValues(ctx.page, snapshot);
+    Object.assign(finalParams, browser);
+
+    const query = buildQuery({
+      t: timeString(snapshot.time, snapshot.tz),
+      params: finalParams,
+      contextData: finalContext,
+      customerIds: ecidAllowed ? visitor.getCustomerIDs() : undefined,
+      activityMap,
+    });
+    const path = beaconPath({ origin: t.origin, rsid: t.rsid, sid: sessionRandom(ctx.env) });
+    let url = `${path}?${query}`;
+    let method: 'GET' | 'POST' = 'GET';
+    let body: string | undefined;
+    let headers: Record<string, string> | undefined;
+    if (url.length > MAX_GET_LENGTH && (finalParams.mid || finalParams.aid)) {
+      method = 'POST';
+      url = path;
+      body = query;
+      headers = { 'Content-Type': FORM_CONTENT_TYPE };
+    }
+    hitsSent++;
+    ctx.monitor('beacon', { url, method, body, fields: decodeBeacon(url, body) });
+    ctx.log('debug', `Analytics ${isLink ? 'link' : 'page view'} beacon: ${url}${body ? ` (POST ${body.length} characters)` : ''}`);
+    await ctx.fetch({ kind: 'beacon', method, url, body, headers, credentials: 'include', fireAndForget: true });
+  }
+
+  function fallbackId(): string {
+    const known = ctx.cookies.get(FALLBACK_ID_COOKIE);
+    if (isFallbackId(known)) return known;
+    const id = newFallbackId(() => ctx.env.random());
+    ctx.cookies.set(FALLBACK_ID_COOKIE, id, { path: '/', domain: ctx.page.cookieDomain, expires: ctx.env.now() + FALLBACK_ID_LIFETIME_MS });
+    return id;
+  }
+
+  return {
+    track(hit: AnalyticsHit): Promise<void> {
+      const t = getTracker(hit);
+      if (!t) return Promise.resolve();
+      if (hit.vars.pageName) lastPageName = hit.vars.pageName;
+      return enqueue({ hit, snapshot: ctx.snapshot(), tracker: t, pageName: lastPageName });
+    },
+
+    onClick(link: LinkClick): Promise<void> {
+      const t = getTracker({ click: link });
+      if (!t) return Promise.resolve();
+      const snapshot = ctx.snapshot();
+      const kind = classifyClick(link, ctx.settings, snapshot.url);
+      const data = activityMapData(link, lastPageName, snapshot.url);
+      if (!kind) {
+        if (link.hasTlCall) return Promise.resolve();
+        // No hit for this click: its ActivityMap data waits in s_sq for the next page view.
+        ctx.cookies.set(CLICK_COOKIE, clickCookieValue(t.rsid, data), { path: '/', domain: ctx.page.cookieDomain });
+        return Promise.resolve();
+      }
+      return enqueue({
+        hit: { type: 'tl', linkType: kind.linkType, linkUrl: kind.linkUrl, vars: {} },
+        snapshot,
+        tracker: t,
+        pageName: lastPageName,
+        activityMap: data,
+      });
+    },
+  };
+}
