@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { classifyClick, filterEvents, filterLinkHit, isDownloadLink, isExitLink, linkEventParam } from '../../../src/worker-engine/analytics/link-tracking.ts';
+import { resolveSettings } from '../../../src/worker-engine/core/settings.ts';
+
+const settings = resolveSettings({}).settings;
+const PAGE = 'https://www.example.com/shop';
+const click = (href: string, hasTlCall = false) => ({ href, text: 'Link', region: 'nav', hasTlCall });
+
+describe('link types', () => {
+  it('pe is lnk_o, lnk_d or lnk_e; other types are o', () => {
+    expect(linkEventParam('o')).toBe('lnk_o');
+    expect(linkEventParam('d')).toBe('lnk_d');
+    expect(linkEventParam('e')).toBe('lnk_e');
+    expect(linkEventParam('x')).toBe('lnk_o');
+  });
+});
+
+describe('linkTrackVars / linkTrackEvents', () => {
+  const params = {
+    pageName: 'acme:pdp:1', g: 'https://www.example.com/', ch: 'acme', server: 'www.example.com', cc: 'USD', ce: 'UTF-8',
+    mid: 'M', aamlh: '7', aamb: 'B', mcorgid: 'O@AdobeOrg', v1: 'Full Logged In', v2: '123', v4: 'k', c1: 'D=v1', l1: 'a,b', l2: 'c',
+    events: 'event49,event5=3,event7:abc', pe: 'lnk_o', pev2: 'name', s: '1x1', bw: '1', bh: '1',
+  };
+  it('sends the listed variables plus the always-sent set (DECISIONS.md §5)', () => {
+    const out = filterLinkHit(params, { 'cm.ssf': '1', other: 'x' }, 'pageName,eVar1,eVar4,list1,list2,events', 'event49');
+    expect(Object.keys(out.params).sort()).toEqual(['aamlh', 'bh', 'bw', 'cc', 'ce', 'events', 'g', 'l1', 'l2', 'mcorgid', 'mid', 'pageName', 'pe', 'pev2', 's', 'v1', 'v4'].sort());
+    expect(out.params.events).toBe('event49');
+    expect(out.contextData).toEqual({ 'cm.ssf': '1' });
+  });
+  it('never sends ch, server, other eVars, props or aamb when filtered', () => {
+    const out = filterLinkHit(params, {}, 'eVar1', '');
+    for (const k of ['ch', 'server', 'v2', 'c1', 'aamb', 'events']) expect(out.params[k], k).toBeUndefined();
+  });
+  it('empty linkTrackVars sends everything; None only the always-sent set', () => {
+    expect(filterLinkHit(params, {}, '', '').params).toEqual(params);
+    const none = filterLinkHit(params, { a: '1' }, 'None', 'event49');
+    expect(none.params.v1).toBeUndefined();
+    expect(none.params.events).toBeUndefined();
+    expect(none.params.pageName).toBe('acme:pdp:1');
+    expect(none.contextData).toEqual({});
+  });
+  it('linkTrackEvents filters by base name and lets events through by itself', () => {
+    expect(filterEvents('event49,event5=3,event7:abc,purchase', 'event5,event7')).toBe('event5=3,event7:abc');
+    expect(filterLinkHit(params, {}, 'eVar1', 'event5').params.events).toBe('event5=3');
+    expect(filterLinkHit(params, {}, 'eVar1', 'event99').params.events).toBeUndefined();
+  });
+  it('contextData.<key> in linkTrackVars lets that key through', () => {
+    expect(filterLinkHit(params, { a: '1', b: '2' }, 'contextData.b', '').contextData).toEqual({ b: '2' });
+  });
+});
+
+describe('automatic link tracking', () => {
+  it('downloads by file type, query and hash ignored, any case', () => {
+    expect(isDownloadLink('https://www.example.com/specs/sheet.PDF?v=2#p1', settings.linkDownloadFileTypes)).toBe(true);
+    expect(isDownloadLink('https://www.example.com/pdf/sheet.html', settings.linkDownloadFileTypes)).toBe(false);
+    expect(classifyClick(click('https://cdn.other.net/a.zip?x=1'), settings, PAGE)).toEqual({ linkType: 'd', linkUrl: 'https://cdn.other.net/a.zip' });
+  });
+  it('exits are links that match no internal filter (javascript:, keepstock, the page host)', () => {
+    expect(classifyClick(click('https://partner.example.org/x?y=1'), settings, PAGE)).toEqual({ linkType: 'e', linkUrl: 'https://partner.example.org/x' });
+    expect(classifyClick(click('https://www.example.com/other'), settings, PAGE)).toBeUndefined();
+    expect(classifyClick(click('https://keepstock.example.net/'), settings, PAGE)).toBeUndefined();
+    expect(isExitLink('javascript:void(0)', 'none')).toBe(false);
+    expect(isExitLink('about:blank', 'none')).toBe(false);
+  });
+  it('honours a configured linkInternalFilters and skips links that already call .tl(', () => {
+    const s = resolveSettings({ linkInternalFilters: 'example.org' }).settings;
+    expect(classifyClick(click('https://partner.example.org/x'), s, PAGE)).toBeUndefined();
+    expect(classifyClick(click('https://partner.example.net/x'), s, PAGE)?.linkType).toBe('e');
+    expect(classifyClick(click('https://x.example.net/a.pdf', true), settings, PAGE)).toBeUndefined();
+  });
+});
