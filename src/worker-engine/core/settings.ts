@@ -114,10 +114,10 @@ function check(path: string, value: unknown, def: unknown, problems: string[]): 
     const out: Record<string, unknown> = { ...def };
     for (const [k, v] of Object.entries(value)) {
       if (!(k in def)) {
-        problems.push(`offtagConfig.${path}.${k} is not a setting; it is ignored.`);
+        problems.push(`offtagConfig.${path ? `${path}.` : ""}${k} is not a setting; it is ignored.`);
         continue;
       }
-      out[k] = check(`${path}.${k}`, v, def[k], problems);
+      out[k] = check(path ? `${path}.${k}` : k, v, def[k], problems);
     }
     return out;
   }
@@ -139,7 +139,7 @@ export function resolveSettings(raw: unknown): ResolvedSettings {
     return { settings: structuredCloneSettings(DEFAULT_SETTINGS), problems };
   }
   const settings = check('', raw, DEFAULT_SETTINGS, problems) as Settings;
-  return { settings, problems: problems.map((p) => p.replace('offtagConfig..', 'offtagConfig.')) };
+  return { settings, problems };
 }
 
 function structuredCloneSettings(s: Settings): Settings {

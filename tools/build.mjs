@@ -1,0 +1,41 @@
+// Builds dist/: offtag.js (the one classic script a site embeds), offtag-worker.js (the worker,
+// loaded by offtag.js through a same-origin blob), the devtools overlay and Partytown's files.
+import { build } from 'vite';
+import { cp, mkdir, rm, readFile, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dist = `${root}dist`;
+
+const bundle = (entry, fileName, extra = {}) =>
+  build({
+    root,
+    configFile: false,
+    logLevel: 'warn',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    build: {
+      outDir: dist,
+      emptyOutDir: false,
+      target: 'es2020',
+      minify: true,
+      sourcemap: false,
+      copyPublicDir: false,
+      lib: { entry: `${root}${entry}`, formats: ['iife'], name: extra.name ?? 'offtagBundle', fileName: () => fileName },
+      ...extra.build,
+    },
+  });
+
+await rm(dist, { recursive: true, force: true });
+await mkdir(dist, { recursive: true });
+await bundle('src/main-bridge/index.ts', 'offtag.js');
+await bundle('src/worker-engine/worker-main.ts', 'offtag-worker.js');
+if (existsSync(`${root}src/devtools/index.tsx`)) await bundle('src/devtools/index.tsx', 'offtag-devtools.js');
+if (existsSync(`${root}src/main-bridge/main-thread.ts`)) await bundle('src/main-bridge/main-thread.ts', 'offtag-main-thread.js');
+await cp(`${root}node_modules/@qwik.dev/partytown/lib`, `${dist}/~partytown`, { recursive: true });
+
+const main = await readFile(`${dist}/offtag.js`);
+const size = { raw: main.length, gzip: gzipSync(main, { level: 9 }).length };
+await writeFile(`${dist}/size.json`, JSON.stringify({ 'offtag.js': size }, null, 2));
+console.log(`dist/offtag.js: ${size.raw} bytes, ${size.gzip} bytes gzip (goal: 3072)`);
