@@ -1,0 +1,206 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { wrap, transfer } from 'comlink';
+import type { EffectBatch, EngineEvent, WorkerApi } from '../../src/protocol.ts';
+import { cloneable, takeSnapshot } from '../../src/main-bridge/snapshot.ts';
+import { applyEffects, type ApplyHooks } from '../../src/main-bridge/apply-effects.ts';
+import { probeCookieDomain, readPageInfo } from '../../src/main-bridge/page-info.ts';
+import { linkClick } from '../../src/main-bridge/clicks.ts';
+
+const hooks = (): ApplyHooks & { frames: unknown[]; replies: unknown[] } => {
+  const frames: unknown[] = [];
+  const replies: unknown[] = [];
+  return {
+    vars: {},
+    monitor: [],
+    debug: () => false,
+    frames,
+    replies,
+    frameMessage: (...a) => frames.push(a),
+    reply: (seq, e) => replies.push([seq, e]),
+  };
+};
+
+afterEach(() => {
+  for (const c of document.cookie.split('; ')) {
+    const name = c.split('=')[0];
+    if (name) document.cookie = `${name}=; path=/; expires=Thu, 01 Jan 1970 00:00:01 GMT`;
+  }
+  sessionStorage.clear();
+});
+
+describe('snapshot', () => {
+  it('reads the data layer, cookies, declared sessionStorage keys, location and viewport', () => {
+    (window as unknown as Record<string, unknown>).digitalData = { page: { pageInfo: { pageType: 'Home' } } };
+    document.cookie = 'sat_track=true; path=/';
+    sessionStorage.setItem('acmeUserData', '{"profile":{}}');
+    sessionStorage.setItem('unrelated', 'x');
+    const s = takeSnapshot(3, 2, 'digitalData', ['acmeUserData', 'acmePreviousPageName']);
+    expect(s).toMatchObject({ seq: 3, applied: 2, url: location.href, gpc: false });
+    expect(s.cookie).toContain('sat_track=true');
+    expect(s.session).toEqual({ acmeUserData: '{"profile":{}}', acmePreviousPageName: null });
+    expect(s.dataLayer).toEqual({ page: { pageInfo: { pageType: 'Home' } } });
+    expect(s.viewport.width).toBe(innerWidth);
+  });
+
+  it('goes on without sessionStorage when reading it throws, and says so', () => {
+    const original = Storage.prototype.getItem;
+    Storage.prototype.getItem = () => {
+      throw new DOMException('denied', 'SecurityError');
+    };
+    try {
+      const s = takeSnapshot(1, 0, 'digitalData', ['acmeUserData']);
+      expect(s.problems).toEqual(['sessionStorage is not readable (SecurityError); the event goes on without it.']);
+      expect(s.session).toEqual({});
+    } finally {
+      Storage.prototype.getItem = original;
+    }
+  });
+
+  it('makes an uncloneable data layer cloneable, naming every dropped path', () => {
+    const dl: Record<string, unknown> = {
+      fn: () => 1,
+      node: document.body,
+      ok: { list: [1, 'two'] },
+      get boom() {
+        throw new Error('getter failed');
+      },
+    };
+    dl.self = dl;
+    expect(() => structuredClone(dl)).toThrow();
+    const dropped: string[] = [];
+    const copy = cloneable(dl, dropped);
+    expect(structuredClone(copy)).toEqual({ ok: { list: [1, 'two'] } });
+    expect(dropped.sort()).toEqual(['boom', 'fn', 'node', 'self']);
+  });
+});
+
+describe('applying effects', () => {
+  it('writes cookies with path, expiry and SameSite, and removes them', () => {
+    applyEffects(
+      [
+        { type: 'cookie', name: 'a', value: '1', path: '/', expires: Date.now() + 60_000, sameSite: 'Lax' },
+        { type: 'cookie', name: 'b', value: 'x%7Cy', path: '/' },
+      ],
+      hooks(),
+    );
+    expect(document.cookie).toContain('a=1');
+    expect(document.cookie).toContain('b=x%7Cy');
+    applyEffects([{ type: 'cookie', name: 'a', value: '', path: '/', expires: 0 }], hooks());
+    expect(document.cookie).not.toContain('a=1');
+  });
+
+  it('writes and removes sessionStorage, and survives a storage that throws', () => {
+    applyEffects([{ type: 'storage', key: 'k', value: 'v' }], hooks());
+    expect(sessionStorage.getItem('k')).toBe('v');
+    applyEffects([{ type: 'storage', key: 'k', value: null }], hooks());
+    expect(sessionStorage.getItem('k')).toBeNull();
+    const original = Storage.prototype.setItem;
+    Storage.prototype.setItem = () => {
+      throw new DOMException('full', 'QuotaExceededError');
+    };
+    try {
+      expect(() => applyEffects([{ type: 'storage', key: 'k', value: 'v' }], hooks())).not.toThrow();
+    } finally {
+      Storage.prototype.setItem = original;
+    }
+  });
+
+  it('keeps vars, replies and monitor events for the page-side API', () => {
+    const h = hooks();
+    applyEffects(
+      [
+        { type: 'vars', values: { pageName: 'acme:home:x' } },
+        { type: 'reply', seq: 4, value: 1 },
+        { type: 'monitor', name: 'rule-completed', data: {} },
+      ],
+      h,
+    );
+    expect(h.vars).toEqual({ pageName: 'acme:home:x' });
+    expect(h.replies).toEqual([[4, { type: 'reply', seq: 4, value: 1 }]]);
+    expect(h.monitor).toHaveLength(1);
+  });
+
+  it('creates a hidden iframe, posts queued messages once it loads, and passes its messages back', async () => {
+    const h = hooks();
+    const src = URL.createObjectURL(
+      new Blob(
+        [
+          `<script>addEventListener('message', (e) => parent.postMessage('echo:' + e.data, '*'));</script>`,
+        ],
+        { type: 'text/html' },
+      ),
+    );
+    applyEffects(
+      [
+        {
+          type: 'iframe',
+          id: 'sync-frame',
+          src,
+          title: 'Adobe ID Syncing iFrame',
+          sandbox: 'allow-scripts allow-same-origin',
+          targetOrigin: '*',
+          messages: ['hello'],
+        },
+      ],
+      h,
+    );
+    const el = document.getElementById('sync-frame') as HTMLIFrameElement;
+    expect(el.style.display).toBe('none');
+    expect(el.getAttribute('sandbox')).toBe('allow-scripts allow-same-origin');
+    await expect.poll(() => h.frames.length, { timeout: 5000 }).toBe(1);
+    expect(h.frames[0]).toEqual(['sync-frame', location.origin, 'echo:hello']);
+    expect(el.className).toBe('aamIframeLoaded');
+  });
+
+  it('loads a script and calls its init function with the arguments', async () => {
+    const src = URL.createObjectURL(
+      new Blob(['window.FAKE_RUM = { init: function (o) { window.FAKE_RUM.got = o; } };'], { type: 'text/javascript' }),
+    );
+    applyEffects([{ type: 'script', id: 'fake-rum', src, init: { fn: 'FAKE_RUM.init', args: [{ a: 1 }] } }], hooks());
+    await expect.poll(() => (window as unknown as { FAKE_RUM?: { got?: unknown } }).FAKE_RUM?.got, { timeout: 5000 }).toEqual({ a: 1 });
+  });
+});
+
+describe('page info', () => {
+  it('probes the cookie domain: host-only on an IP or localhost', () => {
+    expect(probeCookieDomain('127.0.0.1')).toBe('');
+    expect(probeCookieDomain('localhost')).toBe('');
+    expect(readPageInfo()).toMatchObject({ origin: location.origin, secure: false });
+  });
+
+  it('describes link clicks for automatic link tracking', () => {
+    document.body.innerHTML = `<div id="footer"><a id="l" href="/files/sheet.pdf" onclick="s.tl(this,'d')">  Safety
+      sheet </a></div>`;
+    expect(linkClick(document.querySelector('#l'))).toEqual({
+      href: new URL('/files/sheet.pdf', location.href).href,
+      text: 'Safety sheet',
+      region: 'footer',
+      hasTlCall: true,
+    });
+    expect(linkClick(document.body)).toBeUndefined();
+  });
+});
+
+describe('bridge ↔ worker', () => {
+  it('one message per event; effects come back in numbered batches; network answers arrive later', async () => {
+    const worker = new Worker(new URL('./test-worker.ts', import.meta.url), { type: 'module' });
+    const api = wrap<WorkerApi>(worker);
+    const { port1, port2 } = new MessageChannel();
+    const batches: EffectBatch[] = [];
+    port1.onmessage = (e) => batches.push(e.data);
+    await api.init({ brand: 'acme' }, readPageInfo(), transfer(port2, [port2]));
+    (window as unknown as Record<string, unknown>).digitalData = { page: { pageInfo: { pageType: 'Cart' } } };
+    const send = (event: EngineEvent) =>
+      port1.postMessage({ type: 'event', event, snapshot: takeSnapshot(batches.length + 1, 0, 'digitalData', ['acmeUserData']) });
+    send({ type: 'direct-call', id: 'Page View' });
+    await expect.poll(() => batches.length, { timeout: 5000 }).toBe(1);
+    expect(batches[0].n).toBe(1);
+    expect(batches[0].effects).toContainEqual({ type: 'cookie', name: 'pt', value: 'Cart', path: '/' });
+    expect(batches[0].effects).toContainEqual({ type: 'log', level: 'log', message: 'page view Cart' });
+    expect(batches[0].effects.some((e) => e.type === 'request' || e.type === 'timer')).toBe(false);
+
+    send({ type: 'direct-call', id: 'Fetch' });
+    await expect.poll(() => batches.flatMap((b) => b.effects).find((e) => e.type === 'log' && e.message.startsWith('answer')), { timeout: 5000 }).toBeTruthy();
+    worker.terminate();
+  });
+});
