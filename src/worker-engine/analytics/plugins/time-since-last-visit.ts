@@ -1,0 +1,51 @@
+/**
+ * getTimeSinceLastVisit v2 (appmeasurement.md §5, DECISIONS.md §6): the gap between this visit
+ * and the one before, rounded as the public plugin rounds it. Every hit of a visit answers the
+ * same value: the gap measured at the visit's first hit is kept in `s_inv` for the visit.
+ */
+import type { CookieJar } from '../../core/types.ts';
+import {
+  DAY_MS,
+  HOUR_MS,
+  MINUTE_MS,
+  type PluginCookieOptions,
+  readPluginCookie,
+  VISIT_TIMEOUT_MS,
+  writePluginCookie,
+  YEAR_MS,
+} from './time.ts';
+
+/** Last hit time in ms. */
+export const LAST_VISIT_TIME_COOKIE = 's_tslv';
+/** The gap (seconds) measured at the start of the current visit. */
+export const IN_VISIT_GAP_COOKIE = 's_inv';
+/** SPEC.md §9: "Time-since-last-visit cookie lasts 2 years". */
+export const LAST_VISIT_TIME_LIFETIME_MS = 2 * YEAR_MS;
+export const NEW_VISITOR = 'New Visitor';
+
+const round = (value: number, step: number) => Math.round(value / step) * step;
+const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
+
+/** Days past a day, quarter hours past an hour, half minutes below (`3 days`, `2.25 hours`, `30.5 minutes`). */
+export function formatTimeSinceLastVisit(gapMs: number): string {
+  if (gapMs >= DAY_MS) return plural(Math.round(gapMs / DAY_MS), 'day');
+  if (gapMs >= HOUR_MS) return plural(round(gapMs / HOUR_MS, 0.25), 'hour');
+  return plural(round(gapMs / MINUTE_MS, 0.5), 'minute');
+}
+
+export function getTimeSinceLastVisit(cookies: CookieJar, now: number, options: PluginCookieOptions = {}): string {
+  const last = Number(readPluginCookie(cookies, LAST_VISIT_TIME_COOKIE));
+  const visitGap = readPluginCookie(cookies, IN_VISIT_GAP_COOKIE);
+  let kept: string;
+  if (visitGap !== undefined) {
+    kept = visitGap; // same visit: the gap measured at its start
+  } else if (!Number.isFinite(last) || last <= 0 || now - last > LAST_VISIT_TIME_LIFETIME_MS) {
+    kept = NEW_VISITOR;
+  } else {
+    kept = String(Math.round((now - last) / 1000));
+  }
+  writePluginCookie(cookies, LAST_VISIT_TIME_COOKIE, String(now), now + LAST_VISIT_TIME_LIFETIME_MS, options);
+  writePluginCookie(cookies, IN_VISIT_GAP_COOKIE, kept, now + VISIT_TIMEOUT_MS, options);
+  const seconds = Number(kept);
+  return kept === NEW_VISITOR || !Number.isFinite(seconds) ? NEW_VISITOR : formatTimeSinceLastVisit(seconds * 1000);
+}
