@@ -341,7 +341,7 @@ export function createVisitorService(ctx: EngineContext, options: VisitorOptions
     let changed = false;
     for (const e of entries) {
       if (isSynced(list, e.id, today)) continue;
-      for (const u of e.url) ctx.emit({ type: 'image', src: u.startsWith('//') ? `https:${u}` : u });
+      for (const u of e.url) ctx.emit({ type: 'image', src: u.startsWith('//') ? (ctx.page.secure ? 'https:' : 'http:') + u : u });
       list = recordSync(list, e.id, e.ttl, today);
       changed = true;
     }
