@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { idbStore, openBeaconStore } from '../../src/worker-engine/transport/idb-store.ts';
+import { createBeaconQueue, type BeaconFetch } from '../../src/worker-engine/transport/queue.ts';
+import { MEMORY_FALLBACK_MESSAGE } from '../../src/worker-engine/transport/store.ts';
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+const dbName = () => `offtag-test-${Math.random().toString(36).slice(2)}`;
+const url = (n: number) => `https://metrics.example.com/b/ss/acmeprod/1/JS-2.27.0/s${n}?AQB=1&pageName=p${n}&AQE=1`;
+
+describe('idb-keyval beacon store in Chromium', () => {
+  it('stores, lists and deletes beacons', async () => {
+    const store = idbStore(dbName());
+    const b = { id: 'beacon:1', method: 'GET' as const, url: url(1), createdAt: 1, attempts: 0, owner: 'a', leaseUntil: 2 };
+    await store.set(b.id, b);
+    expect(await store.get(b.id)).toEqual(b);
+    expect(await store.keys()).toEqual(['beacon:1']);
+    await store.del(b.id);
+    expect(await store.keys()).toEqual([]);
+  });
+
+  it('the queue survives a reload: a new queue over the same database sends what the dead one left', async () => {
+    const name = dbName();
+    let clock = 1_000_000;
+    // First "page": the requests never answer (the page dies with them in flight).
+    const dead = createBeaconQueue({ store: idbStore(name), fetch: () => new Promise(() => {}), now: () => clock, sleep: () => new Promise(() => {}), log: () => {} });
+    await dead.enqueue({ method: 'GET', url: url(1) });
+    await dead.enqueue({ method: 'POST', url: url(2).split('?')[0]!, body: 'AQB=1&mid=1&AQE=1', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    clock += 60_000;
+    // Second "page": a fresh store object over the same database.
+    const sent: { url: string; method: string; body?: string; keepalive: boolean; credentials: string }[] = [];
+    const fetch: BeaconFetch = async (u, init) => {
+      sent.push({ url: u, method: init.method, body: init.body, keepalive: init.keepalive, credentials: init.credentials });
+      return { status: 200 };
+    };
+    const store = await openBeaconStore(() => {}, name);
+    const next = createBeaconQueue({ store, fetch, now: () => clock, sleep, log: () => {} });
+    expect(await next.resumePending()).toBe(2);
+    await next.idle();
+    expect(sent.map((s) => [s.method, s.url])).toEqual([
+      ['GET', url(1)],
+      ['POST', url(2).split('?')[0]],
+    ]);
+    expect(sent[1]).toMatchObject({ body: 'AQB=1&mid=1&AQE=1', keepalive: true, credentials: 'include' });
+    expect(await idbStore(name).keys()).toEqual([]);
+    // A third page finds nothing: no beacon is sent twice.
+    const third = createBeaconQueue({ store: idbStore(name), fetch, now: () => clock, sleep, log: () => {} });
+    expect(await third.resumePending()).toBe(0);
+  });
+
+  it('falls back to memory when IndexedDB is missing, and says so once', async () => {
+    const logs: string[] = [];
+    // Private modes that lack IndexedDB: hide it, then put the original back.
+    const owner = Object.prototype.hasOwnProperty.call(globalThis, 'indexedDB') ? globalThis : Object.getPrototypeOf(globalThis);
+    const original = Object.getOwnPropertyDescriptor(owner, 'indexedDB')!;
+    Object.defineProperty(globalThis, 'indexedDB', { value: undefined, configurable: true, writable: true });
+    try {
+      const store = await openBeaconStore((m) => logs.push(m), dbName());
+      await store.set('beacon:1', { id: 'beacon:1', method: 'GET', url: url(1), createdAt: 1, attempts: 0, owner: 'a', leaseUntil: 2 });
+      expect(await store.keys()).toEqual(['beacon:1']);
+    } finally {
+      delete (globalThis as { indexedDB?: unknown }).indexedDB;
+      if (owner === globalThis) Object.defineProperty(globalThis, 'indexedDB', original);
+    }
+    expect(logs).toHaveLength(1);
+    expect(logs[0]!.startsWith(MEMORY_FALLBACK_MESSAGE)).toBe(true);
+    expect(typeof indexedDB).toBe('object');
+  });
+});
