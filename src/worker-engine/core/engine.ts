@@ -195,6 +195,7 @@ export function createEngine<N extends string, S extends object>(opts: EngineOpt
 
   const handleEvent = async (raw: EngineEvent) => {
     const event = normaliseEvent(raw);
+    ctx.monitor('event', { type: event.type, id: event.type === 'direct-call' ? event.id : undefined, seq: snapshot.seq });
     const resolver = createResolver(opts.container.dataElements, {
       settings,
       snapshot,

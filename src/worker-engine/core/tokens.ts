@@ -4,13 +4,13 @@
  * as they are, so a typo shows in the output instead of vanishing.
  */
 
-const TOKEN = /%([^%\s]+)%/g;
+const TOKEN = /%([^%\n]+)%/g;
 
 export function replaceTokens(
   text: string,
   lookup: { has(name: string): boolean; get(name: string): unknown },
 ): unknown {
-  const whole = /^%([^%\s]+)%$/.exec(text);
+  const whole = /^%([^%\n]+)%$/.exec(text);
   if (whole && lookup.has(whole[1])) return lookup.get(whole[1]);
   return text.replace(TOKEN, (token, name: string) => {
     if (!lookup.has(name)) return token;

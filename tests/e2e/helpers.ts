@@ -1,0 +1,53 @@
+import { expect, type Page, type APIRequestContext } from '@playwright/test';
+
+export const SERVERS = {
+  page: 'http://127.0.0.1:4173',
+  scripts: 'http://127.0.0.1:4174',
+  collector: 'http://127.0.0.1:4175',
+  idService: 'http://127.0.0.1:4176',
+  rum: 'http://127.0.0.1:4177',
+};
+
+export async function resetServers(request: APIRequestContext) {
+  await request.post(`${SERVERS.collector}/__reset`);
+  await request.post(`${SERVERS.idService}/__reset`);
+  await request.post(`${SERVERS.rum}/__reset`);
+}
+
+export interface Beacon {
+  hitType: 't' | 'tl';
+  pageName?: string;
+  events?: string;
+  linkType?: string;
+  linkName?: string;
+  mid?: string;
+  sid: string;
+  duplicate: boolean;
+  params: Record<string, string>;
+  [k: string]: unknown;
+}
+
+export async function beacons(request: APIRequestContext): Promise<Beacon[]> {
+  return (await request.get(`${SERVERS.collector}/__beacons`)).json();
+}
+
+export async function idCalls(request: APIRequestContext): Promise<Array<{ path: string; query: Record<string, string> }>> {
+  return (await request.get(`${SERVERS.idService}/__calls`)).json();
+}
+
+/** Waits until the collector holds `n` beacons and returns them. */
+export async function waitForBeacons(request: APIRequestContext, n: number, timeout = 15_000): Promise<Beacon[]> {
+  await expect.poll(async () => (await beacons(request)).length, { timeout }).toBeGreaterThanOrEqual(n);
+  return beacons(request);
+}
+
+/** Collects console messages of the page. */
+export function consoleOf(page: Page): string[] {
+  const lines: string[] = [];
+  page.on('console', (m) => lines.push(m.text()));
+  return lines;
+}
+
+export async function clearState(page: Page) {
+  await page.context().clearCookies();
+}

@@ -1,0 +1,207 @@
+import { expect, test } from '@playwright/test';
+import { SERVERS, beacons, consoleOf, resetServers, waitForBeacons } from './helpers.ts';
+
+test.beforeEach(async ({ request, context }) => {
+  await resetServers(request);
+  await context.addCookies([{ name: 'sat_track', value: 'true', url: SERVERS.page }]);
+});
+
+test('a page with only the script tag, served from another origin, gets its Page View computed in the worker and applied by the bridge', async ({
+  page,
+  request,
+}) => {
+  const workers: string[] = [];
+  page.on('worker', (w) => workers.push(w.url()));
+  await page.goto('/test/minimal.html');
+  const [beacon] = await waitForBeacons(request, 1);
+  expect(beacon.hitType).toBe('t');
+  expect(beacon.pageName).toBe('acme:product detail:product 4km91');
+  expect(beacon.events).toContain('event49');
+  // The worker started from a same-origin blob that loads the worker file from the script host.
+  expect(workers.some((u) => u.startsWith('blob:http://127.0.0.1:4173/'))).toBe(true);
+  // Effects applied on the page: the visitor cookie, the previous page name in sessionStorage.
+  await expect.poll(async () => (await page.context().cookies()).map((c) => c.name)).toContain(
+    'AMCV_0123456789ABCDEF01234567%40AdobeOrg',
+  );
+  await expect.poll(() => page.evaluate(() => sessionStorage.getItem('acmePreviousPageName'))).toBe('acme:product detail:product 4km91');
+  const metrics = await page.evaluate(() => (window as any).offtag.metrics());
+  expect(metrics.events).toBeGreaterThanOrEqual(4);
+  expect(metrics.postMs).toBeGreaterThan(0);
+});
+
+test('offtag.js from the page origin works the same', async ({ page, request }) => {
+  await page.goto('/test/minimal.html?host=same');
+  const [beacon] = await waitForBeacons(request, 1);
+  expect(beacon.pageName).toBe('acme:product detail:product 4km91');
+});
+
+test('_satellite: getVar answers the latest evaluation, getVarAsync evaluates, setVar, cookie, buildInfo', async ({ page, request }) => {
+  await page.goto('/test/minimal.html');
+  await waitForBeacons(request, 1);
+  const r = await page.evaluate(async () => {
+    const s = (window as any)._satellite;
+    s.setVar('mine', 'x');
+    s.cookie.set('pref', 'a b', { expires: 1 });
+    return {
+      mine: s.getVar('mine'),
+      asyncMine: await s.getVarAsync('mine'),
+      cookie: s.cookie.get('pref'),
+      buildDate: s.buildInfo.buildDate,
+      stage: s.environment.stage,
+    };
+  });
+  expect(r).toMatchObject({ mine: 'x', asyncMine: 'x', cookie: 'a b', buildDate: '2025-08-19T00:00:00Z', stage: 'production' });
+});
+
+test('lifecycle events fire once each, in order, also when the script arrives after the page has loaded', async ({ page }) => {
+  await page.goto('/test/blank.html');
+  await page.waitForLoadState('load');
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        const s = document.createElement('script');
+        s.src = '/dist/offtag.js';
+        s.onload = () => resolve();
+        document.head.appendChild(s);
+      }),
+  );
+  await expect
+    .poll(() =>
+      page.evaluate(() =>
+        (window as any).offtag.monitor.filter((m: any) => m.name === 'event').map((m: any) => m.data.type),
+      ),
+    )
+    .toEqual(['library-loaded', 'dom-ready', 'window-loaded']);
+});
+
+test('calls made before the worker is ready are queued in order, never dropped', async ({ page, request }) => {
+  await page.goto('/test/minimal.html?silent');
+  await page.evaluate(() => {
+    const s = (window as any)._satellite;
+    s.track('Element Impressions');
+    s.track('Page View');
+    s.track('Element Interactions');
+  });
+  const list = await waitForBeacons(request, 3);
+  expect(list.map((b) => b.hitType)).toEqual(['tl', 't', 'tl']);
+});
+
+test('a track name no rule listens to, and a non-string id, get their messages', async ({ page }) => {
+  const lines = consoleOf(page);
+  await page.goto('/test/minimal.html?silent');
+  await page.evaluate(() => {
+    (window as any)._satellite.track('Checkout Step 7');
+    (window as any)._satellite.track(42);
+  });
+  await expect.poll(() => lines).toContain('"Checkout Step 7" does not match any direct call identifiers.');
+  await expect.poll(() => lines).toContain('_satellite.track() expects a string identifier; got number. Using "42".');
+});
+
+test('a browser without Worker gets the unsupported message and nothing else runs', async ({ page }) => {
+  const lines = consoleOf(page);
+  await page.goto('/test/blank.html');
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        delete (window as any).Worker;
+        const s = document.createElement('script');
+        s.src = '/dist/offtag.js';
+        s.onload = () => resolve();
+        document.head.appendChild(s);
+      }),
+  );
+  expect(lines).toContain('Adobe Launch is unsupported in IE 9 and below.');
+  expect(await page.evaluate(() => typeof (window as any)._satellite)).toBe('undefined');
+});
+
+test.describe('bad input: a clear message, and the event is processed with what could be read', () => {
+  test('an uncloneable data layer (function, DOM node, throwing getter, cycle)', async ({ page, request }) => {
+    const lines = consoleOf(page);
+    await page.goto('/test/minimal.html?silent');
+    await page.evaluate(() => {
+      const dl = (window as any).digitalData;
+      dl.page.render = () => 1;
+      dl.page.node = document.body;
+      Object.defineProperty(dl.page, 'broken', { enumerable: true, get: () => { throw new Error('nope'); } });
+      dl.page.self = dl;
+      (window as any)._satellite.track('Page View');
+    });
+    const [beacon] = await waitForBeacons(request, 1);
+    expect(beacon.pageName).toBe('acme:product detail:product 4km91');
+    const warning = lines.find((l) => l.startsWith('Offtag: the data layer could not be copied as it is'));
+    expect(warning).toBeDefined();
+    for (const path of ['digitalData.page.render', 'digitalData.page.node', 'digitalData.page.broken', 'digitalData.page.self']) {
+      expect(warning).toContain(path);
+    }
+  });
+
+  test('a cyclic data layer that structured clone accepts', async ({ page, request }) => {
+    const lines = consoleOf(page);
+    await page.goto('/test/minimal.html?silent');
+    await page.evaluate(() => {
+      const dl = (window as any).digitalData;
+      dl.page.self = dl;
+      (window as any)._satellite.track('Page View');
+    });
+    await waitForBeacons(request, 1);
+    await expect.poll(() => lines).toContain('The data layer refers back to itself at page.self; those references were dropped.');
+  });
+
+  test('a 10 MB data layer', async ({ page, request }) => {
+    await page.goto('/test/minimal.html?silent');
+    await page.evaluate(() => {
+      const dl = (window as any).digitalData;
+      dl.blob = Array.from({ length: 10_000 }, (_, i) => ({ i, text: 'x'.repeat(1000) }));
+      (window as any)._satellite.track('Page View');
+    });
+    const [beacon] = await waitForBeacons(request, 1);
+    expect(beacon.pageName).toBe('acme:product detail:product 4km91');
+  });
+
+  test('a cookie with broken %-encoding', async ({ page, request, context }) => {
+    await context.addCookies([{ name: 'community', value: '%E0%A4%A', url: SERVERS.page }]);
+    await page.goto('/test/minimal.html');
+    await waitForBeacons(request, 1);
+    expect(await page.evaluate(() => (window as any)._satellite.getVarAsync('community cookie'))).toBe('%E0%A4%A');
+  });
+
+  test('sessionStorage that throws', async ({ page, request }) => {
+    const lines = consoleOf(page);
+    await page.addInitScript(() => {
+      Storage.prototype.getItem = () => {
+        throw new DOMException('The operation is insecure.', 'SecurityError');
+      };
+    });
+    await page.goto('/test/minimal.html');
+    const [beacon] = await waitForBeacons(request, 1);
+    expect(beacon.pageName).toBe('acme:product detail:product 4km91');
+    await expect.poll(() => lines).toContain('sessionStorage is not readable (SecurityError); the event goes on without it.');
+  });
+
+  test('offtagConfig of the wrong type, and unknown or ill-typed settings', async ({ page }) => {
+    const lines = consoleOf(page);
+    await page.addInitScript(() => {
+      (window as any).offtagConfig = { brand: 7, colour: 'red' };
+    });
+    await page.goto('/test/minimal.html?silent');
+    await expect.poll(() => lines).toContain('offtagConfig.brand must be a string; got number. Using "acme".');
+    await expect.poll(() => lines).toContain('offtagConfig.colour is not a setting; it is ignored.');
+    const page2 = await page.context().newPage();
+    const lines2 = consoleOf(page2);
+    await page2.goto('/test/blank.html');
+    await page2.evaluate(() => {
+      (window as any).offtagConfig = 'production';
+      const s = document.createElement('script');
+      s.src = '/dist/offtag.js';
+      document.head.appendChild(s);
+    });
+    await expect.poll(() => lines2).toContain('offtagConfig must be an object; got string. Using the default settings.');
+  });
+});
+
+test('beacons do not double up: the collector saw each once', async ({ page, request }) => {
+  await page.goto('/test/minimal.html');
+  await waitForBeacons(request, 1);
+  await page.waitForTimeout(500);
+  expect((await beacons(request)).filter((b) => b.duplicate)).toEqual([]);
+});
