@@ -536,7 +536,7 @@ export function createVisitorService(ctx: EngineContext, options: VisitorOptions
         return { value: args[0] === true ? { dataSources, nameSpaces: {} } : dataSources };
       }
       case 'isOptedOut': {
-        await start();
+        await ready();
         const type = typeof args[1] === 'string' ? args[1] : 'global';
         const v = isOptedOutValue(await optOutValue(), type);
         return { value: v, callbacks: [[v]] };
