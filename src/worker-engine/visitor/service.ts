@@ -28,7 +28,7 @@ import {
 } from './constants.ts';
 import { customerIdParams, customerIdsHash, normalizeCustomerIds, type CustomerIds } from './customer-ids.ts';
 import { buildIdUrl, buildOptOutStatusUrl, type FieldGroup, type IdRequestParams } from './id-request.ts';
-import { readIdResponse, type IbsEntry, type IdReply } from './id-response.ts';
+import { isValidVisitorId, readIdResponse, type IbsEntry, type IdReply } from './id-response.ts';
 import {
   combinedMessage,
   dest5Url,
@@ -187,13 +187,18 @@ export function createVisitorService(ctx: EngineContext, options: VisitorOptions
       fields = decoded.fields;
       digestMatches = decoded.digest === digest;
       if (!digestMatches) fields.delete('MCCIDH');
+      // A tampered id is dropped so that the service asks for a real one.
+      for (const key of ['MCMID', 'MCAID']) {
+        const v = fields.get(key)?.value;
+        if (v !== undefined && v !== 'NONE' && !isValidVisitorId(v)) fields.delete(key);
+      }
       return;
     }
     const handedOver = idsFromUrl(ctx.snapshot().url, orgId, now());
     const ecid = ctx.cookies.get('s_ecid');
     if (ecid && !handedOver?.MCMID) {
       const mid = decodeAmcv(ecid).fields.get('MCMID')?.value;
-      if (mid) setField('MCMID', mid);
+      if (isValidVisitorId(mid)) setField('MCMID', mid);
     }
     const vi = /v1\|([0-9A-Fa-f-]+)\[/.exec(ctx.cookies.get('s_vi') ?? '');
     if (vi?.[1]) setField('MCAID', vi[1]);

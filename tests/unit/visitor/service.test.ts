@@ -248,3 +248,24 @@ describe('visitor service', () => {
     expect(decodeURIComponent(ctx.cookies.get(AMCV)!)).not.toContain('MCSYNCSOP');
   });
 });
+
+describe('visitor ids from cookies', () => {
+  it('drops an MCMID that is not hex digits and dashes, and asks for a real one', async () => {
+    const fields = decodeAmcv(REAL_COOKIE).fields;
+    fields.set('MCMID', { value: '<img src=x>' });
+    const ctx = makeContext({ cookies: { [AMCV]: encodeAmcv(fields, 179643557), [AMCVS]: '1' }, fetch: () => idReply() });
+    const svc = createVisitorService(ctx);
+    await svc.start();
+    expect(idCalls(ctx)).toHaveLength(1);
+    expect(idCalls(ctx)[0]!.url).not.toContain('d_mid');
+    expect((await svc.getVisitorValues()).MCMID).toBe(MID);
+  });
+
+  it('reads the MID of a server-set s_ecid when there is no AMCV cookie', async () => {
+    const ctx = makeContext({ cookies: { s_ecid: `MCMID%7C${MID}` }, fetch: () => idReply({ d_mid: '33' }) });
+    const svc = createVisitorService(ctx);
+    await svc.start();
+    expect(idCalls(ctx)[0]!.url).toContain(`&d_mid=${MID}&`);
+    expect((await svc.getVisitorValues()).MCMID).toBe(MID);
+  });
+});
