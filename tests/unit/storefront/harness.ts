@@ -27,7 +27,13 @@ export interface Recorder {
 }
 
 /** A tracker and a visitor service that only record what the rules ask of them. */
-export function recordingServices(rec: Recorder, opts: { visitorStart?: () => Promise<void> } = {}): Services {
+export interface ServiceOptions {
+  visitorStart?: () => Promise<void>;
+  /** What `analytics.track` answers after recording the hit. */
+  track?: () => Promise<void>;
+}
+
+export function recordingServices(rec: Recorder, opts: ServiceOptions = {}): Services {
   const visitor: VisitorService = {
     orgId: '0123456789ABCDEF01234567@AdobeOrg',
     start() {
@@ -44,7 +50,7 @@ export function recordingServices(rec: Recorder, opts: { visitorStart?: () => Pr
   const analytics: AnalyticsService = {
     track(hit) {
       rec.hits.push(hit);
-      return Promise.resolve();
+      return opts.track ? opts.track() : Promise.resolve();
     },
     onClick: () => Promise.resolve(),
   };
@@ -76,7 +82,7 @@ export interface Harness {
 }
 
 export function harness(
-  opts: { config?: unknown; visitorStart?: () => Promise<void> } = {},
+  opts: ServiceOptions & { config?: unknown } = {},
 ): Harness {
   let now = FIXED;
   let seq = 0;
@@ -90,6 +96,8 @@ export function harness(
     page: PAGE,
   });
   const world: Harness['world'] = { cookies: {}, session: {} };
+  /** Cookie expiry times, so cookies lapse as the clock moves on, as in a browser. */
+  const expiries = new Map<string, number>();
   return {
     engine,
     rec,
@@ -98,7 +106,16 @@ export function harness(
       now += ms;
     },
     async fire(event, page = {}) {
-      if (page.cookie !== undefined) world.cookies = parseCookieString(page.cookie);
+      if (page.cookie !== undefined) {
+        world.cookies = parseCookieString(page.cookie);
+        expiries.clear();
+      }
+      for (const [name, at] of expiries) {
+        if (at <= now) {
+          delete world.cookies[name];
+          expiries.delete(name);
+        }
+      }
       if (page.session !== undefined) world.session = page.session;
       const snapshot: Snapshot = {
         ...emptySnapshot(),
@@ -117,6 +134,8 @@ export function harness(
         if (e.type === 'cookie') {
           if (e.expires !== undefined && e.expires <= now) delete world.cookies[e.name];
           else world.cookies[e.name] = e.value;
+          if (e.expires === undefined) expiries.delete(e.name);
+          else expiries.set(e.name, e.expires);
         } else if (e.type === 'storage') {
           world.session = { ...world.session, [e.key]: e.value };
         }
