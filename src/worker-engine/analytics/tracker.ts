@@ -211,15 +211,26 @@ export function createAnalyticsService(ctx: EngineContext, visitor: VisitorServi
     return id;
   }
 
+  /** The service promises never to throw: a bug in building a hit is logged, not raised into a rule. */
+  const guarded = <A extends unknown[]>(what: string, f: (...a: A) => Promise<void>) =>
+    (...a: A): Promise<void> => {
+      try {
+        return f(...a);
+      } catch (e) {
+        ctx.log('error', `Analytics ${what} failed: ${e instanceof Error ? e.message : String(e)}`);
+        return Promise.resolve();
+      }
+    };
+
   return {
-    track(hit: AnalyticsHit): Promise<void> {
+    track: guarded('track', (hit: AnalyticsHit): Promise<void> => {
       const t = getTracker(hit);
       if (!t) return Promise.resolve();
       if (hit.vars.pageName) lastPageName = hit.vars.pageName;
       return enqueue({ hit, snapshot: ctx.snapshot(), tracker: t, pageName: lastPageName });
-    },
+    }),
 
-    onClick(link: LinkClick): Promise<void> {
+    onClick: guarded('link tracking', (link: LinkClick): Promise<void> => {
       const t = getTracker({ click: link });
       if (!t) return Promise.resolve();
       const snapshot = ctx.snapshot();
@@ -238,6 +249,6 @@ export function createAnalyticsService(ctx: EngineContext, visitor: VisitorServi
         pageName: lastPageName,
         activityMap: data,
       });
-    },
+    }),
   };
 }
