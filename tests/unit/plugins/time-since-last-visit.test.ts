@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import {
+  formatTimeSinceLastVisit,
+  getTimeSinceLastVisit,
+} from '../../../src/worker-engine/analytics/plugins/time-since-last-visit.ts';
+import { DAY, HOUR, MIN, memoryJar, T0 } from './jar.ts';
+
+describe('getTimeSinceLastVisit', () => {
+  it('is New Visitor without a cookie; writes s_tslv (2 years) and s_inv (30 minutes)', () => {
+    const jar = memoryJar();
+    expect(getTimeSinceLastVisit(jar, T0)).toBe('New Visitor');
+    expect(jar.writes).toEqual([
+      { name: 's_tslv', value: String(T0), expires: T0 + 2 * 365 * DAY, path: '/', domain: '' },
+      { name: 's_inv', value: 'New%20Visitor', expires: T0 + 30 * MIN, path: '/', domain: '' },
+    ]);
+  });
+  it('measures the gap at the first hit of a visit and keeps it for the visit', () => {
+    const jar = memoryJar({ s_tslv: String(T0 - 3 * DAY) });
+    expect(getTimeSinceLastVisit(jar, T0)).toBe('3 days');
+    expect(jar.store.s_inv).toBe(String(3 * 86400));
+    expect(getTimeSinceLastVisit(jar, T0 + 10 * MIN)).toBe('3 days');
+  });
+  it('is New Visitor when the last visit is more than 2 years ago', () => {
+    expect(getTimeSinceLastVisit(memoryJar({ s_tslv: String(T0 - 2 * 365 * DAY - 1) }), T0)).toBe('New Visitor');
+  });
+  it.each([
+    [30.5 * MIN, '30.5 minutes'],
+    [53 * MIN + 10_000, '53 minutes'],
+    [2 * HOUR + 16 * MIN, '2.25 hours'],
+    [7.5 * HOUR, '7.5 hours'],
+    [HOUR, '1 hour'],
+    [DAY, '1 day'],
+    [9 * DAY + 5 * HOUR, '9 days'],
+    [372 * DAY, '372 days'],
+  ])('rounds %i ms to %s', (gap, text) => {
+    expect(formatTimeSinceLastVisit(gap)).toBe(text);
+    expect(getTimeSinceLastVisit(memoryJar({ s_tslv: String(T0 - gap) }), T0)).toBe(text);
+  });
+  it('a corrupt cookie is a new visitor', () => {
+    expect(getTimeSinceLastVisit(memoryJar({ s_tslv: 'garbage' }), T0)).toBe('New Visitor');
+  });
+});
