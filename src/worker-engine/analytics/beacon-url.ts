@@ -9,6 +9,26 @@ import { originFor } from '../core/settings.ts';
 export const APPMEASUREMENT_VERSION = '2.27.0';
 /** `P` of the path: 1 without postbacks or AAM forwarding through the JSONP path, which Offtag never uses. */
 export const BEACON_PATH_MODE = '1';
+/**
+ * The container build date (SPEC.md §9; the bridge's `_satellite.buildInfo` reports the same one).
+ * The Launch analytics extension derives the tracker's `tagContainerMarker` from it.
+ */
+export const CONTAINER_BUILD_DATE = '2025-08-19T00:00:00Z';
+
+/**
+ * Launch's version marker: `L`, then base 36 of (year − 2010), the last base-36 digit of
+ * (month 1–12 + 12 × the UTC third of the day), and base 36 of the day of the month, upper-cased.
+ * For 2025-08-19 00:00 UTC it is `LF8J`, so beacons read `JS-2.27.0-LF8J`.
+ */
+export function tagContainerMarker(buildDate: string = CONTAINER_BUILD_DATE): string {
+  const d = new Date(buildDate);
+  if (Number.isNaN(d.getTime())) throw new Error(`Invalid container build date: ${buildDate}`);
+  const year = (d.getUTCFullYear() - 2010).toString(36);
+  const month = (d.getUTCMonth() + 1 + 12 * Math.floor(d.getUTCHours() / 8)).toString(36).slice(-1);
+  const day = d.getUTCDate().toString(36);
+  return `L${year}${month}${day}`.toUpperCase();
+}
+
 /** The random part of the path changes epoch every three hours (`floor(ms/10800000) % 10`). */
 const SID_EPOCH_MS = 10_800_000;
 const SID_RANDOM_SPAN = 1e13;

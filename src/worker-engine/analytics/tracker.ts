@@ -9,7 +9,7 @@ import type { AnalyticsHit, AnalyticsService, EngineContext, VisitorService, Vis
 import { activityMapData, CLICK_COOKIE, CLICK_COOKIE_EMPTY, clickCookieValue, readClickCookie } from './activity-map.ts';
 import { decodeBeacon } from './beacon-decode.ts';
 import { browserValues, buildQuery, type ContextData } from './beacon-query.ts';
-import { beaconPath, sessionRandom, trackingOrigin } from './beacon-url.ts';
+import { beaconPath, sessionRandom, tagContainerMarker, trackingOrigin } from './beacon-url.ts';
 import { EU_COMPLIANCE_MESSAGE, trackingConsented } from './consent.ts';
 import { FALLBACK_ID_COOKIE, FALLBACK_ID_LIFETIME_MS, isFallbackId, newFallbackId } from './fallback-id.ts';
 import { classifyClick, filterLinkHit, linkEventParam } from './link-tracking.ts';
@@ -27,6 +27,8 @@ export const SDID_CONSUMER = 'AppMeasurement:0';
 export const COOKIE_CHECK = 's_cc';
 export const TRACKER_UNAVAILABLE = 'Unable to create AppMeasurement tracker';
 const CONTEXT_PREFIX = 'contextData.';
+/** As the Launch extension sets it on the tracker (`JS-2.27.0-LF8J`). */
+const MARKER = tagContainerMarker();
 const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
 
 export type DropReason = 'consent' | 'no-tracker' | 'opt-in' | 'opt-out';
@@ -186,7 +188,7 @@ export function createAnalyticsService(ctx: EngineContext, visitor: VisitorServi
       customerIds: ecidAllowed ? visitor.getCustomerIDs() : undefined,
       activityMap,
     });
-    const path = beaconPath({ origin: t.origin, rsid: t.rsid, sid: sessionRandom(ctx.env) });
+    const path = beaconPath({ origin: t.origin, rsid: t.rsid, marker: MARKER, sid: sessionRandom(ctx.env) });
     let url = `${path}?${query}`;
     let method: 'GET' | 'POST' = 'GET';
     let body: string | undefined;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildQuery, nestedBlock, NUMBERED_KEYS, PARAM_ORDER } from '../../../src/worker-engine/analytics/beacon-query.ts';
-import { beaconPath, sessionRandom, trackingOrigin } from '../../../src/worker-engine/analytics/beacon-url.ts';
+import { beaconPath, sessionRandom, tagContainerMarker, trackingOrigin } from '../../../src/worker-engine/analytics/beacon-url.ts';
 import { escapeValue, unescapeValue } from '../../../src/worker-engine/analytics/encoding.ts';
 import { timeString } from '../../../src/worker-engine/analytics/time-string.ts';
 import { FIXED_TIME, FIXED_TZ, keysOf } from './helpers.ts';
@@ -39,6 +39,13 @@ describe('beacon URL', () => {
     expect(trackingOrigin('metrics.example.com', true)).toBe('https://metrics.example.com');
     expect(trackingOrigin('metrics.example.com', false)).toBe('http://metrics.example.com');
     expect(trackingOrigin('http://127.0.0.1:4175/', true)).toBe('http://127.0.0.1:4175');
+  });
+  it("Launch's tagContainerMarker from the build date", () => {
+    expect(tagContainerMarker('2025-08-19T00:00:00Z')).toBe('LF8J');
+    // Later thirds of the day move the month digit on by 12 (base 36, last digit).
+    expect(tagContainerMarker('2025-08-19T09:00:00Z')).toBe('LFKJ');
+    expect(tagContainerMarker('2025-12-31T23:00:00Z')).toBe('LF0V');
+    expect(tagContainerMarker('2010-01-01T00:00:00Z')).toBe('L011');
   });
   it('path /b/ss/<rsid>/1/JS-2.27.0[-marker]/<sid>', () => {
     expect(beaconPath({ origin: 'https://m.example.com', rsid: 'acmeprod', sid: 's1234' })).toBe('https://m.example.com/b/ss/acmeprod/1/JS-2.27.0/s1234');

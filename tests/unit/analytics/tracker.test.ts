@@ -43,7 +43,7 @@ describe('page view (golden)', () => {
     expect(ctx.requests).toHaveLength(1);
     const r = ctx.requests[0]!;
     expect(r).toMatchObject({ kind: 'beacon', method: 'GET', credentials: 'include', fireAndForget: true });
-    expect(r.url).toMatchInlineSnapshot(`"https://metrics.example.com/b/ss/acmeprod/1/JS-2.27.0/s06011037519201?AQB=1&ndh=1&pf=1&t=24%2F2%2F2026%2014%3A4%3A36%202%20-330&sdid=5F1A2B3C4D5E6F70-1A2B3C4D5E6F7081&mid=12345678901234567890123456789012345678&aamlh=7&ce=UTF-8&pageName=acme%3Aproduct%20detail%3A12345&g=https%3A%2F%2Fwww.example.com%2Fshop%2Fproduct%3Fid%3D1&r=https%3A%2F%2Fsearch.example.net%2F%3Fq%3Dgloves&cc=USD&ch=acme&server=www.example.com&events=event49&aamb=j8Odv6LonN4r3an7LhD3WZrU1bUpAkFkkiY1ncBR96t2PTI&c1=D%3Dv1&v1=Full%20Logged%20In&h1=acme%7Cproduct%20detail%7C12345&l1=imp-1%2Cimp-2&c2=D%3DpageName&v4=0801234567%3AUnassigned&s=1920x1080&c=24&j=1.6&v=N&k=Y&bw=1280&bh=720&mcorgid=0123456789ABCDEF01234567%40AdobeOrg&AQE=1"`);
+    expect(r.url).toMatchInlineSnapshot(`"https://metrics.example.com/b/ss/acmeprod/1/JS-2.27.0-LF8J/s06011037519201?AQB=1&ndh=1&pf=1&t=24%2F2%2F2026%2014%3A4%3A36%202%20-330&sdid=5F1A2B3C4D5E6F70-1A2B3C4D5E6F7081&mid=12345678901234567890123456789012345678&aamlh=7&ce=UTF-8&pageName=acme%3Aproduct%20detail%3A12345&g=https%3A%2F%2Fwww.example.com%2Fshop%2Fproduct%3Fid%3D1&r=https%3A%2F%2Fsearch.example.net%2F%3Fq%3Dgloves&cc=USD&ch=acme&server=www.example.com&events=event49&aamb=j8Odv6LonN4r3an7LhD3WZrU1bUpAkFkkiY1ncBR96t2PTI&c1=D%3Dv1&v1=Full%20Logged%20In&h1=acme%7Cproduct%20detail%7C12345&l1=imp-1%2Cimp-2&c2=D%3DpageName&v4=0801234567%3AUnassigned&s=1920x1080&c=24&j=1.6&v=N&k=Y&bw=1280&bh=720&mcorgid=0123456789ABCDEF01234567%40AdobeOrg&AQE=1"`);
   });
   it('follows the golden parameter order', async () => {
     const { ctx, analytics } = setup();
@@ -60,7 +60,7 @@ describe('link beacon', () => {
     const { ctx, analytics } = setup();
     await analytics.track(PAGE_VIEW);
     await analytics.track(LINK);
-    expect(ctx.requests[1]!.url.replace(/\/s\d+\?/, '/s…?')).toMatchInlineSnapshot(`"https://metrics.example.com/b/ss/acmeprod/1/JS-2.27.0/s…?AQB=1&ndh=1&pf=1&t=24%2F2%2F2026%2014%3A4%3A36%202%20-330&sdid=5F1A2B3C4D5E6F70-1A2B3C4D5E6F7081&mid=12345678901234567890123456789012345678&aamlh=7&ce=UTF-8&pageName=acme%3Aproduct%20detail%3A12345&g=https%3A%2F%2Fwww.example.com%2Fshop%2Fproduct%3Fid%3D1&cc=USD&events=event49&v1=Full%20Logged%20In&l1=imp-1%2Cimp-2&l2=cmp-1&v4=0801234567%3AUnassigned&pe=lnk_o&pev2=add-to-cart&s=1920x1080&c=24&j=1.6&v=N&k=Y&bw=1280&bh=720&mcorgid=0123456789ABCDEF01234567%40AdobeOrg&AQE=1"`);
+    expect(ctx.requests[1]!.url.replace(/\/s\d+\?/, '/s…?')).toMatchInlineSnapshot(`"https://metrics.example.com/b/ss/acmeprod/1/JS-2.27.0-LF8J/s…?AQB=1&ndh=1&pf=1&t=24%2F2%2F2026%2014%3A4%3A36%202%20-330&sdid=5F1A2B3C4D5E6F70-1A2B3C4D5E6F7081&mid=12345678901234567890123456789012345678&aamlh=7&ce=UTF-8&pageName=acme%3Aproduct%20detail%3A12345&g=https%3A%2F%2Fwww.example.com%2Fshop%2Fproduct%3Fid%3D1&cc=USD&events=event49&v1=Full%20Logged%20In&l1=imp-1%2Cimp-2&l2=cmp-1&v4=0801234567%3AUnassigned&pe=lnk_o&pev2=add-to-cart&s=1920x1080&c=24&j=1.6&v=N&k=Y&bw=1280&bh=720&mcorgid=0123456789ABCDEF01234567%40AdobeOrg&AQE=1"`);
   });
   it('carries pe/pev2 and only the linkTrackVars variables (DECISIONS.md §5)', async () => {
     const { ctx, analytics } = setup();
@@ -112,7 +112,7 @@ describe('per-page values', () => {
   it('uses a bare tracking server with the page scheme, or a full origin', async () => {
     const http = setup({ page: { secure: false } });
     await http.analytics.track(PAGE_VIEW);
-    expect(http.ctx.requests[0]!.url.startsWith('http://metrics.example.com/b/ss/acmeprod/1/JS-2.27.0/s')).toBe(true);
+    expect(http.ctx.requests[0]!.url.startsWith('http://metrics.example.com/b/ss/acmeprod/1/JS-2.27.0-LF8J/s')).toBe(true);
     const local = setup({ config: { trackingServer: 'http://127.0.0.1:4175', environment: 'staging' } });
     await local.analytics.track(PAGE_VIEW);
     expect(local.ctx.requests[0]!.url.startsWith('http://127.0.0.1:4175/b/ss/acmestage/1/')).toBe(true);
@@ -203,7 +203,7 @@ describe('transport choice and devtools feed', () => {
     await analytics.track({ type: 't', vars: { ...PAGE_VIEW.vars, eVar30: 'x'.repeat(250), eVar31: 'y'.repeat(250), eVar32: 'z'.repeat(250), eVar33: 'w'.repeat(250), eVar34: 'q'.repeat(250), eVar35: 'r'.repeat(250), eVar36: 's'.repeat(250) } });
     const r = ctx.requests[0]!;
     expect(r.method).toBe('POST');
-    expect(r.url).toMatch(/^https:\/\/metrics\.example\.com\/b\/ss\/acmeprod\/1\/JS-2\.27\.0\/s\d+$/);
+    expect(r.url).toMatch(/^https:\/\/metrics\.example\.com\/b\/ss\/acmeprod\/1\/JS-2\.27\.0-LF8J\/s\d+$/);
     expect(r.body!.startsWith('AQB=1&ndh=1&pf=1&t=')).toBe(true);
     expect(r.headers).toEqual({ 'Content-Type': 'application/x-www-form-urlencoded' });
     expect(decodeBeacon(r.url, r.body).eVar36).toBe('s'.repeat(250));
