@@ -268,10 +268,8 @@ export const dataElements: Record<StorefrontElement, Element> = {
   'SAP account id': userField('profileInfo', 'profileID'),
   'sales group': userField('profileInfo', 'csgID'),
   'community type': userField('attributes', 'communityType', { default: ANONYMOUS_COMMUNITY }),
-  'RML state': userField('attributes', 'RMLState', {
-    default: NOT_SET_IN_PDL,
-    missingMessage: notSetMessage('RML state (user.profile.attributes.RMLState)'),
-  }),
+  // No message when missing: anonymous visitors have no RML state, and every page would say so.
+  'RML state': userField('attributes', 'RMLState', { default: NOT_SET_IN_PDL }),
   'organization id': userField('profileInfo', 'organizationId'),
   'user identifier': userField('profileInfo', 'userIdentifier'),
   'client profile id': userField('profileInfo', 'cimProfileID'),
