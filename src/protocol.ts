@@ -14,7 +14,6 @@ export interface Snapshot {
   tz: number;
   url: string;
   referrer: string;
-  title: string;
   /** `document.cookie` as it was. */
   cookie: string;
   /** The sessionStorage keys the container declares; `null` when absent or unreadable. */
@@ -24,8 +23,26 @@ export interface Snapshot {
   viewport: { width: number; height: number };
   /** `navigator.globalPrivacyControl === true`. */
   gpc: boolean;
-  /** Problems the bridge met while reading (e.g. "sessionStorage is not readable"). */
-  problems?: string[];
+  /** Problems the bridge met while reading; the worker words them (see `describeProblem`). */
+  problems?: SnapshotProblem[];
+}
+
+/**
+ * What the bridge could not read. The bridge sends codes, the worker writes the message, so the
+ * texts stay out of the script tag every page pays for.
+ */
+export type SnapshotProblem =
+  | { kind: 'session-unreadable'; detail: string }
+  | { kind: 'data-layer-unreadable'; detail: string }
+  /** The native clone failed; `paths` were left out of the copy (relative to the input). */
+  | { kind: 'uncloneable'; detail: string; paths: string[] };
+
+/** The part of `PageInfo` the bridge reads; the worker knows the rest itself (its navigator, the origin's scheme). */
+export type PageFacts = Pick<PageInfo, 'screen' | 'cookieDomain' | 'origin' | 'cookiesEnabled'>;
+
+/** The worker completes what the bridge sent. */
+export function completePageInfo(facts: PageFacts, nav: { userAgent: string; language: string }): PageInfo {
+  return { userAgent: nav.userAgent, language: nav.language, secure: facts.origin.startsWith('https:'), ...facts };
 }
 
 /** Facts about the page that do not change while it lives; read once at start. */
@@ -164,12 +181,31 @@ export interface EffectBatch {
   effects: Effect[];
 }
 
-/** What the worker exposes through Comlink. */
+/**
+ * The first and only plain message the bridge posts to the worker. Everything afterwards travels
+ * on the two ports it carries.
+ */
+export interface InitMessage {
+  type: 'offtag:init';
+  /** The page's `window.offtagConfig` (validated in the worker). */
+  config: unknown;
+  page: PageFacts;
+  /** The hot path: the bridge posts `EngineInput`s, one one-way message per event; the worker posts `EffectBatch`es back. */
+  events: MessagePort;
+  /** The API surface, served with Comlink (`WorkerApi`): the devtools, the benches and the tests use it. */
+  api: MessagePort;
+  /** Paths of `offtagConfig` that could not be sent (functions, DOM nodes…). */
+  configDropped: string[];
+}
+
+/** What the worker exposes through Comlink on the `api` port. */
 export interface WorkerApi {
-  /**
-   * Start the engine. `config` is the page's `window.offtagConfig` (validated in the worker).
-   * Afterwards the hot path bypasses Comlink: the bridge posts `EngineInput`s on `port`, one
-   * one-way message per event, and the worker posts `EffectBatch`es back on it.
-   */
-  init(config: unknown, page: PageInfo, port: MessagePort): Promise<void>;
+  /** The settings in force, after validation. */
+  settings(): Record<string, unknown>;
+  /** Data element values from the latest evaluations (name → value). */
+  values(): Record<string, unknown>;
+  /** Beacons the durable queue is still working on. */
+  pendingBeacons(): Promise<number>;
+  /** Resolves when the queue has nothing left to send. */
+  beaconsIdle(): Promise<void>;
 }

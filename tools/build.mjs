@@ -31,6 +31,8 @@ await rm(dist, { recursive: true, force: true });
 await mkdir(dist, { recursive: true });
 await bundle('src/main-bridge/index.ts', 'offtag.js');
 await bundle('src/worker-engine/worker-main.ts', 'offtag-worker.js');
+await bundle('src/main-bridge/visitor-entry.ts', 'offtag-visitor.js');
+await bundle('src/main-bridge/rare-effects-entry.ts', 'offtag-effects.js');
 if (existsSync(`${root}src/devtools/index.tsx`)) await bundle('src/devtools/index.tsx', 'offtag-devtools.js');
 if (existsSync(`${root}src/main-bridge/main-thread.ts`)) await bundle('src/main-bridge/main-thread.ts', 'offtag-main-thread.js');
 await cp(`${root}node_modules/@qwik.dev/partytown/lib`, `${dist}/~partytown`, { recursive: true });

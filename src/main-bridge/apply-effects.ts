@@ -1,5 +1,6 @@
 /** Applies effect batches from the worker: the only page writes Offtag makes. */
 import type { Effect } from '../protocol.ts';
+import type { applyRareEffect, RareEffect } from './rare-effects.ts';
 
 export interface ApplyHooks {
   /** A message from a frame the engine created, for the worker (it checks the origin). */
@@ -8,33 +9,37 @@ export interface ApplyHooks {
   vars: Record<string, unknown>;
   monitor: Array<{ name: string; data: unknown }>;
   debug(): boolean;
+  /** Where offtag-effects.js is (beside offtag.js). */
+  base: string;
 }
 
-const frames: Record<string, { el: HTMLIFrameElement; ready: boolean; queue: Array<[string, string]> }> = {};
+let rare: typeof applyRareEffect | undefined;
+let waiting: RareEffect[] | undefined;
 
-function cookieString(e: Extract<Effect, { type: 'cookie' }>): string {
+/** Iframes, pixels and scripts: loads offtag-effects.js once, then applies them in order. */
+function applyRare(e: RareEffect, hooks: ApplyHooks): void {
+  if (rare) return rare(e, hooks.frameMessage);
+  if (!waiting) {
+    waiting = [];
+    const s = document.createElement('script');
+    s.src = hooks.base + 'offtag-effects.js';
+    s.onload = () => {
+      rare = (window as unknown as { offtagRareEffects: typeof applyRareEffect }).offtagRareEffects;
+      for (const x of waiting!.splice(0)) rare(x, hooks.frameMessage);
+    };
+    s.onerror = () => console.error(`Failed to load script ${s.src}`);
+    document.head.appendChild(s);
+  }
+  waiting.push(e);
+}
+
+export function cookieString(e: Omit<Extract<Effect, { type: 'cookie' }>, 'type'>): string {
   let s = `${e.name}=${e.value}; path=${e.path ?? '/'}`;
   if (e.domain) s += `; domain=${e.domain}`;
   if (e.expires !== undefined) s += `; expires=${new Date(e.expires).toUTCString()}`;
   if (e.sameSite) s += `; SameSite=${e.sameSite}`;
   if (e.secure) s += '; Secure';
   return s;
-}
-
-function callPath(path: string, args: unknown[]): void {
-  const parts = path.split('.');
-  let owner: any = window;
-  for (let i = 0; i < parts.length - 1; i++) owner = owner?.[parts[i]];
-  const fn = owner?.[parts[parts.length - 1]];
-  if (typeof fn === 'function') fn.apply(owner, args);
-  else console.error(`Offtag: ${path} is not a function after its script loaded.`);
-}
-
-function post(frameId: string, message: string, origin: string): void {
-  const f = frames[frameId];
-  if (!f) return;
-  if (f.ready) f.el.contentWindow?.postMessage(message, origin);
-  else f.queue.push([message, origin]);
 }
 
 export function applyEffects(effects: Effect[], hooks: ApplyHooks): void {
@@ -48,7 +53,7 @@ export function applyEffects(effects: Effect[], hooks: ApplyHooks): void {
           if (e.value === null) sessionStorage.removeItem(e.key);
           else sessionStorage.setItem(e.key, e.value);
         } catch (err) {
-          console.warn(`Offtag could not write sessionStorage "${e.key}": ${(err as Error).name}`);
+          console.warn(`Offtag: sessionStorage ${e.key} not written (${(err as Error).name})`);
         }
         break;
       case 'log':
@@ -63,50 +68,9 @@ export function applyEffects(effects: Effect[], hooks: ApplyHooks): void {
       case 'monitor':
         if (hooks.monitor.push(e) > 500) hooks.monitor.shift();
         break;
-      case 'image':
-        new Image().src = e.src;
-        break;
-      case 'iframe': {
-        if (frames[e.id]) break;
-        const el = document.createElement('iframe');
-        const f: (typeof frames)[string] = (frames[e.id] = { el, ready: false, queue: (e.messages ?? []).map((m) => [m, e.targetOrigin] as [string, string]) });
-        el.id = e.id;
-        if (e.name) el.name = e.name;
-        if (e.title) el.title = e.title;
-        if (e.sandbox) el.setAttribute('sandbox', e.sandbox);
-        el.style.cssText = 'display:none;width:0;height:0;border:0';
-        el.onload = () => {
-          el.className = 'aamIframeLoaded';
-          f.ready = true;
-          for (const [m, o] of f.queue.splice(0)) el.contentWindow?.postMessage(m, o);
-        };
-        addEventListener('message', (ev) => {
-          if (ev.source && ev.source === el.contentWindow) hooks.frameMessage(e.id, ev.origin, ev.data);
-        });
-        el.src = e.src;
-        (document.body ?? document.documentElement).appendChild(el);
-        break;
-      }
-      case 'post-message':
-        post(e.frameId, e.message, e.targetOrigin);
-        break;
-      case 'script': {
-        if (document.getElementById(e.id)) break;
-        const s = document.createElement('script');
-        s.id = e.id;
-        s.async = true;
-        if (e.partytown) s.type = 'text/partytown';
-        s.src = e.src;
-        s.onload = () => {
-          if (e.init) callPath(e.init.fn, e.init.args);
-          const then = e.then;
-          if (then) setTimeout(() => callPath(then.fn, then.args), then.delay);
-        };
-        s.onerror = () => console.error(`Failed to load script ${e.src}`);
-        document.head.appendChild(s);
-        if (e.partytown) dispatchEvent(new CustomEvent('ptupdate'));
-        break;
-      }
+      default:
+        // Requests and timers never reach the bridge (the worker shell keeps them).
+        applyRare(e as RareEffect, hooks);
     }
   }
 }

@@ -3,15 +3,13 @@
  * to the worker in one one-way message, and applies the effect batches that come back. All
  * container logic runs in the worker.
  */
-import { wrap, transfer } from 'comlink';
-import type { EffectBatch, EngineEvent, EngineInput, WorkerApi } from '../protocol.ts';
+import type { EffectBatch, EngineEvent, EngineInput, InitMessage } from '../protocol.ts';
 import { SESSION_KEYS } from '../storefront/session-keys.ts';
 import { applyEffects, type ApplyHooks } from './apply-effects.ts';
 import { listenForClicks } from './clicks.ts';
 import { readPageInfo } from './page-info.ts';
 import { cloneable, takeSnapshot } from './snapshot.ts';
-import { installSatellite } from './satellite.ts';
-import { installVisitorFacade } from './visitor-facade.ts';
+import { installSatellite, isDebug } from './satellite.ts';
 
 declare global {
   interface Window {
@@ -38,31 +36,22 @@ function start(): void {
   const script = document.currentScript as HTMLScriptElement | null;
   const base = script?.src ? script.src.replace(/[^/]*$/, '') : location.href;
   const workerUrl = new URL(setting('workerUrl', 'offtag-worker.js'), base).href;
-  let worker: Worker;
-  try {
-    // A same-origin blob that loads the worker file lets offtag.js live on another origin.
-    worker = new Worker(URL.createObjectURL(new Blob([`importScripts(${JSON.stringify(workerUrl)})`])));
-  } catch {
-    worker = new Worker(workerUrl);
-  }
+  // A same-origin blob that loads the worker file lets offtag.js live on another origin
+  // (a Content-Security-Policy must allow `worker-src blob:`).
+  const worker = new Worker(URL.createObjectURL(new Blob([`importScripts(${JSON.stringify(workerUrl)})`])));
   const dataLayerName = setting('dataLayer', 'digitalData');
   const brand = setting('brand', 'acme');
   const sessionKeys = SESSION_KEYS.map((k) => k.replace('{brand}', brand));
-  const channel = new MessageChannel();
-  const port = channel.port1;
+  const events = new MessageChannel();
+  const apiChannel = new MessageChannel();
+  const port = events.port1;
 
   let seq = 0;
   let applied = 0;
   const early = new Set<number>();
   const replies: Record<number, (e: { value?: unknown; error?: string; callbacks?: unknown[][] }) => void> = {};
-  const metrics = { events: 0, postMs: 0, applyMs: 0, last: { event: '', postMs: 0, applyMs: 0 } };
-  const isDebug = () => {
-    try {
-      return localStorage.getItem('com.adobe.reactor.debug') === 'true';
-    } catch {
-      return false;
-    }
-  };
+  /** Main-thread milliseconds the bridge spent: per event (snapshot + post) and applying effect batches. */
+  const metrics = { events: 0, postMs: 0, applyMs: 0, lastPostMs: 0, lastApplyMs: 0 };
 
   const send = (event: EngineEvent): number => {
     const t0 = performance.now();
@@ -71,17 +60,13 @@ function start(): void {
     try {
       port.postMessage(input);
     } catch (err) {
-      const dropped: string[] = [];
-      const copy = cloneable(input, dropped);
-      console.warn(
-        `Offtag: the data layer could not be copied as it is (${(err as Error).name}: ${(err as Error).message}). Left out: ${dropped.join(', ').replace(/snapshot\.dataLayer/g, dataLayerName) || '(nothing)'}.`,
-      );
+      const paths: string[] = [];
+      const copy = cloneable(input, paths) as typeof input;
+      (copy.snapshot.problems ??= []).push({ kind: 'uncloneable', detail: `${(err as Error).name}: ${(err as Error).message}`, paths });
       port.postMessage(copy);
     }
-    const ms = performance.now() - t0;
     metrics.events++;
-    metrics.postMs += ms;
-    metrics.last = { event: event.type === 'direct-call' ? String(event.id) : event.type, postMs: ms, applyMs: 0 };
+    metrics.postMs += metrics.lastPostMs = performance.now() - t0;
     return seq;
   };
   const ask = (event: EngineEvent) =>
@@ -90,6 +75,7 @@ function start(): void {
     });
 
   const hooks: ApplyHooks = {
+    base,
     vars: {},
     monitor: [],
     debug: isDebug,
@@ -105,27 +91,32 @@ function start(): void {
     // `applied` only counts batches with no gap before them, so a snapshot never claims one it has not seen.
     early.add(batch.n);
     while (early.delete(applied + 1)) applied++;
-    const ms = performance.now() - t0;
-    metrics.applyMs += ms;
-    metrics.last.applyMs += ms;
+    metrics.applyMs += metrics.lastApplyMs = performance.now() - t0;
   };
   port.onmessage = (ev: MessageEvent<EffectBatch>) => onBatch(ev.data);
 
-  const api = wrap<WorkerApi>(worker);
-  const dropped: string[] = [];
-  const config = cloneable(w.offtagConfig, dropped);
-  if (dropped.length) console.error(`offtagConfig values that cannot be sent to the worker were ignored: ${dropped.join(', ')}.`);
-  api
-    .init(config, readPageInfo(), transfer(channel.port2, [channel.port2]))
-    .catch((err: Error) => console.error(`Offtag: the worker did not start: ${err.message}`));
+  const configDropped: string[] = [];
+  const config = cloneable(w.offtagConfig, configDropped);
+  const init: InitMessage = {
+    type: 'offtag:init',
+    config,
+    configDropped,
+    page: readPageInfo(),
+    events: events.port2,
+    api: apiChannel.port2,
+  };
+  worker.postMessage(init, [events.port2, apiChannel.port2]);
+  worker.onerror = (ev) => console.error(`Offtag: the worker did not start (${ev.message || workerUrl}).`);
 
-  const satellite = installSatellite(send, ask, hooks, setting('environment', 'production'), isDebug);
-  installVisitorFacade((method, args) => ask({ type: 'service-call', service: 'visitor', method, args }));
+  installSatellite(send, ask, hooks, setting('environment', 'production'));
   w.offtag = {
-    metrics: () => ({ ...metrics, last: { ...metrics.last } }),
+    metrics: () => ({ ...metrics }),
     monitor: hooks.monitor,
-    satellite,
-    worker: api,
+    /** Calls a worker service (the optional offtag-visitor.js facade uses it). */
+    call: (service: string, method: string, args: unknown[]) => ask({ type: 'service-call', service, method, args }),
+    /** The Comlink port of the worker's API (WorkerApi); the devtools and tools wrap it. */
+    apiPort: apiChannel.port1,
+    base,
   };
 
   send({ type: 'library-loaded' });
@@ -137,6 +128,7 @@ function start(): void {
   if (document.readyState === 'complete') loaded();
   else addEventListener('load', loaded, { once: true });
   listenForClicks((link) => send({ type: 'click', link }));
+  dispatchEvent(new Event('offtag:ready'));
 }
 
 start();

@@ -1,5 +1,5 @@
 /** Facts read once at start, including the cookie-domain probe of the visitor library (ecid.md §5). */
-import type { PageInfo } from '../protocol.ts';
+import type { PageFacts } from '../protocol.ts';
 
 const PROBE = 'TEST_AMCV_COOKIE_WRITE';
 
@@ -18,14 +18,12 @@ export function probeCookieDomain(host: string): string {
   return '';
 }
 
-export function readPageInfo(): PageInfo {
+/** What only the page can tell; the worker adds the rest (see `completePageInfo`). */
+export function readPageInfo(): PageFacts {
   return {
-    userAgent: navigator.userAgent,
-    language: navigator.language,
     screen: { width: screen.width, height: screen.height, colorDepth: screen.colorDepth },
     cookieDomain: probeCookieDomain(location.hostname),
     origin: location.origin,
-    secure: location.protocol === 'https:',
     cookiesEnabled: navigator.cookieEnabled,
   };
 }

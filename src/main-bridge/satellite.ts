@@ -4,7 +4,7 @@
  * `getVarAsync` evaluates now.
  */
 import type { EngineEvent } from '../protocol.ts';
-import type { ApplyHooks } from './apply-effects.ts';
+import { cookieString, type ApplyHooks } from './apply-effects.ts';
 
 type Send = (event: EngineEvent) => number;
 type Ask = (event: EngineEvent) => Promise<{ value?: unknown; error?: string }>;
@@ -12,6 +12,15 @@ type Ask = (event: EngineEvent) => Promise<{ value?: unknown; error?: string }>;
 /** SPEC.md §9: container build date. */
 const BUILD_DATE = '2025-08-19T00:00:00Z';
 const DEBUG_KEY = 'com.adobe.reactor.debug';
+
+/** Adobe's debug switch (anchors.md §1): debug-level messages print only when it is on. */
+export function isDebug(): boolean {
+  try {
+    return localStorage.getItem(DEBUG_KEY) === 'true';
+  } catch {
+    return false;
+  }
+}
 
 function readCookie(name: string): string | undefined {
   for (const part of document.cookie.split('; ')) {
@@ -27,12 +36,13 @@ function readCookie(name: string): string | undefined {
   }
 }
 
-export function installSatellite(send: Send, ask: Ask, hooks: ApplyHooks, stage: string, isDebug: () => boolean) {
-  const say =
-    (level: 'log' | 'info' | 'warn' | 'error' | 'debug') =>
-    (...args: unknown[]) => {
+export function installSatellite(send: Send, ask: Ask, hooks: ApplyHooks, stage: string) {
+  const logger: Record<string, (...args: unknown[]) => void> = {};
+  for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const) {
+    logger[level] = (...args) => {
       if (isDebug()) console[level]('🚀 [Custom Script]', ...args);
     };
+  }
   const satellite = {
     track(id: string, detail?: unknown) {
       send({ type: 'direct-call', id, detail });
@@ -46,17 +56,16 @@ export function installSatellite(send: Send, ask: Ask, hooks: ApplyHooks, stage:
     },
     cookie: {
       get: readCookie,
+      /** `expires` in days, as js-cookie (Adobe's reactor-cookie) takes it. */
       set(name: string, value: string, o: { expires?: number; path?: string; domain?: string } = {}) {
-        let s = `${name}=${encodeURIComponent(value)}; path=${o.path ?? '/'}`;
-        if (o.domain) s += `; domain=${o.domain}`;
-        if (o.expires) s += `; expires=${new Date(Date.now() + o.expires * 864e5).toUTCString()}`;
-        document.cookie = s;
+        const expires = o.expires ? Date.now() + o.expires * 864e5 : undefined;
+        document.cookie = cookieString({ name, value: encodeURIComponent(value), path: o.path, domain: o.domain, expires });
       },
       remove(name: string, o: { path?: string; domain?: string } = {}) {
         satellite.cookie.set(name, '', { ...o, expires: -1 });
       },
     },
-    logger: { log: say('log'), info: say('info'), warn: say('warn'), error: say('error'), debug: say('debug') },
+    logger,
     buildInfo: { buildDate: BUILD_DATE, turbineBuildDate: BUILD_DATE, turbineVersion: 'offtag', minified: true },
     environment: { id: 'offtag', stage },
     setDebug(on: boolean) {

@@ -3,25 +3,25 @@
  * structured clone copies it. Only when that clone fails (functions, DOM nodes, throwing getters)
  * does `cloneable` walk it to drop what cannot travel, naming each path once.
  */
-import type { Snapshot } from '../protocol.ts';
+import type { Snapshot, SnapshotProblem } from '../protocol.ts';
 
-export function readSession(keys: string[], problems: string[]): Record<string, string | null> {
+export function readSession(keys: string[], problems: SnapshotProblem[]): Record<string, string | null> {
   const out: Record<string, string | null> = {};
   try {
     for (const k of keys) out[k] = sessionStorage.getItem(k);
   } catch (e) {
-    problems.push(`sessionStorage is not readable (${(e as Error).name}); the event goes on without it.`);
+    problems.push({ kind: 'session-unreadable', detail: (e as Error).name });
   }
   return out;
 }
 
 export function takeSnapshot(seq: number, applied: number, dataLayerName: string, sessionKeys: string[]): Snapshot {
-  const problems: string[] = [];
+  const problems: SnapshotProblem[] = [];
   let dataLayer: unknown;
   try {
     dataLayer = (window as unknown as Record<string, unknown>)[dataLayerName];
   } catch (e) {
-    problems.push(`window.${dataLayerName} is not readable (${(e as Error).message}).`);
+    problems.push({ kind: 'data-layer-unreadable', detail: (e as Error).message });
   }
   const s: Snapshot = {
     seq,
@@ -30,7 +30,6 @@ export function takeSnapshot(seq: number, applied: number, dataLayerName: string
     tz: new Date().getTimezoneOffset(),
     url: location.href,
     referrer: document.referrer,
-    title: document.title,
     cookie: document.cookie,
     session: readSession(sessionKeys, problems),
     dataLayer,

@@ -1,13 +1,12 @@
 /**
- * The worker shell: binds the engine to Comlink (start-up), a MessagePort (the hot path),
- * `fetch`, timers and the durable beacon queue.
+ * The worker shell: binds the engine to the two ports the bridge hands over (the hot path, and
+ * the Comlink API), `fetch`, timers and the durable beacon queue.
  */
 import { expose } from 'comlink';
-import type { EngineInput, PageInfo, WorkerApi } from '../protocol.ts';
-import { createEngine, type Engine } from './core/engine.ts';
+import { completePageInfo, type EffectBatch, type EngineInput, type InitMessage, type RequestEffect, type WorkerApi } from '../protocol.ts';
+import { createEngine } from './core/engine.ts';
 import type { Container, EngineContext, EngineEnv } from './core/types.ts';
 import { createHost, fetchWithTimeout, type Host } from './host.ts';
-import type { RequestEffect } from '../protocol.ts';
 
 /** SHA-256 with WebCrypto, as lowercase hex. */
 export async function webCryptoSha256(text: string): Promise<string> {
@@ -26,6 +25,7 @@ export interface BeaconSink {
   send(req: RequestEffect): void;
   /** Re-send what an earlier page left behind. */
   resume?(): void;
+  queue?: Promise<{ readonly size: number; idle(): Promise<void> }>;
 }
 
 export interface WorkerOptions<N extends string, S extends object> {
@@ -34,35 +34,55 @@ export interface WorkerOptions<N extends string, S extends object> {
   beacons: (log: (message: string) => void) => BeaconSink;
 }
 
-export function startWorker<N extends string, S extends object>(opts: WorkerOptions<N, S>): void {
-  let host: Host | undefined;
-  let engine: Engine | undefined;
-  const api: WorkerApi = {
-    async init(config: unknown, page: PageInfo, port: MessagePort) {
-      let toBridge: (batch: import('../protocol.ts').EffectBatch) => void = (b) => port.postMessage(b);
-      const beacons = opts.beacons((message) => toBridge({ n: 0, effects: [{ type: 'log', level: 'warn', message }] }));
-      engine = createEngine({
-        container: opts.container,
-        services: opts.services,
-        env: browserEnv,
-        config,
-        page,
-        onLateEffects: (batch) => host?.route(batch),
-      });
-      host = createHost(engine, {
-        toBridge,
-        request: fetchWithTimeout,
-        beacon: (req) => beacons.send(req),
-        setTimer: (ms, fire) => setTimeout(fire, ms),
-      });
-      // Inputs are handled one at a time, in the order the page sent them.
-      let chain: Promise<void> = Promise.resolve();
-      port.onmessage = (ev: MessageEvent<EngineInput>) => {
-        chain = chain.then(() => host!.input(ev.data));
-      };
-      toBridge = (b) => port.postMessage(b);
-      beacons.resume?.();
-    },
+/** Starts the engine for one page; `scope` is the worker's global (a parameter for tests). */
+export function startWorker<N extends string, S extends object>(
+  opts: WorkerOptions<N, S>,
+  scope: Pick<DedicatedWorkerGlobalScope, 'addEventListener' | 'removeEventListener'> = self as DedicatedWorkerGlobalScope,
+): void {
+  const onInit = (ev: MessageEvent<InitMessage>) => {
+    if (ev.data?.type !== 'offtag:init') return;
+    scope.removeEventListener('message', onInit as EventListener);
+    const { config, page, events, api, configDropped } = ev.data;
+    const values: Record<string, unknown> = {};
+    const toBridge = (b: EffectBatch) => {
+      for (const e of b.effects) if (e.type === 'vars') Object.assign(values, e.values);
+      events.postMessage(b);
+    };
+    const beacons = opts.beacons((message) => events.postMessage({ n: 0, effects: [{ type: 'log', level: 'warn', message }] }));
+    let host: Host | undefined;
+    const engine = createEngine({
+      container: opts.container,
+      services: opts.services,
+      env: browserEnv,
+      config,
+      page: completePageInfo(page, navigator),
+      onLateEffects: (batch) => host?.route(batch),
+    });
+    host = createHost(engine, {
+      toBridge,
+      request: fetchWithTimeout,
+      beacon: (req) => beacons.send(req),
+      setTimer: (ms, fire) => setTimeout(fire, ms),
+    });
+    // Inputs are handled one at a time, in the order the page sent them.
+    let chain: Promise<void> = Promise.resolve();
+    events.onmessage = (e: MessageEvent<EngineInput>) => {
+      chain = chain.then(() => host!.input(e.data));
+    };
+    const workerApi: WorkerApi = {
+      settings: () => ({ ...engine.settings }),
+      values: () => ({ ...values }),
+      pendingBeacons: async () => (beacons.queue ? (await beacons.queue).size : 0),
+      beaconsIdle: async () => {
+        if (beacons.queue) await (await beacons.queue).idle();
+      },
+    };
+    expose(workerApi, api);
+    if (configDropped?.length) {
+      const message = `offtagConfig values that cannot be sent to the worker were ignored: ${configDropped.join(', ')}.`;
+      events.postMessage({ n: 0, effects: [{ type: 'log', level: 'error', message }] });
+    }
+    beacons.resume?.();
   };
-  expose(api);
+  scope.addEventListener('message', onInit as EventListener);
 }

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { wrap, transfer } from 'comlink';
-import type { EffectBatch, EngineEvent, WorkerApi } from '../../src/protocol.ts';
+import { wrap } from 'comlink';
+import type { EffectBatch, EngineEvent, InitMessage, WorkerApi } from '../../src/protocol.ts';
 import { cloneable, takeSnapshot } from '../../src/main-bridge/snapshot.ts';
 import { applyEffects, type ApplyHooks } from '../../src/main-bridge/apply-effects.ts';
+import { applyRareEffect } from '../../src/main-bridge/rare-effects.ts';
 import { probeCookieDomain, readPageInfo } from '../../src/main-bridge/page-info.ts';
 import { linkClick } from '../../src/main-bridge/clicks.ts';
 
@@ -10,6 +11,7 @@ const hooks = (): ApplyHooks & { frames: unknown[]; replies: unknown[] } => {
   const frames: unknown[] = [];
   const replies: unknown[] = [];
   return {
+    base: '/',
     vars: {},
     monitor: [],
     debug: () => false,
@@ -49,7 +51,7 @@ describe('snapshot', () => {
     };
     try {
       const s = takeSnapshot(1, 0, 'digitalData', ['acmeUserData']);
-      expect(s.problems).toEqual(['sessionStorage is not readable (SecurityError); the event goes on without it.']);
+      expect(s.problems).toEqual([{ kind: 'session-unreadable', detail: 'SecurityError' }]);
       expect(s.session).toEqual({});
     } finally {
       Storage.prototype.getItem = original;
@@ -130,8 +132,7 @@ describe('applying effects', () => {
         { type: 'text/html' },
       ),
     );
-    applyEffects(
-      [
+    applyRareEffect(
         {
           type: 'iframe',
           id: 'sync-frame',
@@ -141,8 +142,7 @@ describe('applying effects', () => {
           targetOrigin: '*',
           messages: ['hello'],
         },
-      ],
-      h,
+      h.frameMessage,
     );
     const el = document.getElementById('sync-frame') as HTMLIFrameElement;
     expect(el.style.display).toBe('none');
@@ -156,7 +156,7 @@ describe('applying effects', () => {
     const src = URL.createObjectURL(
       new Blob(['window.FAKE_RUM = { init: function (o) { window.FAKE_RUM.got = o; } };'], { type: 'text/javascript' }),
     );
-    applyEffects([{ type: 'script', id: 'fake-rum', src, init: { fn: 'FAKE_RUM.init', args: [{ a: 1 }] } }], hooks());
+    applyRareEffect({ type: 'script', id: 'fake-rum', src, init: { fn: 'FAKE_RUM.init', args: [{ a: 1 }] } }, () => {});
     await expect.poll(() => (window as unknown as { FAKE_RUM?: { got?: unknown } }).FAKE_RUM?.got, { timeout: 5000 }).toEqual({ a: 1 });
   });
 });
@@ -165,7 +165,7 @@ describe('page info', () => {
   it('probes the cookie domain: host-only on an IP or localhost', () => {
     expect(probeCookieDomain('127.0.0.1')).toBe('');
     expect(probeCookieDomain('localhost')).toBe('');
-    expect(readPageInfo()).toMatchObject({ origin: location.origin, secure: false });
+    expect(readPageInfo()).toMatchObject({ origin: location.origin, cookieDomain: '' });
   });
 
   it('describes link clicks for automatic link tracking', () => {
@@ -184,11 +184,20 @@ describe('page info', () => {
 describe('bridge ↔ worker', () => {
   it('one message per event; effects come back in numbered batches; network answers arrive later', async () => {
     const worker = new Worker(new URL('./test-worker.ts', import.meta.url), { type: 'module' });
-    const api = wrap<WorkerApi>(worker);
     const { port1, port2 } = new MessageChannel();
+    const apiChannel = new MessageChannel();
     const batches: EffectBatch[] = [];
     port1.onmessage = (e) => batches.push(e.data);
-    await api.init({ brand: 'acme' }, readPageInfo(), transfer(port2, [port2]));
+    const init: InitMessage = {
+      type: 'offtag:init',
+      config: { brand: 'acme' },
+      configDropped: [],
+      page: readPageInfo(),
+      events: port2,
+      api: apiChannel.port2,
+    };
+    worker.postMessage(init, [port2, apiChannel.port2]);
+    const api = wrap<WorkerApi>(apiChannel.port1);
     (window as unknown as Record<string, unknown>).digitalData = { page: { pageInfo: { pageType: 'Cart' } } };
     const send = (event: EngineEvent) =>
       port1.postMessage({ type: 'event', event, snapshot: takeSnapshot(batches.length + 1, 0, 'digitalData', ['acmeUserData']) });
@@ -201,6 +210,10 @@ describe('bridge ↔ worker', () => {
 
     send({ type: 'direct-call', id: 'Fetch' });
     await expect.poll(() => batches.flatMap((b) => b.effects).find((e) => e.type === 'log' && e.message.startsWith('answer')), { timeout: 5000 }).toBeTruthy();
+    // The API surface, over Comlink.
+    expect(await api.values()).toMatchObject({ pageType: 'Cart' });
+    expect((await api.settings()).brand).toBe('acme');
+    expect(await api.pendingBeacons()).toBe(0);
     worker.terminate();
   });
 });

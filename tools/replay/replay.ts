@@ -37,7 +37,6 @@ export interface Fixture {
   page?: Partial<Omit<PageInfo, 'screen'>> & {
     url?: string;
     referrer?: string;
-    title?: string;
     viewport?: { width: number; height: number };
     screen?: PageInfo['screen'];
     gpc?: boolean;
@@ -201,7 +200,6 @@ export async function replay<N extends string, S extends object>(
       tz,
       url: world.url,
       referrer: p.referrer ?? '',
-      title: p.title ?? '',
       cookie: cookieString(),
       session: { ...world.session },
       dataLayer: structuredClone(world.dataLayer),

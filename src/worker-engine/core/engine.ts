@@ -16,6 +16,7 @@ import type {
   NetResponse,
   PageInfo,
   Snapshot,
+  SnapshotProblem,
 } from '../../protocol.ts';
 import { createCookieJar } from './cookies.ts';
 import { dropCycles } from './data-layer.ts';
@@ -51,6 +52,20 @@ export function isBridgeEffect(e: Effect): boolean {
 /** `_satellite.track` with a name no rule listens to (DECISIONS.md §4). */
 export const unmatchedDirectCall = (id: string): string => `"${id}" does not match any direct call identifiers.`;
 
+/** The words for what the bridge could not read (it sends only codes). */
+export function describeProblem(p: SnapshotProblem, dataLayerName: string): string {
+  switch (p.kind) {
+    case 'session-unreadable':
+      return `sessionStorage is not readable (${p.detail}); the event goes on without it.`;
+    case 'data-layer-unreadable':
+      return `window.${dataLayerName} is not readable (${p.detail}); the event goes on without it.`;
+    case 'uncloneable': {
+      const paths = p.paths.map((x) => x.replace(/^snapshot\.dataLayer/, dataLayerName).replace(/^event\./, 'the event\'s '));
+      return `The data layer could not be copied as it is (${p.detail}). Left out: ${paths.join(', ') || '(nothing)'}.`;
+    }
+  }
+}
+
 export function emptySnapshot(): Snapshot {
   return {
     seq: 0,
@@ -59,7 +74,6 @@ export function emptySnapshot(): Snapshot {
     tz: 0,
     url: '',
     referrer: '',
-    title: '',
     cookie: '',
     session: {},
     dataLayer: undefined,
@@ -174,7 +188,7 @@ export function createEngine<N extends string, S extends object>(opts: EngineOpt
     snapshot = s;
     cookies.rebase(s.cookie, s.applied);
     for (const [key, w] of sessionOverlay) if (w.batch <= s.applied) sessionOverlay.delete(key);
-    for (const p of s.problems ?? []) log('warn', p);
+    for (const p of s.problems ?? []) log('warn', describeProblem(p, settings.dataLayer));
     if (s.dataLayer !== undefined && typeof s.dataLayer === 'object') {
       const { cycles } = dropCycles(s.dataLayer);
       if (cycles.length) {

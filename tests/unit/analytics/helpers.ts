@@ -27,7 +27,6 @@ export function makeSnapshot(over: Partial<Snapshot> = {}): Snapshot {
     tz: FIXED_TZ,
     url: 'https://www.example.com/shop/product?id=1',
     referrer: 'https://search.example.net/?q=gloves',
-    title: 'Gloves',
     cookie: '',
     session: {},
     dataLayer: undefined,

@@ -223,9 +223,20 @@ describe('engine state', () => {
 
   it('reports snapshot problems (e.g. unreadable sessionStorage) and goes on', async () => {
     const { fire } = makeEngine(container);
-    const b = await fire({ type: 'get-var', name: 'session' }, { problems: ['sessionStorage is not readable (SecurityError); the event goes on without it.'] });
+    const b = await fire({ type: 'get-var', name: 'session' }, { problems: [{ kind: 'session-unreadable', detail: 'SecurityError' }] });
     expect(logs(b.effects)).toContain('sessionStorage is not readable (SecurityError); the event goes on without it.');
     expect(b.effects).toContainEqual({ type: 'reply', seq: 1, value: null });
+  });
+
+  it('words the uncloneable-data-layer problem with the data layer name', async () => {
+    const { fire } = makeEngine(container);
+    const b = await fire(
+      { type: 'dom-ready' },
+      { problems: [{ kind: 'uncloneable', detail: 'DataCloneError: x', paths: ['snapshot.dataLayer.page.fn', 'event.detail.cb'] }] },
+    );
+    expect(logs(b.effects)).toContain(
+      "The data layer could not be copied as it is (DataCloneError: x). Left out: digitalData.page.fn, the event's detail.cb.",
+    );
   });
 
   it('logs each rejected setting once and keeps the default', async () => {

@@ -106,7 +106,6 @@ export function makeContext(opts: ContextOptions = {}): TestContext {
     tz: 0,
     url,
     referrer: '',
-    title: 'Test',
     cookie: '',
     session: {},
     dataLayer: undefined,
