@@ -3,6 +3,7 @@
  * named as SPEC.md names it. Resolution, defaults, failure logging and per-event memoising are
  * the engine's (core/data-elements.ts); this file only says where each value comes from.
  */
+import { trackingConsented } from '../worker-engine/analytics/consent.ts';
 import { readPath } from '../worker-engine/core/data-layer.ts';
 import type { DataElement, DataElementContext } from '../worker-engine/core/types.ts';
 import { getDaysSinceLastVisit } from '../worker-engine/analytics/plugins/days-since-last-visit.ts';
@@ -133,8 +134,18 @@ const userField = (group: ProfileGroup, field: string, rest: Partial<Element> = 
 
 const notSetMessage = (what: string) => `${what} is not set in the page data layer; using "${NOT_SET_IN_PDL}".`;
 
-/** Plugin cookies are written for the page's host; see docs/spec-coverage.md (cookie domain). */
-const eventTime = (ctx: Ctx) => ctx.snapshot.time;
+/**
+ * An analytics plugin as a data element. Plugins live in the tracker, which does not exist
+ * without tracking consent (SPEC.md §6): then they neither answer nor write their cookies.
+ * They run at the time the event fired, and write host-only cookies (data elements do not see
+ * the page's cookie domain).
+ */
+const plugin = (description: string, run: (cookies: Ctx['cookies'], now: number) => string): Element => ({
+  type: 'custom',
+  default: '',
+  description,
+  fn: (ctx) => (trackingConsented(ctx) ? run(ctx.cookies, ctx.snapshot.time) : undefined),
+});
 
 export const dataElements: Record<StorefrontElement, Element> = {
   // ---- page ---------------------------------------------------------------------------------
@@ -337,30 +348,15 @@ export const dataElements: Record<StorefrontElement, Element> = {
   'leaf category name': dl('page.category.leafCategoryName', 'leaf category name'),
 
   // ---- analytics plugins (state in cookies the bridge writes; DECISIONS.md §6) ----------------
-  'new/repeat': {
-    type: 'custom',
-    default: '',
-    description: 'New or Repeat (getNewRepeat, 30 days)',
-    fn: (ctx) => getNewRepeat(ctx.cookies, eventTime(ctx)),
-  },
-  'visit number': {
-    type: 'custom',
-    default: '',
-    description: 'the visit count (getVisitNum, 365 days)',
-    fn: (ctx) => getVisitNumber(ctx.cookies, eventTime(ctx)),
-  },
-  'days since last visit': {
-    type: 'custom',
-    default: '',
-    description: 'First Visit … More than 1 year (getDaysSinceLastVisit)',
-    fn: (ctx) => getDaysSinceLastVisit(ctx.cookies, eventTime(ctx)),
-  },
-  'time since last visit': {
-    type: 'custom',
-    default: '',
-    description: 'New Visitor, minutes, hours or days (getTimeSinceLastVisit, 2 years)',
-    fn: (ctx) => getTimeSinceLastVisit(ctx.cookies, eventTime(ctx)),
-  },
+  'new/repeat': plugin('New or Repeat (getNewRepeat, 30 days)', (cookies, now) => getNewRepeat(cookies, now)),
+  'visit number': plugin('the visit count (getVisitNum, 365 days)', (cookies, now) => getVisitNumber(cookies, now)),
+  'days since last visit': plugin('First Visit … More than 1 year (getDaysSinceLastVisit)', (cookies, now) =>
+    getDaysSinceLastVisit(cookies, now),
+  ),
+  'time since last visit': plugin('New Visitor, minutes, hours or days (getTimeSinceLastVisit, 2 years)', (cookies, now) =>
+    getTimeSinceLastVisit(cookies, now),
+  ),
+  // Reads only: nothing to hold back without consent.
   'geo coordinates': {
     type: 'custom',
     default: '',

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StorefrontElement } from '../../../src/storefront/container.ts';
 import { CACHED_PROFILE, COOKIES, DATA_LAYER } from './fixtures.ts';
-import { cookieString, getVar, harness, logsOf, throwingDataLayer, throwingSession } from './harness.ts';
+import { cookieString, effectsOf, getVar, harness, logsOf, throwingDataLayer, throwingSession } from './harness.ts';
 
 const USER_DATA = JSON.stringify(CACHED_PROFILE);
 const failedMessage = (name: string) => `Failed to execute data element module for data element "${name}". data layer unreadable`;
@@ -497,6 +497,7 @@ describe('plugin data elements', () => {
     const day = 86_400_000;
     const before = Date.UTC(2026, 0, 13, 10, 30, 0);
     const cookie = cookieString({
+      sat_track: 'true',
       s_nr30: encodeURIComponent(`${before}-New`),
       s_vnc365: encodeURIComponent(`${before + 300 * day}&vn=3`),
       s_lv: String(before),
@@ -508,12 +509,20 @@ describe('plugin data elements', () => {
     expect((await getVar(harness(), 'time since last visit', { cookie })).value).toBe('2 days');
   });
   it('corrupt plugin cookies start over instead of failing', async () => {
-    const cookie = 's_nr30=garbage; s_vnc365=garbage; s_lv=garbage; s_tslv=garbage';
+    const cookie = 'sat_track=true; s_nr30=garbage; s_vnc365=garbage; s_lv=garbage; s_tslv=garbage';
     expect((await getVar(harness(), 'new/repeat', { cookie })).value).toBe('Repeat');
     expect((await getVar(harness(), 'visit number', { cookie })).value).toBe('1');
     expect((await getVar(harness(), 'days since last visit', { cookie })).value).toBe('First Visit');
     expect((await getVar(harness(), 'time since last visit', { cookie })).value).toBe('New Visitor');
   });
+  it.each(['new/repeat', 'visit number', 'days since last visit', 'time since last visit'] as const)(
+    '%s: without tracking consent there is no tracker, so the plugin neither answers nor writes',
+    async (name) => {
+      const { value, batch } = await getVar(harness(), name, { cookie: 'sat_track=false' });
+      expect(value).toBe('');
+      expect(effectsOf(batch, 'cookie')).toEqual([]);
+    },
+  );
   it('geo coordinates come from the geo cookie only', async () => {
     expect((await getVar(harness(), 'geo coordinates', { cookie: 's_ggc=41.8781%7C-87.6298' })).value).toBe(
       'latitude=41.8781 | longitude=-87.6298',

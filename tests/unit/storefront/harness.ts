@@ -95,7 +95,8 @@ export function harness(
     config: opts.config,
     page: PAGE,
   });
-  const world: Harness['world'] = { cookies: {}, session: {} };
+  // Tracking consent is given unless a test replaces the cookies (`page.cookie`).
+  const world: Harness['world'] = { cookies: { sat_track: 'true' }, session: {} };
   /** Cookie expiry times, so cookies lapse as the clock moves on, as in a browser. */
   const expiries = new Map<string, number>();
   return {

@@ -77,6 +77,8 @@ describe('storefront beacons through the real tracker', () => {
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ pageName: 'acme::not set in pdl', ch: 'acme', v1: 'Not Logged In', v4: 'Unknown User', v5: 'anon', v6: 'Not Set in PDL' });
     expect(sent[0]).not.toHaveProperty('events');
+    // The plugins ran for the first time with consent: nothing was counted before it.
+    expect(sent[0]).toMatchObject({ v16: 'New', v17: '1', v18: 'First Visit', v19: 'New Visitor' });
     expect(effects).toContainEqual({ type: 'log', level: 'log', message: '"Page view" does not match any direct call identifiers.' });
   });
   it('a modal view is a page view named after the modal', async () => {
