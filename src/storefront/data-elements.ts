@@ -102,9 +102,17 @@ export type StorefrontElement =
 type Element = DataElement<StorefrontElement>;
 type Ctx = DataElementContext<StorefrontElement>;
 
+/** What a table entry may change about how a value is finished. */
+type Finish = Pick<Element, 'default' | 'missingMessage'>;
+
 /** A data layer field with SPEC.md §8's default for "most others": the empty string. */
-const dl = (path: string, description: string, rest: Partial<Element> = {}): Element =>
-  ({ type: 'data-layer', path, default: '', description, ...rest }) as Element;
+const dl = (path: string, description: string, finish: Finish = {}): Element => ({
+  type: 'data-layer',
+  path,
+  default: '',
+  description,
+  ...finish,
+});
 
 const cookie = (name: string | ((s: Ctx['settings']) => string), description: string): Element => ({
   type: 'cookie',
@@ -119,18 +127,17 @@ type ProfileGroup = 'attributes' | 'profileInfo';
  * A user profile field: the data layer's `user.profile.<group>.<field>`, else the same field of
  * the profile cached in sessionStorage (DECISIONS.md §2), field by field.
  */
-const userField = (group: ProfileGroup, field: string, rest: Partial<Element> = {}): Element =>
-  ({
-    type: 'custom',
-    default: '',
-    description: `user.profile.${group}.${field}, else sessionStorage <brand>UserData`,
-    fn: (ctx: Ctx) => {
-      const fromPage = ctx.dataLayer(`user.profile.${group}.${field}`);
-      if (!isMissing(fromPage)) return fromPage;
-      return readPath(ctx.get('cached user profile'), ['profile', group, field]);
-    },
-    ...rest,
-  }) as Element;
+const userField = (group: ProfileGroup, field: string, finish: Finish = {}): Element => ({
+  type: 'custom',
+  default: '',
+  description: `user.profile.${group}.${field}, else sessionStorage <brand>UserData`,
+  fn: (ctx) => {
+    const fromPage = ctx.dataLayer(`user.profile.${group}.${field}`);
+    if (!isMissing(fromPage)) return fromPage;
+    return readPath(ctx.get('cached user profile'), ['profile', group, field]);
+  },
+  ...finish,
+});
 
 const notSetMessage = (what: string) => `${what} is not set in the page data layer; using "${NOT_SET_IN_PDL}".`;
 

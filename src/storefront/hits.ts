@@ -18,7 +18,8 @@ export const CUSTOM_LINK_TYPE = 'o';
 export function evaluateVariables(mapping: VariableMapping, ctx: Ctx): Record<string, string> {
   const vars: Record<string, string> = {};
   for (const [name, source] of Object.entries(mapping)) {
-    const value = ctx.replaceTokens(source as string);
+    if (source === undefined) continue;
+    const value = ctx.replaceTokens(source);
     if (!isMissing(value)) vars[name] = typeof value === 'object' ? JSON.stringify(value) : String(value);
   }
   return vars;
