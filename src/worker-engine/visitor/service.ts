@@ -279,7 +279,6 @@ export function createVisitorService(ctx: EngineContext, options: VisitorOptions
   }
 
   async function callIdService(group: FieldGroup): Promise<void> {
-    const started = now();
     const cidhSent = Object.keys(customerIds).length ? customerIdsHash(customerIds) : '';
     const url = buildIdUrl(requestParams(group));
     ctx.monitor('visitor-id-call', { url, fieldGroup: group });
@@ -297,10 +296,10 @@ export function createVisitorService(ctx: EngineContext, options: VisitorOptions
       return;
     }
     if (outcome.kind === 'unusable') {
-      // The library leaves its callbacks waiting here; a worker must not hold the tracker forever,
-      // so the wait ends where the request's own timeout would have.
+      // The library leaves its callbacks waiting until its load timeout (30 s) here. Offtag falls
+      // back at once: the first analytics hit waits for these values, and a page that died in
+      // those 30 s would have lost it.
       ctx.log('warn', `Visitor ID call: ${outcome.reason}.`);
-      await ctx.sleep(Math.max(0, LOAD_TIMEOUT_MS - (now() - started)));
     }
     if (outcome.kind !== 'network') timedOut[group] = true;
     if (!value('MCMID')) {
