@@ -144,14 +144,17 @@ const notSetMessage = (what: string) => `${what} is not set in the page data lay
 /**
  * An analytics plugin as a data element. Plugins live in the tracker, which does not exist
  * without tracking consent (SPEC.md §6): then they neither answer nor write their cookies.
- * They run at the time the event fired, and write host-only cookies (data elements do not see
- * the page's cookie domain).
+ * They run at the time the event fired and write their cookies on the page's cookie domain.
  */
-const plugin = (description: string, run: (cookies: Ctx['cookies'], now: number) => string): Element => ({
+const plugin = (
+  description: string,
+  run: (cookies: Ctx['cookies'], now: number, options: { domain: string }) => string,
+): Element => ({
   type: 'custom',
   default: '',
   description,
-  fn: (ctx) => (trackingConsented(ctx) ? run(ctx.cookies, ctx.snapshot.time) : undefined),
+  fn: (ctx) =>
+    trackingConsented(ctx) ? run(ctx.cookies, ctx.snapshot.time, { domain: ctx.page.cookieDomain }) : undefined,
 });
 
 export const dataElements: Record<StorefrontElement, Element> = {
@@ -186,19 +189,10 @@ export const dataElements: Record<StorefrontElement, Element> = {
   language: dl('page.pageInfo.language', 'page language'),
   template: dl('page.pageInfo.template', 'page template'),
   'line of business': {
-    type: 'custom',
-    default: '',
+    type: 'data-layer',
+    path: 'page.category.lineOfBusiness',
+    default: (settings: Ctx['settings']) => settings.brand,
     description: 'page.category.lineOfBusiness, else the brand',
-    // The brand is a setting, so it cannot be the element's (static) default: fall back here.
-    fn: (ctx) => {
-      let value: unknown;
-      try {
-        value = ctx.dataLayer('page.category.lineOfBusiness');
-      } catch (err) {
-        ctx.log('error', `Data element "line of business" could not read page.category.lineOfBusiness (${err instanceof Error ? err.message : String(err)}); using the brand.`);
-      }
-      return isMissing(value) ? ctx.settings.brand : value;
-    },
   },
   hierarchy: {
     type: 'custom',
@@ -355,13 +349,17 @@ export const dataElements: Record<StorefrontElement, Element> = {
   'leaf category name': dl('page.category.leafCategoryName', 'leaf category name'),
 
   // ---- analytics plugins (state in cookies the bridge writes; DECISIONS.md §6) ----------------
-  'new/repeat': plugin('New or Repeat (getNewRepeat, 30 days)', (cookies, now) => getNewRepeat(cookies, now)),
-  'visit number': plugin('the visit count (getVisitNum, 365 days)', (cookies, now) => getVisitNumber(cookies, now)),
-  'days since last visit': plugin('First Visit … More than 1 year (getDaysSinceLastVisit)', (cookies, now) =>
-    getDaysSinceLastVisit(cookies, now),
+  'new/repeat': plugin('New or Repeat (getNewRepeat, 30 days)', (cookies, now, o) =>
+    getNewRepeat(cookies, now, undefined, o),
   ),
-  'time since last visit': plugin('New Visitor, minutes, hours or days (getTimeSinceLastVisit, 2 years)', (cookies, now) =>
-    getTimeSinceLastVisit(cookies, now),
+  'visit number': plugin('the visit count (getVisitNum, 365 days)', (cookies, now, o) =>
+    getVisitNumber(cookies, now, undefined, o),
+  ),
+  'days since last visit': plugin('First Visit … More than 1 year (getDaysSinceLastVisit)', (cookies, now, o) =>
+    getDaysSinceLastVisit(cookies, now, o),
+  ),
+  'time since last visit': plugin('New Visitor, minutes, hours or days (getTimeSinceLastVisit, 2 years)', (cookies, now, o) =>
+    getTimeSinceLastVisit(cookies, now, o),
   ),
   // Reads only: nothing to hold back without consent.
   'geo coordinates': {

@@ -4,7 +4,7 @@
  * default; a circular reference stops at depth 10 with a warning. Values are memoised for the
  * event, so an element with a side effect (the previous page name) acts once per event.
  */
-import type { EngineEvent, LogLevel, Snapshot } from '../../protocol.ts';
+import type { EngineEvent, LogLevel, PageInfo, Snapshot } from '../../protocol.ts';
 import { safeDecode } from './cookies.ts';
 import { readPath } from './data-layer.ts';
 import type { Settings } from './settings.ts';
@@ -15,6 +15,7 @@ export const CIRCULAR_REFERENCE_DEPTH_LIMIT = 10;
 
 export interface ResolverDeps {
   settings: Settings;
+  page: PageInfo;
   snapshot: Snapshot;
   event: EngineEvent;
   cookies: CookieJar;
@@ -34,6 +35,10 @@ export interface Resolver<N extends string> {
 
 function isMissing(v: unknown): boolean {
   return v === undefined || v === null || v === '';
+}
+
+function defaultOf<N extends string>(de: DataElement<N>, settings: Settings): unknown {
+  return typeof de.default === 'function' ? (de.default as (s: Settings) => unknown)(settings) : de.default;
 }
 
 function finish<N extends string>(de: DataElement<N>, value: unknown): unknown {
@@ -91,7 +96,7 @@ export function createResolver<N extends string>(
       }
       if (stack.length >= CIRCULAR_REFERENCE_DEPTH_LIMIT) {
         deps.log('warn', `Data element circular reference detected: ${[...stack, name].join(' -> ')}`);
-        return de.default;
+        return defaultOf(de, deps.settings);
       }
       stack.push(name);
       let value: unknown;
@@ -99,12 +104,12 @@ export function createResolver<N extends string>(
         value = readSource(de, ctx);
         if (isMissing(value)) {
           if (de.missingMessage) deps.log('log', de.missingMessage);
-          value = de.default ?? value;
+          value = defaultOf(de, deps.settings) ?? value;
         }
       } catch (err) {
         const why = err instanceof Error ? err.message : String(err);
         deps.log('error', `Failed to execute data element module for data element "${name}". ${why}`);
-        value = de.default;
+        value = defaultOf(de, deps.settings);
       } finally {
         stack.pop();
       }
@@ -116,6 +121,7 @@ export function createResolver<N extends string>(
 
   const ctx: DataElementContext<N> = {
     settings: deps.settings,
+    page: deps.page,
     snapshot: deps.snapshot,
     event: deps.event,
     cookies: deps.cookies,

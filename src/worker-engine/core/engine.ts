@@ -212,6 +212,7 @@ export function createEngine<N extends string, S extends object>(opts: EngineOpt
     ctx.monitor('event', { type: event.type, id: event.type === 'direct-call' ? event.id : undefined, seq: snapshot.seq });
     const resolver = createResolver(opts.container.dataElements, {
       settings,
+      page: opts.page,
       snapshot,
       event,
       cookies,

@@ -63,7 +63,10 @@ export type DataElementSource<N extends string> =
   | { type: 'custom'; fn: (ctx: DataElementContext<N>) => unknown };
 
 export type DataElement<N extends string> = DataElementSource<N> & {
-  /** Returned (after logging) when the value is undefined, null or '' or when reading throws. */
+  /**
+   * Returned (after logging) when the value is undefined, null or '' or when reading throws. A
+   * function is called with the settings (a default that is a setting, such as the brand).
+   */
   default?: unknown;
   /** Collapse whitespace runs into one space and trim (strings only). */
   cleanText?: boolean;
@@ -75,6 +78,8 @@ export type DataElement<N extends string> = DataElementSource<N> & {
 
 export interface DataElementContext<N extends string> {
   readonly settings: Settings;
+  /** Facts about the page (its cookie domain, screen, origin). */
+  readonly page: PageInfo;
   readonly snapshot: Snapshot;
   readonly event: EngineEvent;
   /** The value at a dotted path of the data layer (`page.pageInfo.pageType`, `product[0].productInfo.sku`). */

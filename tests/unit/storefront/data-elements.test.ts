@@ -237,7 +237,7 @@ describe('data element "line of business"', () => {
     const { value, batch } = await getVar(harness(), 'line of business', { dataLayer: throwingDataLayer() });
     expect(value).toBe('acme');
     expect(logsOf(batch, 'error')).toEqual([
-      'Data element "line of business" could not read page.category.lineOfBusiness (data layer unreadable); using the brand.',
+      'Failed to execute data element module for data element "line of business". data layer unreadable',
     ]);
   });
 });
