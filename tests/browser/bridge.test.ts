@@ -159,6 +159,19 @@ describe('applying effects', () => {
     applyRareEffect({ type: 'script', id: 'fake-rum', src, init: { fn: 'FAKE_RUM.init', args: [{ a: 1 }] } }, () => {});
     await expect.poll(() => (window as unknown as { FAKE_RUM?: { got?: unknown } }).FAKE_RUM?.got, { timeout: 5000 }).toEqual({ a: 1 });
   });
+
+  it('says "Failed to load script" when a script does not load', async () => {
+    const errors: string[] = [];
+    const original = console.error;
+    console.error = (m: string) => errors.push(m);
+    try {
+      const src = `${location.origin}/no-such-script-${Date.now()}.js`;
+      applyRareEffect({ type: 'script', id: 'missing-script', src }, () => {});
+      await expect.poll(() => errors, { timeout: 5000 }).toContain(`Failed to load script ${src}`);
+    } finally {
+      console.error = original;
+    }
+  });
 });
 
 describe('page info', () => {
