@@ -27,7 +27,12 @@
       window._satellite.track(b.dataset.track);
     }),
   );
-  $('devtools').addEventListener('click', () => window.offtag && window.offtag.devtools && window.offtag.devtools());
+  // The devtools overlay is loaded only on demand: one script tag, beside offtag.js.
+  $('devtools').addEventListener('click', () => {
+    const s = document.createElement('script');
+    s.src = window.offtag.base + 'offtag-devtools.js';
+    document.head.appendChild(s);
+  });
 
   const collector = window.offtagServers.collectorUrl;
   const render = async () => {

@@ -105,3 +105,22 @@ test('Real user monitoring is declined when targeting cookies are off (C0007:0, 
   await page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { get: () => true }));
   expect(await rumScripts()).toBe(0);
 });
+
+test('the devtools overlay loads on demand and shows cost, data elements, rule firings and decoded beacons', async ({ page, request }) => {
+  await page.goto('/');
+  await page.click('[data-track="Page View"]');
+  await waitForBeacons(request, 1);
+  expect(await page.evaluate(() => !!document.getElementById('offtag-devtools'))).toBe(false);
+  await page.click('#devtools');
+  const panel = page.locator('#offtag-devtools').locator('.panel');
+  await expect(panel).toContainText('per event (snapshot + post)');
+  await panel.getByRole('button', { name: 'data elements' }).click();
+  await expect(panel).toContainText('acme:product detail:product 4km91');
+  await panel.getByRole('button', { name: 'rules' }).click();
+  await expect(panel).toContainText('Page View');
+  await expect(panel).toContainText('fired');
+  await panel.getByRole('button', { name: 'beacons' }).click();
+  await panel.getByRole('button', { name: /page view acme:product detail/ }).click();
+  await expect(panel).toContainText('eVar11');
+  await page.screenshot({ path: 'test-results/devtools.png' });
+});

@@ -1,0 +1,104 @@
+import { useEffect, useState } from 'react';
+import { beaconRows, beaconVariables, ruleFirings, type MonitorEntry } from './model.ts';
+
+export interface OverlaySource {
+  metrics(): { events: number; postMs: number; applyMs: number; lastPostMs: number; lastApplyMs: number };
+  monitor: MonitorEntry[];
+  values(): Promise<Record<string, unknown>>;
+  pendingBeacons(): Promise<number>;
+}
+
+type Tab = 'cost' | 'data' | 'rules' | 'beacons';
+const ms = (n: number) => `${n.toFixed(3)} ms`;
+
+export function Overlay({ source, onClose }: { source: OverlaySource; onClose(): void }) {
+  const [tab, setTab] = useState<Tab>('cost');
+  const [, tick] = useState(0);
+  const [values, setValues] = useState<Record<string, unknown>>({});
+  const [pending, setPending] = useState(0);
+  const [open, setOpen] = useState<number | null>(null);
+  useEffect(() => {
+    const refresh = () => {
+      tick((n) => n + 1);
+      source.values().then(setValues, () => {});
+      source.pendingBeacons().then(setPending, () => {});
+    };
+    refresh();
+    const t = setInterval(refresh, 1000);
+    return () => clearInterval(t);
+  }, [source]);
+
+  const m = source.metrics();
+  const rules = ruleFirings(source.monitor);
+  const beacons = beaconRows(source.monitor);
+  return (
+    <div className="panel" role="dialog" aria-label="Offtag devtools">
+      <header>
+        <strong>Offtag</strong>
+        {(['cost', 'data', 'rules', 'beacons'] as Tab[]).map((t) => (
+          <button key={t} className={t === tab ? 'on' : ''} onClick={() => setTab(t)}>
+            {t === 'cost' ? 'main thread' : t === 'data' ? 'data elements' : t}
+          </button>
+        ))}
+        <button className="close" aria-label="close" onClick={onClose}>
+          ×
+        </button>
+      </header>
+      <section>
+        {tab === 'cost' && (
+          <table>
+            <tbody>
+              <tr><th>events</th><td>{m.events}</td></tr>
+              <tr><th>main thread, all events</th><td>{ms(m.postMs + m.applyMs)}</td></tr>
+              <tr><th>per event (snapshot + post)</th><td>{ms(m.events ? m.postMs / m.events : 0)}</td></tr>
+              <tr><th>last event: snapshot + post</th><td>{ms(m.lastPostMs)}</td></tr>
+              <tr><th>last batch: apply effects</th><td>{ms(m.lastApplyMs)}</td></tr>
+              <tr><th>beacons waiting in the queue</th><td>{pending}</td></tr>
+            </tbody>
+          </table>
+        )}
+        {tab === 'data' && (
+          <table>
+            <tbody>
+              {Object.entries(values)
+                .sort(([a], [b]) => a.localeCompare(b))
+                .map(([k, v]) => (
+                  <tr key={k}><th>{k}</th><td>{typeof v === 'string' ? v : JSON.stringify(v)}</td></tr>
+                ))}
+            </tbody>
+          </table>
+        )}
+        {tab === 'rules' && (
+          <table>
+            <thead><tr><th>#</th><th>rule</th><th>event</th><th>outcome</th></tr></thead>
+            <tbody>
+              {rules.map((r, i) => (
+                <tr key={i}><td>{r.seq}</td><td>{r.rule}</td><td>{r.event}</td><td>{r.outcome}{r.stoppedAt ? ` (${r.stoppedAt})` : ''}</td></tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {tab === 'beacons' && (
+          <ol>
+            {beacons.map((b, i) => (
+              <li key={i}>
+                <button className="row" onClick={() => setOpen(open === i ? null : i)}>
+                  {b.kind} {b.pageName} {b.linkName && `“${b.linkName}”`} {b.events} {b.dropped && `— ${b.dropped}`}
+                </button>
+                {open === i && (
+                  <table>
+                    <tbody>
+                      {beaconVariables(b.fields).map(([k, v]) => (
+                        <tr key={k}><th>{k}</th><td>{v}</td></tr>
+                      ))}
+                    </tbody>
+                  </table>
+                )}
+              </li>
+            ))}
+          </ol>
+        )}
+      </section>
+    </div>
+  );
+}

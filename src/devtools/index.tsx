@@ -1,0 +1,55 @@
+/**
+ * offtag-devtools.js: the overlay, loaded only on demand (a script tag, a bookmarklet or the demo's
+ * button; nothing in offtag.js loads it). It reads what the page already keeps and asks the
+ * worker through its Comlink API.
+ */
+import { createRoot } from 'react-dom/client';
+import { wrap } from 'comlink';
+import type { WorkerApi } from '../protocol.ts';
+import { Overlay, type OverlaySource } from './Overlay.tsx';
+import { CSS } from './styles.ts';
+
+interface OfftagGlobal {
+  metrics: OverlaySource['metrics'];
+  monitor: OverlaySource['monitor'];
+  apiPort: MessagePort;
+  devtoolsOpen?: boolean;
+}
+
+function open(): void {
+  const o = (window as unknown as { offtag?: OfftagGlobal }).offtag;
+  if (!o) {
+    console.error('Offtag devtools: offtag.js is not on this page.');
+    return;
+  }
+  if (o.devtoolsOpen) return;
+  o.devtoolsOpen = true;
+  const api = wrap<WorkerApi>(o.apiPort);
+  const host = document.createElement('div');
+  host.id = 'offtag-devtools';
+  const shadow = host.attachShadow({ mode: 'open' });
+  const style = document.createElement('style');
+  style.textContent = CSS;
+  const mount = document.createElement('div');
+  shadow.append(style, mount);
+  document.body.appendChild(host);
+  const root = createRoot(mount);
+  const source: OverlaySource = {
+    metrics: () => o.metrics(),
+    monitor: o.monitor,
+    values: () => api.values(),
+    pendingBeacons: () => api.pendingBeacons(),
+  };
+  root.render(
+    <Overlay
+      source={source}
+      onClose={() => {
+        root.unmount();
+        host.remove();
+        o.devtoolsOpen = false;
+      }}
+    />,
+  );
+}
+
+open();

@@ -1,0 +1,75 @@
+/**
+ * What the overlay shows, computed from what the page already keeps: the bridge's metrics, its
+ * monitor feed (rule firings, beacons) and the worker's data element values. Pure functions, so
+ * the overlay's React code only renders.
+ */
+
+export interface MonitorEntry {
+  name: string;
+  data: any;
+}
+
+export interface RuleFiring {
+  seq: number;
+  rule: string;
+  event: string;
+  outcome: 'fired' | 'condition not met' | 'pending';
+  stoppedAt?: string;
+}
+
+export interface BeaconRow {
+  kind: string;
+  pageName: string;
+  events: string;
+  linkName: string;
+  fields: Record<string, unknown>;
+  dropped?: string;
+}
+
+/** Rule firings, newest first: triggered entries joined with their outcome. */
+export function ruleFirings(monitor: MonitorEntry[]): RuleFiring[] {
+  const rows: RuleFiring[] = [];
+  for (const m of monitor) {
+    if (m.name === 'rule-triggered') rows.push({ seq: m.data.seq, rule: m.data.rule, event: m.data.event, outcome: 'pending' });
+    if (m.name === 'rule-completed' || m.name === 'rule-condition-failed') {
+      const row = [...rows].reverse().find((r) => r.rule === m.data.rule && r.seq === m.data.seq && r.outcome === 'pending');
+      if (row) {
+        row.outcome = m.name === 'rule-completed' ? 'fired' : 'condition not met';
+        row.stoppedAt = m.data.stoppedAt;
+      }
+    }
+  }
+  return rows.reverse();
+}
+
+/** Beacons sent and dropped, newest first, decoded. */
+export function beaconRows(monitor: MonitorEntry[]): BeaconRow[] {
+  const rows: BeaconRow[] = [];
+  for (const m of monitor) {
+    if (m.name === 'beacon') {
+      const f = m.data.fields ?? {};
+      rows.push({
+        kind: f.hitType === 'tl' ? `link (${f.linkType ?? 'o'})` : 'page view',
+        pageName: f.pageName ?? '',
+        events: f.events ?? '',
+        linkName: f.linkName ?? '',
+        fields: f,
+      });
+    } else if (m.name === 'beacon-dropped') {
+      rows.push({ kind: 'dropped', pageName: '', events: '', linkName: '', fields: m.data.hit ?? {}, dropped: m.data.message ?? m.data.reason });
+    }
+  }
+  return rows.reverse();
+}
+
+/** The variables of a decoded beacon worth a glance, in a stable order. */
+export function beaconVariables(fields: Record<string, unknown>): Array<[string, string]> {
+  const order = (k: string) => {
+    const m = /^(eVar|prop|list|hier)(\d+)$/.exec(k);
+    return m ? `1${m[1]}${m[2].padStart(3, '0')}` : `0${k}`;
+  };
+  return Object.entries(fields)
+    .filter(([k, v]) => typeof v === 'string' && v !== '' && !['params', 'raw', 'sid', 'version', 'method', 'time'].includes(k))
+    .sort(([a], [b]) => order(a).localeCompare(order(b)))
+    .map(([k, v]) => [k, String(v)]);
+}
