@@ -1,9 +1,8 @@
 /**
- * Replay: the engine in Node on a fixture (a page, its state, a fixed clock, seeded randomness,
+ * Replay: the engine in Node (or a browser) on a fixture (a page, its state, a fixed clock, seeded randomness,
  * events and canned network answers). Every effect comes out as one JSON line; the same fixture
  * gives the same lines, byte for byte. The fixture format is in docs/replay.md.
  */
-import { createHash } from 'node:crypto';
 import type { Effect, EngineEvent, NetResponse, PageInfo, RequestEffect, Snapshot } from '../../src/protocol.ts';
 import { createEngine } from '../../src/worker-engine/core/engine.ts';
 import type { Container, EngineContext, EngineEnv } from '../../src/worker-engine/core/types.ts';
@@ -101,7 +100,11 @@ export async function replay<N extends string, S extends object>(
   const env: EngineEnv = {
     now: () => clock,
     random: seededRandom(fixture.seed ?? 1),
-    sha256: async (text) => createHash('sha256').update(text, 'utf8').digest('hex'),
+    // WebCrypto, present in Node and in browsers alike, so the same replay runs in both.
+    sha256: async (text) => {
+      const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+      return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+    },
   };
   const p = fixture.page ?? {};
   const url = p.url ?? 'https://www.example.com/';
