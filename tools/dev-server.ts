@@ -63,6 +63,8 @@ export async function startServers({ quiet = false, base = PORTS as Record<keyof
     if (await serveStatic(req, res, `${dist}/`, '/dist/')) return;
     if (await serveStatic(req, res, `${dist}/~partytown/`, '/~partytown/')) return;
     if (await serveStatic(req, res, `${root}tests/e2e/pages/`, '/test/')) return;
+    // The insights area (where the RUM rule applies) is the same demo page under /insights/.
+    if (path === '/insights/') req.url = '/';
     if (await serveStatic(req, res, `${root}demo/`, '/')) return;
     res.writeHead(404).end('not found');
   });

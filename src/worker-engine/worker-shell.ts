@@ -5,19 +5,14 @@
 import { expose } from 'comlink';
 import { completePageInfo, type EffectBatch, type EngineInput, type InitMessage, type RequestEffect, type WorkerApi } from '../protocol.ts';
 import { createEngine } from './core/engine.ts';
+import { sha256Hex } from './core/sha256.ts';
 import type { Container, EngineContext, EngineEnv } from './core/types.ts';
 import { createHost, fetchWithTimeout, type Host } from './host.ts';
-
-/** SHA-256 with WebCrypto, as lowercase hex. */
-export async function webCryptoSha256(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
-}
 
 export const browserEnv: EngineEnv = {
   now: () => Date.now(),
   random: () => Math.random(),
-  sha256: webCryptoSha256,
+  sha256: sha256Hex,
 };
 
 /** Delivers beacons; the worker uses the durable IndexedDB queue. */

@@ -5,6 +5,7 @@
  */
 import type { Effect, EngineEvent, NetResponse, PageInfo, RequestEffect, Snapshot } from '../../src/protocol.ts';
 import { createEngine } from '../../src/worker-engine/core/engine.ts';
+import { sha256Hex } from '../../src/worker-engine/core/sha256.ts';
 import type { Container, EngineContext, EngineEnv } from '../../src/worker-engine/core/types.ts';
 
 export interface FixtureResponse {
@@ -101,10 +102,7 @@ export async function replay<N extends string, S extends object>(
     now: () => clock,
     random: seededRandom(fixture.seed ?? 1),
     // WebCrypto, present in Node and in browsers alike, so the same replay runs in both.
-    sha256: async (text) => {
-      const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-      return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
-    },
+    sha256: sha256Hex,
   };
   const p = fixture.page ?? {};
   const url = p.url ?? 'https://www.example.com/';

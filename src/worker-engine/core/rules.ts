@@ -28,6 +28,14 @@ export function rulesFor<N extends string, S>(rules: Rule<N, S>[], event: Engine
 
 class ComponentTimeout extends Error {}
 
+/** Why a condition or an action failed, in Adobe's words for a timeout. */
+function failure(err: unknown, kind: 'condition' | 'action', timeout: number): string {
+  if (err instanceof ComponentTimeout) {
+    return `A timeout occurred because the ${kind} took longer than ${timeout / 1000} seconds to complete.`;
+  }
+  return err instanceof Error ? err.message : String(err);
+}
+
 /**
  * Runs a component. A synchronous result needs no timer; a promise races a timer of the
  * engine's clock, so replays stay deterministic.
@@ -67,13 +75,7 @@ export async function runRule<N extends string, S>(
     try {
       passed = Boolean(await runComponent<boolean>(cond.fn, ctx, timeout, sleep));
     } catch (err) {
-      const why =
-        err instanceof ComponentTimeout
-          ? `A timeout occurred because the condition took longer than ${timeout / 1000} seconds to complete.`
-          : err instanceof Error
-            ? err.message
-            : String(err);
-      ctx.log('error', `Failed to execute "${cond.name}" for "${rule.name}" rule. ${why}`);
+      ctx.log('error', `Failed to execute "${cond.name}" for "${rule.name}" rule. ${failure(err, 'condition', timeout)}`);
       return { rule: rule.name, fired: false, stoppedAt: cond.name };
     }
     if (cond.negate) passed = !passed;
@@ -87,13 +89,7 @@ export async function runRule<N extends string, S>(
     try {
       await runComponent<void>(action.fn, ctx, timeout, sleep);
     } catch (err) {
-      const why =
-        err instanceof ComponentTimeout
-          ? `A timeout occurred because the action took longer than ${timeout / 1000} seconds to complete.`
-          : err instanceof Error
-            ? err.message
-            : String(err);
-      ctx.log('error', `Failed to execute "${action.name}" for "${rule.name}" rule. ${why}`);
+      ctx.log('error', `Failed to execute "${action.name}" for "${rule.name}" rule. ${failure(err, 'action', timeout)}`);
       return { rule: rule.name, fired: true, stoppedAt: action.name };
     }
   }

@@ -2,22 +2,14 @@
 import type { Effect, LogLevel, PageInfo, RequestEffect, Snapshot } from '../../../src/protocol.ts';
 import { resolveSettings } from '../../../src/worker-engine/core/settings.ts';
 import type { CookieJar, EngineContext, VisitorService, VisitorValues } from '../../../src/worker-engine/core/types.ts';
+import { seededRandom as replayRandom } from '../../../tools/replay/replay.ts';
 
 /** 2026-03-24 14:04:36 in India (UTC+5:30; getTimezoneOffset() = -330), a Tuesday: appmeasurement.md §1's example. */
 export const FIXED_TIME = Date.UTC(2026, 2, 24, 8, 34, 36);
 export const FIXED_TZ = -330;
 
-export function seededRandom(seed = 42): () => number {
-  let s = seed >>> 0;
-  return () => {
-    // mulberry32: small and good enough for test ids
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The replay's generator (mulberry32): the same sequence on every run. */
+export const seededRandom = (seed = 42): (() => number) => replayRandom(seed);
 
 export function makeSnapshot(over: Partial<Snapshot> = {}): Snapshot {
   return {

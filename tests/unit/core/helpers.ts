@@ -2,7 +2,7 @@ import type { EngineEvent, PageInfo, Snapshot } from '../../../src/protocol.ts';
 import { createEngine, emptySnapshot } from '../../../src/worker-engine/core/engine.ts';
 import type { Container, EngineEnv } from '../../../src/worker-engine/core/types.ts';
 import { seededRandom } from '../../../tools/replay/replay.ts';
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../../../src/worker-engine/core/sha256.ts';
 
 export const PAGE: PageInfo = {
   userAgent: 'test',
@@ -21,7 +21,7 @@ export function testEnv(): EngineEnv & { clock: number } {
     clock: T0,
     now: () => env.clock,
     random: seededRandom(7),
-    sha256: async (t: string) => createHash('sha256').update(t).digest('hex'),
+    sha256: sha256Hex,
   };
   return env;
 }

@@ -2,10 +2,11 @@
  * A small EngineContext for the visitor tests: fixed clock, seeded random, a cookie jar over a
  * Map, effects collected in an array, and `fetch` answered by a function the test gives.
  */
-import { webcrypto } from 'node:crypto';
 import type { Effect, LogLevel, NetResponse, PageInfo, RequestEffect, Snapshot } from '../../../src/protocol.ts';
 import { resolveSettings } from '../../../src/worker-engine/core/settings.ts';
 import type { CookieJar, EngineContext } from '../../../src/worker-engine/core/types.ts';
+import { seededRandom as replayRandom } from '../../../tools/replay/replay.ts';
+import { sha256Hex } from '../../../src/worker-engine/core/sha256.ts';
 
 export type FetchHandler = (req: Omit<RequestEffect, 'type' | 'id'>) => NetResponse | Promise<NetResponse>;
 
@@ -19,22 +20,10 @@ export interface TestContext extends EngineContext {
   cookieString(): string;
 }
 
-/** Mulberry32: the same sequence on every run. */
-export function seededRandom(seed = 42): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The replay's generator (mulberry32): the same sequence on every run. */
+export const seededRandom = (seed = 42): (() => number) => replayRandom(seed);
 
-export async function sha256Hex(text: string): Promise<string> {
-  const digest = await webcrypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  return Buffer.from(digest).toString('hex');
-}
+export { sha256Hex };
 
 export const FIXED_NOW = Date.UTC(2024, 5, 24, 12, 0, 0); // 2024-06-24, day 19899 (MCIDTS)
 
