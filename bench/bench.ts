@@ -1,0 +1,277 @@
+/**
+ * The bench, end to end: build the variants, start the servers and Chromium, measure, write
+ * bench/results/ (or bench/results/quick/ with --quick). Loaded by bench/run.mjs.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { cpus, totalmem } from 'node:os';
+import { CHROMIUM_PATH } from '../chromium.ts';
+import {
+  EVENTS,
+  floorSample,
+  installFloor,
+  latencyRun,
+  median,
+  idleRate,
+  openPage,
+  sample,
+  singleEvents,
+  warm,
+  type OpenPage,
+  type Sample,
+} from './measure.ts';
+import { renderChart, renderMarkdown } from './report.ts';
+import { BUILD, buildVariants, CONTAINER_SIZES, DIST, ROOT, sizeOf, startWorld, VARIANTS, type Variant } from './setup.ts';
+
+export interface Plan {
+  quick: boolean;
+  /**
+   * Events per event type per sample, each burst from one page task. A round fires the four
+   * types, so the "all events" figure of one sample covers 4 × n events.
+   */
+  n: number;
+  samples: number;
+  /** Alloy costs ~5-10x more per event: fewer events per burst, still far above the method's floor. */
+  alloyN: number;
+  singleReps: number;
+  loads: number;
+  /** Scaling runs (Page View only): samples per figure. */
+  scalingSamples: number;
+  dataLayerSizes: Array<{ bytes: number; n: number }>;
+  containerSizes: typeof CONTAINER_SIZES;
+  containerN: number;
+  paced: { n: number; gapMs: number };
+}
+
+export const FULL: Plan = {
+  quick: false,
+  n: 250,
+  samples: 9,
+  alloyN: 100,
+  singleReps: 11,
+  loads: 5,
+  scalingSamples: 5,
+  dataLayerSizes: [
+    { bytes: 1_000, n: 200 },
+    { bytes: 10_000, n: 200 },
+    { bytes: 100_000, n: 100 },
+    { bytes: 1_000_000, n: 20 },
+  ],
+  containerSizes: CONTAINER_SIZES,
+  containerN: 200,
+  paced: { n: 1000, gapMs: 15 },
+};
+
+export const QUICK: Plan = {
+  quick: true,
+  n: 25,
+  samples: 2,
+  alloyN: 10,
+  singleReps: 1,
+  loads: 1,
+  scalingSamples: 1,
+  dataLayerSizes: [
+    { bytes: 1_000, n: 25 },
+    { bytes: 1_000_000, n: 3 },
+  ],
+  containerSizes: [CONTAINER_SIZES[0], CONTAINER_SIZES[2]],
+  containerN: 25,
+  paced: { n: 30, gapMs: 15 },
+};
+
+/** Per-event ms of a sample, minus the page's idle CPU over the sample's wall time. */
+const idleCorrected = (s: Sample, idleMsPerSec: number, n: number) => Math.max(0, s.totalMs - (idleMsPerSec * s.wallMs) / 1000) / n;
+
+const round = (x: number, d = 4) => (Number.isFinite(x) ? Number(x.toFixed(d)) : null);
+const log = (...a: unknown[]) => console.log('[bench]', ...a);
+
+function chromiumVersion(): string {
+  try {
+    return execFileSync(CHROMIUM_PATH, ['--version'], { encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+export async function runBench(plan: Plan): Promise<{ outDir: string; markdown: string }> {
+  const started = Date.now();
+  log(plan.quick ? 'quick mode (smoke test: figures are not meaningful)' : 'full run');
+  await buildVariants(plan.containerSizes);
+  const world = await startWorld();
+  const results: Record<string, unknown> = {};
+  try {
+    // ---- 1. per event, per variant: all four pages open, samples interleaved -----------------
+    log('per-event cost (method A)…');
+    const pages = {} as Record<Variant, OpenPage>;
+    for (const v of VARIANTS) {
+      pages[v] = await openPage(world, { variant: v });
+      await warm(world, pages[v], v === 'alloy' ? 2 : 5);
+    }
+    await installFloor(pages.offtag.page);
+    const samples: Record<string, Record<string, Sample[]>> = {};
+    const idle: Record<string, number[]> = {};
+    const floor: number[] = [];
+    for (let r = 0; r < plan.samples; r++) {
+      for (const v of VARIANTS) {
+        (idle[v] ??= []).push(await idleRate(pages[v]));
+        for (const id of EVENTS) {
+          const s = await sample(world, pages[v], id, v === 'alloy' ? plan.alloyN : plan.n);
+          ((samples[v] ??= {})[id] ??= []).push(s);
+        }
+      }
+      floor.push(await floorSample(pages.offtag, plan.n * 4));
+      log(`  round ${r + 1}/${plan.samples} (${Math.round((Date.now() - started) / 1000)} s)`);
+    }
+    // Idle correction: the page's own background CPU over the sample's wall time is not the variant's.
+    const idleMsPerSec = Object.fromEntries(VARIANTS.map((v) => [v, median(idle[v])]));
+    const corrected = (v: Variant, s: Sample, n: number) => idleCorrected(s, idleMsPerSec[v], n);
+    const nOf = (v: Variant) => (v === 'alloy' ? plan.alloyN : plan.n);
+    const perEvent: Record<string, Record<string, Record<string, number | null>>> = {};
+    const typeMs = (v: Variant, id: string) => median(samples[v][id].map((s) => corrected(v, s, nOf(v))));
+    /** All four types in one figure: per round, the four bursts together (4 × n events). */
+    const allMs = (v: Variant) =>
+      median(Array.from({ length: plan.samples }, (_, r) => EVENTS.reduce((t, id) => t + corrected(v, samples[v][id][r], 1), 0) / (4 * nOf(v))));
+    for (const v of VARIANTS) {
+      perEvent[v] = {};
+      for (const id of [...EVENTS, 'all']) {
+        const xs = id === 'all' ? EVENTS.flatMap((e) => samples[v][e]) : samples[v][id];
+        const threadMs = id === 'all' ? allMs(v) : typeMs(v, id);
+        const ref = id === 'all' ? allMs('offtag') : typeMs('offtag', id);
+        perEvent[v][id] = {
+          threadMs: round(threadMs),
+          rawThreadMs: round(median(xs.map((s) => s.threadMs))),
+          taskMs: round(median(xs.map((s) => s.taskMs))),
+          eventsPerSec: round(median(xs.map((s) => s.eventsPerSec)), 0),
+          ...(v === 'offtag' ? { bridgeMs: round(median(xs.map((s) => s.bridgeMs ?? NaN))) } : {}),
+          ratio: round(threadMs / ref, 2),
+        };
+      }
+    }
+    const floorMs = median(floor);
+    results.perEvent = perEvent;
+    results.idleMsPerSec = Object.fromEntries(VARIANTS.map((v) => [v, round(idleMsPerSec[v], 2)]));
+    results.floor = { threadMs: round(floorMs), offtagMultiple: round(allMs('offtag') / floorMs, 1) };
+    results.consoleMessages = Object.fromEntries(VARIANTS.map((v) => [v, pages[v].consoleMessages]));
+
+    // ---- single events (method B) -------------------------------------------------------------
+    log('single events (method B, trace)…');
+    const single: Record<string, unknown> = {};
+    for (const v of VARIANTS) {
+      const t = await singleEvents(world, pages[v], plan.singleReps);
+      single[v] = { noopMs: round(t.noopMs), ...Object.fromEntries(EVENTS.map((id) => [id, round(t.perEvent[id])])) };
+    }
+    results.single = single;
+    for (const v of VARIANTS) await pages[v].close();
+
+    // ---- 2. page load ---------------------------------------------------------------------------
+    log('page load…');
+    const load: Record<string, unknown> = {};
+    for (const v of ['none', ...VARIANTS] as const) {
+      const xs: OpenPage['load'][] = [];
+      const longs: number[] = [];
+      for (let i = 0; i < plan.loads; i++) {
+        const p = await openPage(world, { variant: v }, 1000);
+        xs.push(p.load);
+        const long = await p.page.evaluate(() => (window as unknown as { __long: Array<{ type: string; duration: number }> }).__long);
+        longs.push(Math.max(0, ...long.filter((e) => e.type === 'longtask').map((e) => e.duration)));
+        await p.close();
+      }
+      load[v] = {
+        threadMs: round(median(xs.map((x) => x.threadMs)), 1),
+        taskMs: round(median(xs.map((x) => x.taskMs)), 1),
+        scriptMs: round(median(xs.map((x) => x.scriptMs)), 1),
+        loadEventMs: round(median(xs.map((x) => x.loadEventMs)), 1),
+        longestTaskMs: round(Math.max(...longs), 1),
+      };
+    }
+    results.load = load;
+    results.bytes = {
+      offtag: { mainThread: await sizeOf(`${DIST}/offtag.js`), worker: await sizeOf(`${DIST}/offtag-worker.js`) },
+      'main-thread': { mainThread: await sizeOf(`${BUILD}/main-thread.js`) },
+      turbine: { mainThread: await sizeOf(`${BUILD}/turbine.js`) },
+      alloy: { mainThread: await sizeOf(`${BUILD}/alloy.js`) },
+    };
+
+    // ---- 4a. data layer size ------------------------------------------------------------------
+    log('data layer scaling…');
+    const dlVariants: Variant[] = ['offtag', 'main-thread', 'turbine'];
+    const dataLayer: Array<Record<string, unknown>> = [];
+    for (const size of plan.dataLayerSizes) {
+      const ps = {} as Record<Variant, OpenPage>;
+      for (const v of dlVariants) {
+        ps[v] = await openPage(world, { variant: v, dataLayerBytes: size.bytes });
+        await warm(world, ps[v], 1);
+      }
+      await installFloor(ps.offtag.page);
+      const rates = Object.fromEntries(await Promise.all(dlVariants.map(async (v) => [v, await idleRate(ps[v])] as const)));
+      const xs: Record<string, number[]> = { floor: [] };
+      for (let r = 0; r < plan.scalingSamples; r++) {
+        for (const v of dlVariants) (xs[v] ??= []).push(idleCorrected(await sample(world, ps[v], EVENTS[0], size.n), rates[v], size.n));
+        xs.floor.push(await floorSample(ps.offtag, size.n));
+      }
+      const row: Record<string, unknown> = { bytes: size.bytes, eventsPerSample: size.n };
+      for (const k of Object.keys(xs)) row[k] = round(median(xs[k]));
+      dataLayer.push(row);
+      for (const v of dlVariants) await ps[v].close();
+      log(`  ${size.bytes} B done`);
+    }
+    results.dataLayer = dataLayer;
+
+    // ---- 4b. container size -------------------------------------------------------------------
+    log('container scaling…');
+    const container: Array<Record<string, unknown>> = [];
+    for (const size of plan.containerSizes) {
+      const ps = {} as Record<Variant, OpenPage>;
+      for (const v of dlVariants) {
+        ps[v] = await openPage(world, { variant: v, synthetic: size });
+        await warm(world, ps[v], 1);
+      }
+      const rates = Object.fromEntries(await Promise.all(dlVariants.map(async (v) => [v, await idleRate(ps[v])] as const)));
+      const xs: Record<string, Sample[]> = {};
+      for (let r = 0; r < plan.scalingSamples; r++) {
+        for (const v of dlVariants) (xs[v] ??= []).push(await sample(world, ps[v], EVENTS[0], plan.containerN));
+      }
+      const row: Record<string, unknown> = { syntheticDataElements: size.dataElements, syntheticRules: size.rules };
+      for (const v of dlVariants) {
+        row[v] = { threadMs: round(median(xs[v].map((s) => idleCorrected(s, rates[v], plan.containerN)))), eventsPerSec: round(median(xs[v].map((s) => s.eventsPerSec)), 0) };
+      }
+      container.push(row);
+      for (const v of dlVariants) await ps[v].close();
+      log(`  ${size.dataElements} data elements / ${size.rules} rules done`);
+    }
+    results.container = container;
+
+    // ---- 4c + 5. latency, paced events, long tasks -----------------------------------------------
+    log('latency and long tasks (paced events)…');
+    const paced: Record<string, unknown> = {};
+    for (const v of VARIANTS) {
+      const r = await latencyRun(world, { variant: v }, plan.paced.n, plan.paced.gapMs);
+      paced[v] = { ...r, latencyMedianMs: round(r.latencyMedianMs, 1), latencyP95Ms: round(r.latencyP95Ms, 1), longestTaskMs: round(r.longestTaskMs, 1), longestFrameMs: round(r.longestFrameMs, 1) };
+    }
+    results.paced = paced;
+  } finally {
+    await world.close();
+  }
+
+  const meta = {
+    date: new Date().toISOString(),
+    quick: plan.quick,
+    machine: {
+      nproc: Number(execFileSync('nproc', { encoding: 'utf8' }).trim()),
+      cpu: cpus()[0]?.model ?? 'unknown',
+      memoryGiB: Math.round(totalmem() / 2 ** 30),
+      chromium: chromiumVersion(),
+      node: process.version,
+    },
+    plan,
+    durationSec: Math.round((Date.now() - started) / 1000),
+  };
+  const out = { meta, ...results };
+  const outDir = `${ROOT}bench/results${plan.quick ? '/quick' : ''}`;
+  await mkdir(outDir, { recursive: true });
+  const markdown = renderMarkdown(out as never);
+  await writeFile(`${outDir}/latest.json`, JSON.stringify(out, null, 2) + '\n');
+  await writeFile(`${outDir}/latest.md`, markdown);
+  await writeFile(`${outDir}/chart.svg`, renderChart(out as never));
+  return { outDir, markdown };
+}

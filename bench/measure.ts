@@ -1,0 +1,352 @@
+/**
+ * The measurements (toolchain.md §7): CDP `Performance.getMetrics` ThreadTime deltas over bursts
+ * of events started from a page task (median of the samples), a Chrome trace summing `RunTask`
+ * thread time between `performance.mark`s for single events, and a long-task / LoAF observer as a
+ * guard. Every ratio is computed from figures of this one run.
+ */
+import type { BrowserContext, CDPSession, Page } from 'playwright';
+import { DIRECT_CALLS } from '../src/storefront/rules.ts';
+import { VARIANTS, type PageOptions, type Variant, type World } from './setup.ts';
+
+export const EVENTS = Object.values(DIRECT_CALLS);
+export type EventName = (typeof EVENTS)[number];
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export const median = (xs: number[]) => {
+  if (!xs.length) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+export const quantile = (xs: number[], q: number) => {
+  if (!xs.length) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))];
+};
+
+/** Collects long tasks and long animation frames (with script attribution) from the start of the page. */
+const OBSERVER = () => {
+  const w = window as unknown as { __long: Array<{ type: string; duration: number; start: number; scripts?: string[] }> };
+  w.__long = [];
+  const observe = (type: string) => {
+    try {
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries() as Array<PerformanceEntry & { scripts?: Array<{ sourceURL?: string; invoker?: string }> }>) {
+          w.__long.push({
+            type,
+            duration: e.duration,
+            start: e.startTime,
+            scripts: e.scripts?.map((s) => `${s.invoker ?? ''} ${s.sourceURL ?? ''}`.trim()),
+          });
+        }
+      }).observe({ type, buffered: true });
+    } catch {
+      /* entry type not supported */
+    }
+  };
+  observe('longtask');
+  observe('long-animation-frame');
+};
+
+export interface OpenPage {
+  variant: Variant | 'none';
+  ctx: BrowserContext;
+  page: Page;
+  cdp: CDPSession;
+  /** Main-thread metrics of navigation to window load (+ settle). */
+  load: { threadMs: number; taskMs: number; scriptMs: number; loadEventMs: number };
+  consoleMessages: number;
+  close(): Promise<void>;
+}
+
+export async function metrics(cdp: CDPSession): Promise<Record<string, number>> {
+  const { metrics: list } = (await cdp.send('Performance.getMetrics')) as { metrics: Array<{ name: string; value: number }> };
+  return Object.fromEntries(list.map((m) => [m.name, m.value]));
+}
+
+/** Beacons (or, for alloy, edge requests) that have arrived so far. */
+export const arrived = (world: World, variant: Variant | 'none') =>
+  variant === 'alloy' ? world.edgeHits.length : world.collector.beacons.length;
+
+export async function waitFor(cond: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`bench: timed out waiting for ${what}`);
+    await sleep(5);
+  }
+}
+
+export async function openPage(world: World, o: PageOptions, settleMs = 600): Promise<OpenPage> {
+  const ctx = await world.browser.newContext();
+  const page = await ctx.newPage();
+  let consoleMessages = 0;
+  page.on('console', () => consoleMessages++);
+  page.on('pageerror', (e) => console.error(`[${o.variant}] page error: ${e.message}`));
+  // tsx wraps named functions in `__name(...)`; the page has no such helper, so give it one.
+  await page.addInitScript({ content: `globalThis.__name = (f) => f;\n(${OBSERVER.toString()})();` });
+  if (o.variant === 'alloy') {
+    await page.route('https://edge.bench.test/**', (route) => {
+      world.edgeHits.push(Date.now());
+      return route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ requestId: 'bench', handle: [] }) });
+    });
+  }
+  // Same-origin blank first, so the measured navigation stays in one renderer process.
+  await page.goto(`${world.base}/blank`);
+  const cdp = await ctx.newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const m0 = await metrics(cdp);
+  await page.goto(world.pageUrl(o), { waitUntil: 'load' });
+  await sleep(settleMs);
+  const m1 = await metrics(cdp);
+  const d = (k: string) => ((m1[k] ?? 0) - (m1[k] < m0[k] ? 0 : m0[k] ?? 0)) * 1000;
+  const loadEventMs = await page.evaluate(() => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).loadEventEnd);
+  return {
+    variant: o.variant,
+    ctx,
+    page,
+    cdp,
+    load: { threadMs: d('ThreadTime'), taskMs: d('TaskDuration'), scriptMs: d('ScriptDuration'), loadEventMs },
+    get consoleMessages() {
+      return consoleMessages;
+    },
+    close: () => ctx.close(),
+  };
+}
+
+/** Fires `n` events from one page task. */
+const burst = (page: Page, id: string, n: number) =>
+  page.evaluate(
+    ([id, n]) => {
+      setTimeout(() => {
+        const s = (window as unknown as { _satellite: { track(id: string): void } })._satellite;
+        for (let i = 0; i < n; i++) s.track(id);
+      }, 0);
+    },
+    [id, n] as const,
+  );
+
+export interface Sample {
+  /** Main-thread CPU per event (ms): ThreadTime delta / n. */
+  threadMs: number;
+  /** The ThreadTime delta (ms) and wall time (ms) of the whole sample. */
+  totalMs: number;
+  wallMs: number;
+  taskMs: number;
+  scriptMs: number;
+  /** Events per second from the page task to the last beacon at the collector. */
+  eventsPerSec: number;
+  /** Offtag only: the bridge's own timing (post + apply) per event. */
+  bridgeMs?: number;
+}
+
+/** One sample: `n` events of `id` in one page task; waits for every beacon, then a quiet moment. */
+export async function sample(world: World, p: OpenPage, id: string, n: number): Promise<Sample> {
+  const variant = p.variant as Variant;
+  const bridge0 = variant === 'offtag' ? await bridgeMetrics(p.page) : undefined;
+  const c0 = arrived(world, variant);
+  const m0 = await metrics(p.cdp);
+  const t0 = Date.now();
+  await burst(p.page, id, n);
+  await waitFor(() => arrived(world, variant) >= c0 + n, 120_000, `${n} beacons from ${variant}`);
+  const t1 = Date.now();
+  await sleep(variant === 'alloy' ? 150 : 60);
+  const m1 = await metrics(p.cdp);
+  const bridge1 = variant === 'offtag' ? await bridgeMetrics(p.page) : undefined;
+  const d = (k: string) => ((m1[k] - m0[k]) * 1000) / n;
+  return {
+    threadMs: d('ThreadTime'),
+    totalMs: (m1.ThreadTime - m0.ThreadTime) * 1000,
+    wallMs: Date.now() - t0,
+    taskMs: d('TaskDuration'),
+    scriptMs: d('ScriptDuration'),
+    eventsPerSec: n / Math.max(1e-3, (t1 - t0) / 1000),
+    ...(bridge0 && bridge1
+      ? { bridgeMs: (bridge1.postMs + bridge1.applyMs - bridge0.postMs - bridge0.applyMs) / (bridge1.events - bridge0.events) }
+      : {}),
+  };
+}
+
+const bridgeMetrics = (page: Page) =>
+  page.evaluate(() => (window as unknown as { offtag: { metrics(): { events: number; postMs: number; applyMs: number } } }).offtag.metrics());
+
+/** Main-thread CPU (ms per second) of the page doing nothing: what any sample's wall time costs anyway. */
+export async function idleRate(p: OpenPage, ms = 300): Promise<number> {
+  const m0 = await metrics(p.cdp);
+  const t0 = Date.now();
+  await sleep(ms);
+  const m1 = await metrics(p.cdp);
+  return ((m1.ThreadTime - m0.ThreadTime) * 1000) / ((Date.now() - t0) / 1000);
+}
+
+/** Fires events and waits for their beacons: the visitor ID call done, code warm. */
+export async function warm(world: World, p: OpenPage, perEvent: number): Promise<void> {
+  for (const id of EVENTS) {
+    const c0 = arrived(world, p.variant);
+    await burst(p.page, id, perEvent);
+    await waitFor(() => arrived(world, p.variant) >= c0 + perEvent, 60_000, `warm-up beacons from ${p.variant}`);
+  }
+  await sleep(100);
+}
+
+/**
+ * The physical floor, measured on the Offtag page itself (same cookies, same data layer): read
+ * `document.cookie`, the container's sessionStorage keys, and post the data layer to a worker.
+ */
+export async function installFloor(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as unknown as Record<string, unknown>;
+    const worker = new Worker(URL.createObjectURL(new Blob(['onmessage = (e) => { e.ports[0].onmessage = () => {}; };'])));
+    const ch = new MessageChannel();
+    worker.postMessage(null, [ch.port2]);
+    const keys = ['acmeUserData', 'acmePreviousPageName'];
+    w.__floor = () => {
+      const session: Record<string, string | null> = {};
+      for (const k of keys) session[k] = sessionStorage.getItem(k);
+      ch.port1.postMessage({ cookie: document.cookie, session, dataLayer: w.digitalData });
+    };
+  });
+}
+
+export async function floorSample(p: OpenPage, n: number): Promise<number> {
+  const m0 = await metrics(p.cdp);
+  await p.page.evaluate((n) => {
+    setTimeout(() => {
+      const f = (window as unknown as { __floor(): void }).__floor;
+      for (let i = 0; i < n; i++) f();
+    }, 0);
+  }, n);
+  await sleep(60);
+  const m1 = await metrics(p.cdp);
+  return ((m1.ThreadTime - m0.ThreadTime) * 1000) / n;
+}
+
+interface TraceEvent {
+  name: string;
+  cat?: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  tdur?: number;
+  pid: number;
+  tid: number;
+}
+
+/**
+ * Single events, method B: marks around each event (and around nothing, the floor of the
+ * method), `RunTask` thread time on the page's main thread for tasks wholly between the marks.
+ * Returns per event type the median cost minus the median of the empty windows.
+ */
+export async function singleEvents(world: World, p: OpenPage, reps: number): Promise<{ perEvent: Record<string, number>; noopMs: number }> {
+  const variant = p.variant as Variant;
+  const browser = world.browser;
+  await browser.startTracing(p.page, {
+    categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'v8.execute'],
+  });
+  const windows: Array<{ id: string; k: number }> = [];
+  let k = 0;
+  for (let r = 0; r < reps; r++) {
+    for (const id of [...EVENTS, 'noop']) {
+      const key = k++;
+      const c0 = arrived(world, variant);
+      await p.page.evaluate(
+        ([id, key]) => {
+          performance.mark(`bench:s:${key}`);
+          setTimeout(() => {
+            if (id !== 'noop') (window as unknown as { _satellite: { track(id: string): void } })._satellite.track(id as string);
+          }, 0);
+        },
+        [id, key] as const,
+      );
+      if (id !== 'noop') await waitFor(() => arrived(world, variant) >= c0 + 1, 30_000, `a beacon from ${variant}`);
+      await sleep(variant === 'alloy' ? 120 : 60);
+      await p.page.evaluate((key) => performance.mark(`bench:e:${key}`), key);
+      windows.push({ id, k: key });
+    }
+  }
+  const buf = await browser.stopTracing();
+  const trace = JSON.parse(buf.toString('utf8')) as { traceEvents: TraceEvent[] } | TraceEvent[];
+  const events = Array.isArray(trace) ? trace : trace.traceEvents;
+  const marks = new Map<string, TraceEvent>();
+  for (const e of events) if (e.name.startsWith('bench:') && (e.cat ?? '').includes('user_timing')) marks.set(e.name, e);
+  const any = marks.values().next().value as TraceEvent | undefined;
+  if (!any) throw new Error('bench: no performance.mark found in the trace');
+  const tasks = events.filter((e) => e.name === 'RunTask' && e.ph === 'X' && e.pid === any.pid && e.tid === any.tid);
+  const cost = (key: number) => {
+    const s = marks.get(`bench:s:${key}`);
+    const e = marks.get(`bench:e:${key}`);
+    if (!s || !e) return NaN;
+    let us = 0;
+    for (const t of tasks) if (t.ts >= s.ts && t.ts + (t.dur ?? 0) <= e.ts) us += t.tdur ?? t.dur ?? 0;
+    return us / 1000;
+  };
+  const by: Record<string, number[]> = {};
+  for (const w of windows) (by[w.id] ??= []).push(cost(w.k));
+  const noopMs = median(by.noop.filter(Number.isFinite));
+  const perEvent: Record<string, number> = {};
+  for (const id of EVENTS) perEvent[id] = median(by[id].filter(Number.isFinite)) - noopMs;
+  return { perEvent, noopMs };
+}
+
+export interface LatencyRun {
+  events: number;
+  latencyMedianMs: number;
+  latencyP95Ms: number;
+  longTasks: number;
+  longestTaskMs: number;
+  longFrames: number;
+  longestFrameMs: number;
+  /** Scripts LoAF blames for frames over 50 ms. */
+  blamed: string[];
+}
+
+/**
+ * A fresh page: load, then `n` Page View events one per page task, `gapMs` apart (a site firing
+ * events, not a bench loop). Latency from `track` to the beacon at the collector (alloy: at the
+ * routed edge), and every long task / long animation frame since navigation.
+ */
+export async function latencyRun(world: World, o: PageOptions, n: number, gapMs: number): Promise<LatencyRun> {
+  const variant = o.variant as Variant;
+  const p = await openPage(world, o);
+  try {
+    await warm(world, p, 1);
+    const c0 = arrived(world, variant);
+    await p.page.evaluate(
+      ([n, gap]) => {
+        const w = window as unknown as { __sent: number[]; _satellite: { track(id: string): void } };
+        w.__sent = [];
+        let i = 0;
+        const tick = () => {
+          w.__sent.push(Date.now());
+          w._satellite.track('Page View');
+          if (++i < n) setTimeout(tick, gap);
+        };
+        setTimeout(tick, 0);
+      },
+      [n, gapMs] as const,
+    );
+    await waitFor(() => arrived(world, variant) >= c0 + n, 120_000, `${n} paced beacons from ${variant}`);
+    await sleep(200);
+    const sent = await p.page.evaluate(() => (window as unknown as { __sent: number[] }).__sent);
+    const got = variant === 'alloy' ? world.edgeHits.slice(c0, c0 + n) : world.collector.beacons.slice(c0, c0 + n).map((b) => b.receivedAt);
+    const lat = sent.map((t, i) => got[i] - t).filter(Number.isFinite);
+    const long = await p.page.evaluate(
+      () => (window as unknown as { __long: Array<{ type: string; duration: number; scripts?: string[] }> }).__long,
+    );
+    const tasks = long.filter((e) => e.type === 'longtask');
+    const frames = long.filter((e) => e.type === 'long-animation-frame');
+    return {
+      events: n,
+      latencyMedianMs: median(lat),
+      latencyP95Ms: quantile(lat, 0.95),
+      longTasks: tasks.length,
+      longestTaskMs: Math.max(0, ...tasks.map((t) => t.duration)),
+      longFrames: frames.length,
+      longestFrameMs: Math.max(0, ...frames.map((t) => t.duration)),
+      blamed: [...new Set(frames.flatMap((f) => f.scripts ?? []).map((s) => s.replace(/\?.*$/, '').replace(world.base, '')))].slice(0, 8),
+    };
+  } finally {
+    await p.close();
+  }
+}
+
+export { VARIANTS };

@@ -1,0 +1,17 @@
+#!/usr/bin/env node
+// `node bench/run.mjs [--quick]`: Offtag's main-thread cost side by side with the same engine on
+// the main thread, Adobe's tag runtime and Adobe's Web SDK (see docs/bench.md). Needs dist/ built
+// (`npm run bench` builds it first). --quick is the CI smoke test: it checks the bench works and
+// writes to bench/results/quick/; it never checks a number.
+import { tsImport } from 'tsx/esm/api';
+
+const quick = process.argv.includes('--quick');
+const { runBench, FULL, QUICK } = await tsImport('./bench.ts', import.meta.url);
+try {
+  const { outDir, markdown } = await runBench(quick ? QUICK : FULL);
+  console.log('\n' + markdown);
+  console.log(`[bench] wrote ${outDir}/latest.md, latest.json, chart.svg`);
+} catch (err) {
+  console.error('[bench] failed:', err instanceof Error ? err.stack : err);
+  process.exitCode = 1;
+}

@@ -1,0 +1,189 @@
+/**
+ * The bench's world: variant bundles (Vite `build()` into bench/.build/), the local servers on
+ * port 0 (collector, ID service, a static server that also writes the bench pages) and the
+ * browser.
+ */
+import { build } from 'vite';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser } from 'playwright';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.ts';
+import { startCollector, type Collector } from '../tools/collector/server.ts';
+import { startIdService, type IdService } from '../tools/id-service/server.ts';
+import { serveStatic } from '../tools/static.ts';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const BUILD = `${ROOT}bench/.build`;
+export const DIST = `${ROOT}dist`;
+
+export type Variant = 'offtag' | 'main-thread' | 'turbine' | 'alloy';
+export const VARIANTS: Variant[] = ['offtag', 'main-thread', 'turbine', 'alloy'];
+export const VARIANT_LABEL: Record<Variant | 'none', string> = {
+  offtag: 'Offtag (worker)',
+  'main-thread': 'Same engine, main thread',
+  turbine: 'Adobe Tags runtime (turbine)',
+  alloy: 'Adobe Web SDK (alloy)',
+  none: 'No tag (baseline)',
+};
+/** The script each variant puts on the main thread (URL path on the bench server). */
+export const SCRIPT: Record<Variant, string> = {
+  offtag: '/dist/offtag.js',
+  'main-thread': '/build/main-thread.js',
+  turbine: '/build/turbine.js',
+  alloy: '/build/alloy.js',
+};
+
+export const CONTAINER_SIZES = [
+  { dataElements: 10, rules: 4 },
+  { dataElements: 100, rules: 40 },
+  { dataElements: 1000, rules: 400 },
+];
+
+const bundle = (entry: string, fileName: string, define: Record<string, string> = {}) =>
+  build({
+    root: ROOT,
+    configFile: false,
+    logLevel: 'error',
+    define: { 'process.env.NODE_ENV': '"production"', ...define },
+    build: {
+      outDir: BUILD,
+      emptyOutDir: false,
+      target: 'es2020',
+      minify: true,
+      sourcemap: false,
+      copyPublicDir: false,
+      lib: { entry: `${ROOT}${entry}`, formats: ['iife'], name: 'benchVariant', fileName: () => fileName },
+      rolldownOptions: { output: { codeSplitting: false } },
+    },
+  });
+
+/** Builds the variant bundles and one grown offtag worker per container size. */
+export async function buildVariants(sizes = CONTAINER_SIZES): Promise<void> {
+  if (!existsSync(`${DIST}/offtag.js`) || !existsSync(`${DIST}/offtag-worker.js`)) {
+    throw new Error('dist/offtag.js is missing: run "node tools/build.mjs" (npm run bench does) first.');
+  }
+  await mkdir(BUILD, { recursive: true });
+  await bundle('bench/variants/main-thread.ts', 'main-thread.js');
+  await bundle('bench/variants/turbine.ts', 'turbine.js');
+  await bundle('bench/variants/alloy.ts', 'alloy.js');
+  for (const s of sizes) {
+    await bundle('bench/variants/offtag-worker-synthetic.ts', workerFile(s), {
+      __BENCH_DE__: String(s.dataElements),
+      __BENCH_RULES__: String(s.rules),
+    });
+  }
+}
+export const workerFile = (s: { dataElements: number; rules: number }) => `offtag-worker-${s.dataElements}de-${s.rules}r.js`;
+
+export async function sizeOf(path: string): Promise<{ raw: number; gzip: number }> {
+  const b = await readFile(path);
+  return { raw: b.length, gzip: gzipSync(b, { level: 9 }).length };
+}
+
+/** The storefront's data layer, complete (no "not set" messages), padded to about `bytes` of JSON. */
+export function dataLayer(bytes = 0): Record<string, unknown> {
+  const dl: Record<string, unknown> = {
+    page: {
+      pageInfo: { pageType: 'Product Detail', pageUID: 'product 4KM91', contentTitle: 'Safety Glasses, Clear Lens', language: 'en', template: 'pdp' },
+      category: { lineOfBusiness: 'industrial', level: '3', leafCategoryId: 'N-8y2', leafCategoryName: 'Safety Glasses' },
+      element: [{ impression: { id: 'hero-banner' }, click: { id: 'add-to-cart' } }, { impression: { id: 'recs-carousel' } }],
+    },
+    modal: { page: { pageInfo: { pageType: 'Quick View', pageUID: 'qv 4KM91' } } },
+    internalCampaign: [{ impression: { id: 'spring-sale' } }],
+    product: [{ productInfo: { sku: '4KM91' } }],
+    cart: { freightForwarder: 'none' },
+    user: { profile: { attributes: { loginState: 'Full Logged In', accountNumber: '0812345' }, profileInfo: { profileID: '1000042' } } },
+  };
+  const base = JSON.stringify(dl).length;
+  if (bytes > base) {
+    const items: unknown[] = [];
+    let size = base + 20;
+    for (let i = 0; size < bytes; i++) {
+      const item = { sku: `SKU-${i}`, name: `Product number ${i}`, price: i * 1.25, tags: ['a', 'b'], seen: i % 2 === 0 };
+      size += JSON.stringify(item).length + 1;
+      items.push(item);
+    }
+    dl.listing = items;
+  }
+  return dl;
+}
+
+export interface PageOptions {
+  variant: Variant | 'none';
+  dataLayerBytes?: number;
+  synthetic?: { dataElements: number; rules: number };
+}
+
+export interface World {
+  base: string;
+  collector: Collector;
+  idService: IdService;
+  browser: Browser;
+  /** Alloy's requests answered so far, with their arrival times (epoch ms). */
+  edgeHits: number[];
+  pageUrl(o: PageOptions): string;
+  close(): Promise<void>;
+}
+
+function pageHtml(o: PageOptions, collector: string, id: string): string {
+  const config: Record<string, unknown> = { trackingServer: collector, idServiceHost: id, idSyncOrigin: id };
+  if (o.variant === 'offtag' && o.synthetic) config.workerUrl = `/build/${workerFile(o.synthetic)}`;
+  const script = o.variant === 'none' ? '' : `<script src="${SCRIPT[o.variant]}"></script>`;
+  return `<!doctype html><html><head><meta charset="utf-8"><title>bench ${o.variant}</title>
+<script>
+document.cookie = 'sat_track=true; path=/';
+document.cookie = 'OptanonConsent=groups%3DC0001%3A1%2CC0007%3A1; path=/';
+window.offtagConfig = ${JSON.stringify(config)};
+window.digitalData = ${JSON.stringify(dataLayer(o.dataLayerBytes))};
+${o.synthetic && o.variant !== 'offtag' ? `window.benchSynthetic = ${JSON.stringify(o.synthetic)};` : ''}
+</script>
+${script}
+</head><body><h1>Bench page: ${o.variant}</h1><p>Storefront events are fired by the bench.</p></body></html>`;
+}
+
+export async function startWorld(): Promise<World> {
+  const collector = await startCollector({ port: 0, quiet: true });
+  const idService = await startIdService({ port: 0 });
+  const server: Server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    try {
+    if (url.pathname === '/favicon.ico') return void res.writeHead(204).end();
+    if (url.pathname === '/page') {
+      const o = JSON.parse(url.searchParams.get('o') ?? '{}') as PageOptions;
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+      return res.end(pageHtml(o, collector.url, idService.url));
+    }
+    if (url.pathname === '/blank') {
+      res.writeHead(200, { 'Content-Type': 'text/html' });
+      return res.end('<!doctype html><title>blank</title>');
+    }
+    if (await serveStatic(req, res, `${DIST}/`, '/dist/')) return;
+    if (await serveStatic(req, res, `${BUILD}/`, '/build/')) return;
+    res.writeHead(404).end('not found');
+    } catch (e) {
+      res.writeHead(400).end(String(e));
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+  return {
+    base,
+    collector,
+    idService,
+    browser,
+    edgeHits: [],
+    pageUrl: (o) => `${base}/page?o=${encodeURIComponent(JSON.stringify(o))}`,
+    async close() {
+      await browser.close();
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+      await collector.close();
+      await idService.close();
+    },
+  };
+}
