@@ -76,7 +76,7 @@ export const QUICK: Plan = {
   ],
   containerSizes: [CONTAINER_SIZES[0], CONTAINER_SIZES[2]],
   containerN: 25,
-  paced: { n: 30, gapMs: 15 },
+  paced: { n: 20, gapMs: 15 },
 };
 
 /** Per-event ms of a sample, minus the page's idle CPU over the sample's wall time. */
@@ -105,7 +105,7 @@ export async function runBench(plan: Plan): Promise<{ outDir: string; markdown: 
     const pages = {} as Record<Variant, OpenPage>;
     for (const v of VARIANTS) {
       pages[v] = await openPage(world, { variant: v });
-      await warm(world, pages[v], v === 'alloy' ? 2 : 5);
+      await warm(world, pages[v], plan.quick ? 1 : v === 'alloy' ? 2 : 5);
     }
     await installFloor(pages.offtag.page);
     const samples: Record<string, Record<string, Sample[]>> = {};
