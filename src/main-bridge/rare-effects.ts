@@ -4,20 +4,12 @@
  * worker asks for one, so the script tag every page pays for stays small.
  */
 import type { Effect } from '../protocol.ts';
+import { loadScript } from '../third-party/load-script.ts';
 
 export type RareEffect = Extract<Effect, { type: 'iframe' | 'post-message' | 'image' | 'script' }>;
 export type FrameMessage = (frameId: string, origin: string, data: unknown) => void;
 
 const frames: Record<string, { el: HTMLIFrameElement; ready: boolean; queue: Array<[string, string]> }> = {};
-
-function callPath(path: string, args: unknown[]): void {
-  const parts = path.split('.');
-  let owner: any = window;
-  for (let i = 0; i < parts.length - 1; i++) owner = owner?.[parts[i]];
-  const fn = owner?.[parts[parts.length - 1]];
-  if (typeof fn === 'function') fn.apply(owner, args);
-  else console.error(`Offtag: ${path} is not a function after its script loaded.`);
-}
 
 export function applyRareEffect(e: RareEffect, frameMessage: FrameMessage): void {
   switch (e.type) {
@@ -57,22 +49,8 @@ export function applyRareEffect(e: RareEffect, frameMessage: FrameMessage): void
       else f.queue.push([e.message, e.targetOrigin]);
       break;
     }
-    case 'script': {
-      if (document.getElementById(e.id)) break;
-      const s = document.createElement('script');
-      s.id = e.id;
-      s.async = true;
-      if (e.partytown) s.type = 'text/partytown';
-      s.src = e.src;
-      s.onload = () => {
-        if (e.init) callPath(e.init.fn, e.init.args);
-        const then = e.then;
-        if (then) setTimeout(() => callPath(then.fn, then.args), then.delay);
-      };
-      s.onerror = () => console.error(`Failed to load script ${e.src}`);
-      document.head.appendChild(s);
-      if (e.partytown) dispatchEvent(new CustomEvent('ptupdate'));
+    case 'script':
+      loadScript(e);
       break;
-    }
   }
 }
