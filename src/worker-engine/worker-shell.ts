@@ -3,7 +3,7 @@
  * the Comlink API), `fetch`, timers and the durable beacon queue.
  */
 import { expose } from 'comlink';
-import { completePageInfo, type EffectBatch, type EngineInput, type InitMessage, type RequestEffect, type WorkerApi } from '../protocol.ts';
+import { completePageInfo, type Effect, type EffectBatch, type EngineInput, type InitMessage, type RequestEffect, type WorkerApi } from '../protocol.ts';
 import { createEngine } from './core/engine.ts';
 import { sha256Hex } from './core/sha256.ts';
 import type { Container, EngineContext, EngineEnv } from './core/types.ts';
@@ -39,9 +39,27 @@ export function startWorker<N extends string, S extends object>(
     scope.removeEventListener('message', onInit as EventListener);
     const { config, page, events, api, configDropped } = ev.data;
     const values: Record<string, unknown> = {};
+    /** What the bridge already holds for `getVar`, as JSON: only changed values travel again. */
+    const sent = new Map<string, string>();
     const toBridge = (b: EffectBatch) => {
-      for (const e of b.effects) if (e.type === 'vars') Object.assign(values, e.values);
-      events.postMessage(b);
+      const effects: Effect[] = [];
+      for (const e of b.effects) {
+        if (e.type !== 'vars') {
+          effects.push(e);
+          continue;
+        }
+        Object.assign(values, e.values);
+        const changed: Record<string, unknown> = {};
+        for (const [k, v] of Object.entries(e.values)) {
+          const json = JSON.stringify(v) ?? 'undefined';
+          if (sent.get(k) !== json) {
+            sent.set(k, json);
+            changed[k] = v;
+          }
+        }
+        if (Object.keys(changed).length) effects.push({ type: 'vars', values: changed });
+      }
+      events.postMessage({ n: b.n, effects });
     };
     const beacons = opts.beacons((message) => events.postMessage({ n: 0, effects: [{ type: 'log', level: 'warn', message }] }));
     let host: Host | undefined;
