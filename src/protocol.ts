@@ -98,7 +98,9 @@ export type EngineInput =
   | { type: 'response'; id: string; response: NetResponse }
   | { type: 'timer'; id: string }
   /** A postMessage a frame the engine created sent to the page; the bridge checked nothing. */
-  | { type: 'frame-message'; frameId: string; origin: string; data: unknown };
+  | { type: 'frame-message'; frameId: string; origin: string; data: unknown }
+  /** `_satellite.setDebug(on)`: debug-level messages travel to the page only while it is on. */
+  | { type: 'debug'; on: boolean };
 
 export type LogLevel = 'debug' | 'log' | 'info' | 'warn' | 'error';
 
@@ -172,7 +174,7 @@ export type Effect =
   | { type: 'vars'; values: Record<string, unknown> }
   /** The answer to a `get-var` or `service-call` event. */
   | { type: 'reply'; seq: number; value?: unknown; error?: string; callbacks?: unknown[][] }
-  /** A feed for the devtools overlay: rule firings, data element values, beacons. */
+  /** A feed for the devtools overlay (rule firings, beacons); the worker keeps it, the page never gets it. */
   | { type: 'monitor'; name: string; data: unknown };
 
 /** A batch of effects for the bridge, numbered so that snapshots can say what they have seen. */
@@ -196,6 +198,8 @@ export interface InitMessage {
   api: MessagePort;
   /** Paths of `offtagConfig` that could not be sent (functions, DOM nodes…). */
   configDropped: string[];
+  /** Adobe's debug switch (localStorage `com.adobe.reactor.debug`) as the page started. */
+  debug: boolean;
 }
 
 /** What the worker exposes through Comlink on the `api` port. */
@@ -208,4 +212,9 @@ export interface WorkerApi {
   pendingBeacons(): Promise<number>;
   /** Resolves when the queue has nothing left to send. */
   beaconsIdle(): Promise<void>;
+  /** The devtools feed, oldest first (the latest `MONITOR_LIMIT` entries). */
+  monitor(): Array<{ name: string; data: unknown }>;
 }
+
+/** How many devtools feed entries the worker keeps. */
+export const MONITOR_LIMIT = 500;

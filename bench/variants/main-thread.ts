@@ -25,15 +25,6 @@ const brand = typeof config.brand === 'string' ? config.brand : 'acme';
 const container = growContainer(storefront, window.benchSynthetic);
 const sessionKeys = container.sessionKeys.map((k) => k.replace('{brand}', brand));
 
-/** A macrotask without the 4 ms clamp nested timers get: the engine settles once or twice per input. */
-const channel = new MessageChannel();
-const pending: Array<() => void> = [];
-channel.port1.onmessage = () => pending.shift()?.();
-const settle = () =>
-  new Promise<void>((resolve) => {
-    pending.push(resolve);
-    channel.port2.postMessage(0);
-  });
 
 let seq = 0;
 let applied = 0;
@@ -41,8 +32,6 @@ const replies: Record<number, (e: { value?: unknown; error?: string }) => void> 
 const hooks: ApplyHooks = {
   base: new URL('/dist/', location.href).href,
   vars: {},
-  monitor: [],
-  debug: isDebug,
   frameMessage: (frameId, origin, data) => void host.input({ type: 'frame-message', frameId, origin, data }),
   reply(s, e) {
     replies[s]?.(e);
@@ -56,8 +45,8 @@ const engine = createEngine({
   services: createServices,
   env: { now: () => Date.now(), random: () => Math.random(), sha256 },
   config,
+  debug: isDebug(),
   page: completePageInfo(readPageInfo(), navigator),
-  settle,
   onLateEffects: (batch) => host?.route(batch),
 });
 host = createHost(engine, {
@@ -86,7 +75,7 @@ const ask = (event: EngineEvent) =>
     replies[send(event)] = resolve;
   });
 
-installSatellite(send, ask, hooks, 'production');
+installSatellite(send, ask, hooks, 'production', () => {});
 send({ type: 'library-loaded' });
 const domReady = () => send({ type: 'dom-ready' });
 if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', domReady, { once: true });

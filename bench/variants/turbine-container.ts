@@ -78,8 +78,6 @@ let services: Services;
 const hooks: ApplyHooks = {
   base: new URL('/dist/', location.href).href,
   vars: {},
-  monitor: [],
-  debug: () => false,
   frameMessage: (frameId, origin, data) => services.visitor.onFrameMessage(frameId, origin, data),
   reply: () => undefined,
 };

@@ -3,7 +3,7 @@ import { beaconRows, beaconVariables, ruleFirings, type MonitorEntry } from './m
 
 export interface OverlaySource {
   metrics(): { events: number; postMs: number; applyMs: number; lastPostMs: number; lastApplyMs: number };
-  monitor: MonitorEntry[];
+  monitor(): Promise<MonitorEntry[]>;
   values(): Promise<Record<string, unknown>>;
   pendingBeacons(): Promise<number>;
 }
@@ -15,12 +15,14 @@ export function Overlay({ source, onClose }: { source: OverlaySource; onClose():
   const [tab, setTab] = useState<Tab>('cost');
   const [, tick] = useState(0);
   const [values, setValues] = useState<Record<string, unknown>>({});
+  const [monitor, setMonitor] = useState<MonitorEntry[]>([]);
   const [pending, setPending] = useState(0);
   const [open, setOpen] = useState<number | null>(null);
   useEffect(() => {
     const refresh = () => {
       tick((n) => n + 1);
       source.values().then(setValues, () => {});
+      source.monitor().then(setMonitor, () => {});
       source.pendingBeacons().then(setPending, () => {});
     };
     refresh();
@@ -29,8 +31,8 @@ export function Overlay({ source, onClose }: { source: OverlaySource; onClose():
   }, [source]);
 
   const m = source.metrics();
-  const rules = ruleFirings(source.monitor);
-  const beacons = beaconRows(source.monitor);
+  const rules = ruleFirings(monitor);
+  const beacons = beaconRows(monitor);
   return (
     <div className="panel" role="dialog" aria-label="Offtag devtools">
       <header>

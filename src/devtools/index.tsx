@@ -1,19 +1,20 @@
 /**
  * offtag-devtools.js: the overlay, loaded only on demand (a script tag, a bookmarklet or the demo's
- * button; nothing in offtag.js loads it). It reads what the page already keeps and asks the
- * worker through its Comlink API.
+ * button; nothing in offtag.js loads it). It reads the bridge's metrics and asks the worker,
+ * through its Comlink API, for data element values, the devtools feed and the beacon queue.
+ * `offtag.devtoolsApi` is that API, for tools and tests.
  */
 import { createRoot } from 'react-dom/client';
-import { wrap } from 'comlink';
+import { wrap, type Remote } from 'comlink';
 import type { WorkerApi } from '../protocol.ts';
 import { Overlay, type OverlaySource } from './Overlay.tsx';
 import { CSS } from './styles.ts';
 
 interface OfftagGlobal {
   metrics: OverlaySource['metrics'];
-  monitor: OverlaySource['monitor'];
   apiPort: MessagePort;
   devtoolsOpen?: boolean;
+  devtoolsApi?: Remote<WorkerApi>;
 }
 
 function open(): void {
@@ -24,7 +25,7 @@ function open(): void {
   }
   if (o.devtoolsOpen) return;
   o.devtoolsOpen = true;
-  const api = wrap<WorkerApi>(o.apiPort);
+  const api = (o.devtoolsApi ??= wrap<WorkerApi>(o.apiPort));
   const host = document.createElement('div');
   host.id = 'offtag-devtools';
   const shadow = host.attachShadow({ mode: 'open' });
@@ -36,7 +37,7 @@ function open(): void {
   const root = createRoot(mount);
   const source: OverlaySource = {
     metrics: () => o.metrics(),
-    monitor: o.monitor,
+    monitor: () => api.monitor(),
     values: () => api.values(),
     pendingBeacons: () => api.pendingBeacons(),
   };

@@ -7,8 +7,6 @@ export interface ApplyHooks {
   frameMessage(frameId: string, origin: string, data: unknown): void;
   reply(seq: number, effect: Extract<Effect, { type: 'reply' }>): void;
   vars: Record<string, unknown>;
-  monitor: Array<{ name: string; data: unknown }>;
-  debug(): boolean;
   /** Where offtag-effects.js is (beside offtag.js). */
   base: string;
 }
@@ -57,7 +55,8 @@ export function applyEffects(effects: Effect[], hooks: ApplyHooks): void {
         }
         break;
       case 'log':
-        if (e.level !== 'debug' || hooks.debug()) console[e.level](e.message);
+        // The worker sends debug-level messages only in debug mode.
+        console[e.level](e.message);
         break;
       case 'vars':
         Object.assign(hooks.vars, e.values);
@@ -65,12 +64,12 @@ export function applyEffects(effects: Effect[], hooks: ApplyHooks): void {
       case 'reply':
         hooks.reply(e.seq, e);
         break;
-      case 'monitor':
-        if (hooks.monitor.push(e) > 500) hooks.monitor.shift();
-        break;
-      default:
-        // Requests and timers never reach the bridge (the worker shell keeps them).
-        applyRare(e as RareEffect, hooks);
+      case 'iframe':
+      case 'post-message':
+      case 'image':
+      case 'script':
+        applyRare(e, hooks);
+      // Requests, timers and the devtools feed stay in the worker.
     }
   }
 }

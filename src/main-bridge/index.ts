@@ -77,8 +77,6 @@ function start(): void {
   const hooks: ApplyHooks = {
     base,
     vars: {},
-    monitor: [],
-    debug: isDebug,
     frameMessage: (frameId, origin, data) => port.postMessage({ type: 'frame-message', frameId, origin, data }),
     reply(s, e) {
       replies[s]?.(e);
@@ -101,6 +99,7 @@ function start(): void {
     type: 'offtag:init',
     config,
     configDropped,
+    debug: isDebug(),
     page: readPageInfo(),
     events: events.port2,
     api: apiChannel.port2,
@@ -108,10 +107,9 @@ function start(): void {
   worker.postMessage(init, [events.port2, apiChannel.port2]);
   worker.onerror = (ev) => console.error(`Offtag: the worker did not start (${ev.message || workerUrl}).`);
 
-  installSatellite(send, ask, hooks, setting('environment', 'production'));
+  installSatellite(send, ask, hooks, setting('environment', 'production'), (on) => port.postMessage({ type: 'debug', on }));
   w.offtag = {
     metrics: () => ({ ...metrics }),
-    monitor: hooks.monitor,
     /** Calls a worker service (the optional offtag-visitor.js facade uses it). */
     call: (service: string, method: string, args: unknown[]) => ask({ type: 'service-call', service, method, args }),
     /** The Comlink port of the worker's API (WorkerApi); the devtools and tools wrap it. */

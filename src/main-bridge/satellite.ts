@@ -36,7 +36,7 @@ function readCookie(name: string): string | undefined {
   }
 }
 
-export function installSatellite(send: Send, ask: Ask, hooks: ApplyHooks, stage: string) {
+export function installSatellite(send: Send, ask: Ask, hooks: ApplyHooks, stage: string, tellWorker: (on: boolean) => void) {
   const logger: Record<string, (...args: unknown[]) => void> = {};
   for (const level of ['log', 'info', 'warn', 'error', 'debug'] as const) {
     logger[level] = (...args) => {
@@ -69,10 +69,11 @@ export function installSatellite(send: Send, ask: Ask, hooks: ApplyHooks, stage:
     buildInfo: { buildDate: BUILD_DATE, turbineBuildDate: BUILD_DATE, turbineVersion: 'offtag', minified: true },
     environment: { id: 'offtag', stage },
     setDebug(on: boolean) {
+      tellWorker(!!on);
       try {
         localStorage.setItem(DEBUG_KEY, String(!!on));
       } catch {
-        /* storage disabled: debug stays off */
+        /* storage disabled: debug lasts for this page only */
       }
     },
   };

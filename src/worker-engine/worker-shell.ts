@@ -3,7 +3,7 @@
  * the Comlink API), `fetch`, timers and the durable beacon queue.
  */
 import { expose } from 'comlink';
-import { completePageInfo, type Effect, type EffectBatch, type EngineInput, type InitMessage, type RequestEffect, type WorkerApi } from '../protocol.ts';
+import { completePageInfo, MONITOR_LIMIT, type Effect, type EffectBatch, type EngineInput, type InitMessage, type RequestEffect, type WorkerApi } from '../protocol.ts';
 import { createEngine } from './core/engine.ts';
 import { sha256Hex } from './core/sha256.ts';
 import type { Container, EngineContext, EngineEnv } from './core/types.ts';
@@ -37,13 +37,18 @@ export function startWorker<N extends string, S extends object>(
   const onInit = (ev: MessageEvent<InitMessage>) => {
     if (ev.data?.type !== 'offtag:init') return;
     scope.removeEventListener('message', onInit as EventListener);
-    const { config, page, events, api, configDropped } = ev.data;
+    const { config, page, events, api, configDropped, debug } = ev.data;
     const values: Record<string, unknown> = {};
+    const monitor: Array<{ name: string; data: unknown }> = [];
     /** What the bridge already holds for `getVar`, as JSON: only changed values travel again. */
     const sent = new Map<string, string>();
     const toBridge = (b: EffectBatch) => {
       const effects: Effect[] = [];
       for (const e of b.effects) {
+        if (e.type === 'monitor') {
+          if (monitor.push({ name: e.name, data: e.data }) > MONITOR_LIMIT) monitor.shift();
+          continue;
+        }
         if (e.type !== 'vars') {
           effects.push(e);
           continue;
@@ -68,6 +73,7 @@ export function startWorker<N extends string, S extends object>(
       services: opts.services,
       env: browserEnv,
       config,
+      debug,
       page: completePageInfo(page, navigator),
       onLateEffects: (batch) => host?.route(batch),
     });
@@ -86,6 +92,7 @@ export function startWorker<N extends string, S extends object>(
       settings: () => ({ ...engine.settings }),
       values: () => ({ ...values }),
       pendingBeacons: async () => (beacons.queue ? (await beacons.queue).size : 0),
+      monitor: () => [...monitor],
       beaconsIdle: async () => {
         if (beacons.queue) await (await beacons.queue).idle();
       },

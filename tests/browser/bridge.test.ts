@@ -13,8 +13,6 @@ const hooks = (): ApplyHooks & { frames: unknown[]; replies: unknown[] } => {
   return {
     base: '/',
     vars: {},
-    monitor: [],
-    debug: () => false,
     frames,
     replies,
     frameMessage: (...a) => frames.push(a),
@@ -107,7 +105,7 @@ describe('applying effects', () => {
     }
   });
 
-  it('keeps vars, replies and monitor events for the page-side API', () => {
+  it('keeps vars and replies for the page-side API; ignores the devtools feed', () => {
     const h = hooks();
     applyEffects(
       [
@@ -119,7 +117,7 @@ describe('applying effects', () => {
     );
     expect(h.vars).toEqual({ pageName: 'acme:home:x' });
     expect(h.replies).toEqual([[4, { type: 'reply', seq: 4, value: 1 }]]);
-    expect(h.monitor).toHaveLength(1);
+
   });
 
   it('creates a hidden iframe, posts queued messages once it loads, and passes its messages back', async () => {
@@ -205,6 +203,7 @@ describe('bridge ↔ worker', () => {
       type: 'offtag:init',
       config: { brand: 'acme' },
       configDropped: [],
+      debug: false,
       page: readPageInfo(),
       events: port2,
       api: apiChannel.port2,

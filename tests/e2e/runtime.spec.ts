@@ -65,11 +65,15 @@ test('lifecycle events fire once each, in order, also when the script arrives af
         document.head.appendChild(s);
       }),
   );
+  // The worker keeps the devtools feed; ask it over the Comlink API port.
+  await page.addScriptTag({ path: 'node_modules/comlink/dist/umd/comlink.min.js' });
   await expect
     .poll(() =>
-      page.evaluate(() =>
-        (window as any).offtag.monitor.filter((m: any) => m.name === 'event').map((m: any) => m.data.type),
-      ),
+      page.evaluate(async () => {
+        const w = window as any;
+        w.api ??= w.Comlink.wrap(w.offtag.apiPort);
+        return (await w.api.monitor()).filter((m: any) => m.name === 'event').map((m: any) => m.data.type);
+      }),
     )
     .toEqual(['library-loaded', 'dom-ready', 'window-loaded']);
 });
@@ -204,4 +208,20 @@ test('beacons do not double up: the collector saw each once', async ({ page, req
   await waitForBeacons(request, 1);
   await page.waitForTimeout(500);
   expect((await beacons(request)).filter((b) => b.duplicate)).toEqual([]);
+});
+
+test('debug mode: rule messages appear only after _satellite.setDebug(true), and it lasts across a reload', async ({ page, request }) => {
+  const lines: string[] = [];
+  page.on('console', (m) => lines.push(m.text()));
+  await page.goto('/test/minimal.html');
+  await waitForBeacons(request, 1);
+  await page.waitForTimeout(300);
+  expect(lines.filter((l) => l.startsWith('Rule "'))).toEqual([]);
+  await page.evaluate(() => (window as any)._satellite.setDebug(true));
+  await page.evaluate(() => (window as any)._satellite.track('Element Impressions'));
+  await expect.poll(() => lines).toContain('Rule "Element Impressions" fired.');
+  lines.length = 0;
+  await page.reload();
+  await expect.poll(() => lines).toContain('Rule "Page View" fired.');
+  await page.evaluate(() => (window as any)._satellite.setDebug(false));
 });

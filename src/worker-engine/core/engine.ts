@@ -35,7 +35,9 @@ export interface EngineOptions<N extends string, S> {
   page: PageInfo;
   /** Receives effects produced outside any dispatch (rare: late asynchronous work). */
   onLateEffects?: (batch: EffectBatch) => void;
-  /** Waits until pending microtasks have run; defaults to a zero-delay timer. */
+  /** Print debug-level messages from the start (the page's debug switch); `settings.debug` also turns them on. */
+  debug?: boolean;
+  /** Waits until pending microtasks have run; defaults to the next macrotask (`nextMacrotask`). */
   settle?: () => Promise<void>;
 }
 
@@ -66,6 +68,25 @@ export function describeProblem(p: SnapshotProblem, dataLayerName: string): stri
   }
 }
 
+/**
+ * A wait until every microtask queued so far has run: the next macrotask. Not `setTimeout(0)`,
+ * which browsers clamp to 4 ms once nested, and which capped the worker near 100 events/s.
+ */
+export function nextMacrotask(): () => Promise<void> {
+  if (typeof setImmediate === 'function') return () => new Promise<void>((r) => setImmediate(r));
+  if (typeof MessageChannel === 'function') {
+    const channel = new MessageChannel();
+    const waiting: Array<() => void> = [];
+    channel.port1.onmessage = () => waiting.shift()?.();
+    return () =>
+      new Promise<void>((r) => {
+        waiting.push(r);
+        channel.port2.postMessage(0);
+      });
+  }
+  return () => new Promise<void>((r) => setTimeout(r, 0));
+}
+
 export function emptySnapshot(): Snapshot {
   return {
     seq: 0,
@@ -84,7 +105,7 @@ export function emptySnapshot(): Snapshot {
 
 export function createEngine<N extends string, S extends object>(opts: EngineOptions<N, S>): Engine {
   const { settings, problems } = resolveSettings(opts.config);
-  const settle = opts.settle ?? (() => new Promise<void>((r) => setTimeout(r, 0)));
+  const settle = opts.settle ?? nextMacrotask();
   let buffer: Effect[] = [];
   let lastBatch = 0;
   let dispatching = false;
@@ -113,8 +134,12 @@ export function createEngine<N extends string, S extends object>(opts: EngineOpt
     }
   };
 
-  // Debug-level messages always travel; the bridge prints them only in debug mode (setDebug).
-  const log = (level: LogLevel, message: string) => emit({ type: 'log', level, message });
+  // Debug-level messages (rule fired, condition not met) exist only in debug mode, so a large
+  // container does not send the page a message per rule on every event.
+  let debug = opts.debug || settings.debug;
+  const log = (level: LogLevel, message: string) => {
+    if (level !== 'debug' || debug) emit({ type: 'log', level, message });
+  };
 
   const cookies = createCookieJar(emit, () => lastBatch + 1, () => opts.env.now());
 
@@ -286,6 +311,9 @@ export function createEngine<N extends string, S extends object>(opts: EngineOpt
         resolve?.(input.type === 'response' ? input.response : undefined);
         return;
       }
+      case 'debug':
+        debug = input.on;
+        return;
       case 'frame-message': {
         for (const svc of Object.values(getServices()) as Array<{ onFrameMessage?: (...a: unknown[]) => void }>) {
           svc.onFrameMessage?.(input.frameId, input.origin, input.data);
@@ -305,11 +333,11 @@ export function createEngine<N extends string, S extends object>(opts: EngineOpt
           // Not tracked: event work may wait for a later input (a network answer) and must not
           // hold this dispatch; settling lets every microtask it can run now run.
           void handle(input);
-          do {
+          for (;;) {
             await settle();
-            if (tracked.size) await Promise.allSettled([...tracked]);
-          } while (tracked.size);
-          await settle();
+            if (!tracked.size) break;
+            await Promise.allSettled([...tracked]);
+          }
         } finally {
           dispatching = false;
         }

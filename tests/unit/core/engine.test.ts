@@ -146,7 +146,7 @@ describe('rules', () => {
   it('run in order, conditions (negate) gate actions, tokens are replaced', async () => {
     const { fire } = makeEngine(container);
     const b = await fire({ type: 'direct-call', id: 'go' }, { dataLayer: { page: { pageInfo: { pageType: 'cart' } } } });
-    expect(logs(b.effects).filter((m) => !m.startsWith('Rule') && !m.startsWith('Condition'))).toEqual([
+    expect(logs(b.effects)).toEqual([
       'first type=cart, n=42',
       'negated ran',
       'second cart',
@@ -154,6 +154,16 @@ describe('rules', () => {
     expect(vars(b.effects)).toMatchObject({ pageType: 'cart', constant: 42 });
     const p = await fire({ type: 'direct-call', id: 'go' }, { dataLayer: { page: { pageInfo: { pageType: 'product' } } } });
     expect(logs(p.effects)).not.toContain('negated ran');
+  });
+
+  it('sends debug-level messages only in debug mode, switched by an input', async () => {
+    const { engine, fire } = makeEngine(container);
+    const quiet = await fire({ type: 'direct-call', id: 'go' });
+    expect(quiet.effects.filter((e) => e.type === 'log' && e.level === 'debug')).toEqual([]);
+    await engine.dispatch({ type: 'debug', on: true });
+    const loud = await fire({ type: 'direct-call', id: 'go' });
+    expect(logs(loud.effects)).toContain('Rule "first" fired.');
+    expect(logs(loud.effects)).toContain('Rule "negated" fired.');
   });
 
   it('logs a direct call no rule listens to', async () => {
