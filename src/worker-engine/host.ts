@@ -13,6 +13,8 @@ export interface HostIO {
   /** A beacon: the queue owns its delivery from here on. */
   beacon(req: RequestEffect): void;
   setTimer(ms: number, fire: () => void): void;
+  /** The devtools feed (optional: kept by the worker shell, ignored elsewhere). */
+  monitor?(entry: { name: string; data: unknown }): void;
 }
 
 export interface Host {
@@ -29,6 +31,8 @@ export function createHost(engine: Engine, io: HostIO): Host {
         else void io.request(e).then((response) => input({ type: 'response', id: e.id, response }));
       } else if (e.type === 'timer') {
         io.setTimer(e.delay, () => void input({ type: 'timer', id: e.id }));
+      } else if (e.type === 'monitor') {
+        io.monitor?.({ name: e.name, data: e.data });
       }
     }
     if (batch.n) io.toBridge({ n: batch.n, effects: batch.effects.filter(isBridgeEffect) });

@@ -45,10 +45,6 @@ export function startWorker<N extends string, S extends object>(
     const toBridge = (b: EffectBatch) => {
       const effects: Effect[] = [];
       for (const e of b.effects) {
-        if (e.type === 'monitor') {
-          if (monitor.push({ name: e.name, data: e.data }) > MONITOR_LIMIT) monitor.shift();
-          continue;
-        }
         if (e.type !== 'vars') {
           effects.push(e);
           continue;
@@ -82,6 +78,9 @@ export function startWorker<N extends string, S extends object>(
       request: fetchWithTimeout,
       beacon: (req) => beacons.send(req),
       setTimer: (ms, fire) => setTimeout(fire, ms),
+      monitor: (entry) => {
+        if (monitor.push(entry) > MONITOR_LIMIT) monitor.shift();
+      },
     });
     // Inputs are handled one at a time, in the order the page sent them.
     let chain: Promise<void> = Promise.resolve();

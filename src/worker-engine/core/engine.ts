@@ -46,9 +46,9 @@ export interface Engine {
   dispatch(input: EngineInput): Promise<EffectBatch>;
 }
 
-/** Effects the bridge applies; the rest (requests, timers) stay with the worker shell. */
+/** Effects the bridge applies; the rest (requests, timers, the devtools feed) stay in the worker. */
 export function isBridgeEffect(e: Effect): boolean {
-  return e.type !== 'request' && e.type !== 'timer';
+  return e.type !== 'request' && e.type !== 'timer' && e.type !== 'monitor';
 }
 
 /** `_satellite.track` with a name no rule listens to (DECISIONS.md §4). */
