@@ -4,10 +4,12 @@
  * returns it synchronously) and calls the site's callback with the argument lists the worker
  * sends back. `adobe.optIn` forwards the same way.
  */
+import { MESSAGES } from '../worker-engine/visitor/constants.ts';
+import { normalizeOrgId } from '../worker-engine/visitor/org-id.ts';
+
 type Answer = { value?: unknown; callbacks?: unknown[][]; error?: string };
 type Call = (method: string, args: unknown[]) => Promise<Answer>;
 
-const ORG = '@AdobeOrg';
 
 export function installVisitorFacade(call: Call): void {
   const w = window as unknown as Record<string, any>;
@@ -30,16 +32,14 @@ export function installVisitorFacade(call: Call): void {
               }),
     });
   function Visitor(): never {
-    return fail('Please use `Visitor.getInstance` to instantiate Visitor.');
+    return fail(MESSAGES.useGetInstance);
   }
   Object.assign(Visitor, {
     version: '5.5.0',
     AuthState: { UNKNOWN: 0, AUTHENTICATED: 1, LOGGED_OUT: 2 },
     OptOut: { GLOBAL: 'global' },
     getInstance(org: unknown, config?: Record<string, unknown>) {
-      if (!org) fail('Visitor requires Adobe Marketing Cloud Org ID.');
-      if (typeof org !== 'string') fail('Org ID is not a string.');
-      const id = (org as string).includes('@') ? (org as string) : org + ORG;
+      const id = normalizeOrgId(org);
       if (!instances[id]) {
         const cfg: Record<string, unknown> = {};
         for (const k in config) cfg[k] = typeof config[k] === 'function' ? (config[k] as () => unknown)() : config[k];

@@ -24,7 +24,6 @@ import {
   LOAD_TIMEOUT_MS,
   MESSAGES,
   OPT_IN_COOKIE_NAME,
-  ORG_SUFFIX,
 } from './constants.ts';
 import { customerIdParams, customerIdsHash, normalizeCustomerIds, type CustomerIds } from './customer-ids.ts';
 import { buildIdUrl, buildOptOutStatusUrl, type FieldGroup, type IdRequestParams } from './id-request.ts';
@@ -48,6 +47,7 @@ import {
   type IdSyncByUrlConfig,
 } from './id-sync.ts';
 import { localMid } from './local-mid.ts';
+import { normalizeOrgId } from './org-id.ts';
 import { createOptIn, type OptIn, type OptInConfig } from './opt-in.ts';
 import { emptySdidState, sdidFromUrl, takeSdid, type SdidState } from './sdid.ts';
 import { parseServerState } from './server-state.ts';
@@ -78,12 +78,7 @@ export interface VisitorOptions {
 
 export type VisitorCallResult = { value?: unknown; callbacks?: unknown[][] };
 
-/** Validates the org id as the library and its Launch extension do, appending `@AdobeOrg`. */
-export function normalizeOrgId(org: unknown): string {
-  if (!org) throw new Error(MESSAGES.orgRequired);
-  if (typeof org !== 'string') throw new Error(MESSAGES.orgNotString);
-  return org.includes('@') ? org : org + ORG_SUFFIX;
-}
+export { normalizeOrgId } from './org-id.ts';
 
 /** Whether a path exclusion applies to `pathname` (equal, or a case-insensitive regex match). */
 export function isPathExcluded(pathname: string, exclusions: readonly string[]): boolean {
