@@ -16,7 +16,9 @@ import { startRumIntake } from './rum-intake/server.ts';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const HOST = '127.0.0.1';
 
-export const PORTS = { page: 4173, scripts: 4174, collector: 4175, idService: 4176, rum: 4177 } as const;
+/** `OFFTAG_PORT_BASE` moves all five ports together (two checkouts can run their tests side by side). */
+const BASE = Number(process.env.OFFTAG_PORT_BASE) || 4173;
+export const PORTS = { page: BASE, scripts: BASE + 1, collector: BASE + 2, idService: BASE + 3, rum: BASE + 4 } as const;
 
 export interface Servers {
   pageUrl: string;

@@ -1,11 +1,12 @@
 import { expect, type Page, type APIRequestContext } from '@playwright/test';
 
+const BASE = Number(process.env.OFFTAG_PORT_BASE) || 4173;
 export const SERVERS = {
-  page: 'http://127.0.0.1:4173',
-  scripts: 'http://127.0.0.1:4174',
-  collector: 'http://127.0.0.1:4175',
-  idService: 'http://127.0.0.1:4176',
-  rum: 'http://127.0.0.1:4177',
+  page: `http://127.0.0.1:${BASE}`,
+  scripts: `http://127.0.0.1:${BASE + 1}`,
+  collector: `http://127.0.0.1:${BASE + 2}`,
+  idService: `http://127.0.0.1:${BASE + 3}`,
+  rum: `http://127.0.0.1:${BASE + 4}`,
 };
 
 export async function resetServers(request: APIRequestContext) {

@@ -18,7 +18,7 @@ test('a page with only the script tag, served from another origin, gets its Page
   expect(beacon.pageName).toBe('acme:product detail:product 4km91');
   expect(beacon.events).toContain('event49');
   // The worker started from a same-origin blob that loads the worker file from the script host.
-  expect(workers.some((u) => u.startsWith('blob:http://127.0.0.1:4173/'))).toBe(true);
+  expect(workers.some((u) => u.startsWith(`blob:${SERVERS.page}/`))).toBe(true);
   // Effects applied on the page: the visitor cookie, the previous page name in sessionStorage.
   await expect.poll(async () => (await page.context().cookies()).map((c) => c.name)).toContain(
     'AMCV_0123456789ABCDEF01234567%40AdobeOrg',
