@@ -1,14 +1,15 @@
 /**
  * The storefront fixtures of tests/fixtures/storefront, run in Node through the replay tool with
  * the real services (visitor, tracker). Each fixture's effects (minus the devtools feed) must
- * match its `.golden.jsonl` line for line; `UPDATE_GOLDEN=1` rewrites the goldens after an
- * intended change. The beacons are also checked field by field, so a golden is never the only
- * proof of a mapping.
+ * match its `.golden.jsonl` line for line. The test never writes a golden: `npm run goldens`
+ * does, after an intended change. The beacons are also checked field by field, so a golden is
+ * never the only proof of a mapping.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Effect } from '../../../src/protocol.ts';
+import { goldenLines, goldenPath } from '../../../tools/replay/goldens.ts';
 import { replay, type Fixture } from '../../../tools/replay/replay.ts';
 
 const DIR = join(import.meta.dirname, '../../fixtures/storefront');
@@ -30,9 +31,9 @@ function beacons(effects: Effect[]): Array<Record<string, string>> {
 
 describe.each(FIXTURES)('fixture %s', (file) => {
   it('matches its golden output', async () => {
-    const { lines } = await run(file);
-    const golden = join(DIR, file.replace(/\.json$/, '.golden.jsonl'));
-    if (process.env.UPDATE_GOLDEN || !existsSync(golden)) writeFileSync(golden, `${lines.join('\n')}\n`);
+    const golden = goldenPath(file);
+    if (!existsSync(golden)) expect.fail(`${golden} is missing: write it with "npm run goldens" and read it before committing.`);
+    const lines = await goldenLines(JSON.parse(readFileSync(join(DIR, file), 'utf8')) as Fixture);
     expect(lines).toEqual(readFileSync(golden, 'utf8').trimEnd().split('\n'));
   });
 });
