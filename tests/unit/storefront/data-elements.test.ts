@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StorefrontElement } from '../../../src/storefront/container.ts';
 import { CACHED_PROFILE, COOKIES, DATA_LAYER } from './fixtures.ts';
-import { cookieString, effectsOf, getVar, harness, logsOf, throwingDataLayer, throwingSession } from './harness.ts';
+import { PAGE, cookieString, effectsOf, getVar, harness, logsOf, throwingDataLayer, throwingSession } from './harness.ts';
 
 const USER_DATA = JSON.stringify(CACHED_PROFILE);
 const failedMessage = (name: string) => `Failed to execute data element module for data element "${name}". data layer unreadable`;
@@ -492,6 +492,15 @@ describe('plugin data elements', () => {
     const names = batch.effects.filter((e) => e.type === 'cookie').map((e) => (e as { name: string }).name);
     expect(names).toEqual(['s_ivc', 's_vnc365']);
   });
+  it.each(['new/repeat', 'visit number', 'days since last visit', 'time since last visit'] as const)(
+    '%s writes its cookies on the page\'s cookie domain, like the tracker',
+    async (name) => {
+      const { batch } = await getVar(harness(), name);
+      const cookies = batch.effects.filter((e) => e.type === 'cookie') as Array<{ name: string; domain?: string }>;
+      expect(cookies.length).toBeGreaterThan(0);
+      for (const c of cookies) expect([c.name, c.domain]).toEqual([c.name, PAGE.cookieDomain]);
+    },
+  );
   it('a returning visitor two days later', async () => {
     const h = harness();
     const day = 86_400_000;

@@ -15,7 +15,7 @@ export const PAGE: PageInfo = {
   userAgent: 'Mozilla/5.0 (test)',
   language: 'en-US',
   screen: { width: 1920, height: 1080, colorDepth: 24 },
-  cookieDomain: '',
+  cookieDomain: 'keepstock.example',
   origin: 'https://www.keepstock.example',
   secure: true,
   cookiesEnabled: true,
