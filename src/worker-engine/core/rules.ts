@@ -13,17 +13,14 @@ export const DEFAULT_RULE_ORDER = 50;
 
 export function eventMatches(spec: RuleEventSpec, event: EngineEvent): boolean {
   if (spec.type !== event.type) return false;
-  if (spec.type === 'direct-call' && event.type === 'direct-call') return spec.id === event.id;
-  return true;
+  return spec.type !== 'direct-call' || spec.id === (event as Extract<EngineEvent, { type: 'direct-call' }>).id;
 }
 
-/** The rules `event` triggers, in execution order. */
+/** The rules `event` triggers, in execution order (`sort` is stable: ties keep the container's order). */
 export function rulesFor<N extends string, S>(rules: Rule<N, S>[], event: EngineEvent): Rule<N, S>[] {
   return rules
-    .map((rule, index) => ({ rule, index }))
-    .filter(({ rule }) => rule.events.some((e) => eventMatches(e, event)))
-    .sort((a, b) => (a.rule.order ?? DEFAULT_RULE_ORDER) - (b.rule.order ?? DEFAULT_RULE_ORDER) || a.index - b.index)
-    .map(({ rule }) => rule);
+    .filter((rule) => rule.events.some((e) => eventMatches(e, event)))
+    .sort((a, b) => (a.order ?? DEFAULT_RULE_ORDER) - (b.order ?? DEFAULT_RULE_ORDER));
 }
 
 class ComponentTimeout extends Error {}

@@ -30,6 +30,30 @@ const container: Container<never, object> = {
       actions: [{ name: 'log', fn: (c: { log: (l: 'log', m: string) => void }) => c.log('log', name) }],
     })),
     {
+      name: 'two events',
+      events: [{ type: 'library-loaded' }, { type: 'direct-call', id: 'either' }],
+      actions: [{ name: 'log', fn: (c) => c.log('log', 'two events ran') }],
+    },
+    {
+      name: 'not met',
+      events: [{ type: 'direct-call', id: 'gate' }],
+      conditions: [{ name: 'never true', fn: () => false }],
+      actions: [{ name: 'log', fn: (c) => c.log('log', 'gated action ran') }],
+    },
+    {
+      name: 'failing action',
+      events: [{ type: 'direct-call', id: 'gate' }],
+      actions: [
+        {
+          name: 'throws',
+          fn: () => {
+            throw new Error('boom');
+          },
+        },
+        { name: 'after', fn: (c) => c.log('log', 'after the failure') },
+      ],
+    },
+    {
       name: 'late',
       order: 51,
       events: [{ type: 'direct-call', id: 'tie' }],
@@ -44,6 +68,15 @@ const container: Container<never, object> = {
   ],
 };
 
+const monitors = (effects: Effect[]) =>
+  effects.filter((e) => e.type === 'monitor' && /^rule-(completed|condition-failed)$/.test(e.name)).map((e) => {
+    const m = e as Extract<Effect, { type: 'monitor' }>;
+    const { rule, fired, stoppedAt } = m.data as { rule: string; fired: boolean; stoppedAt?: string };
+    return { name: m.name, rule, fired, stoppedAt };
+  });
+const levels = (effects: Effect[]) =>
+  effects.filter((e) => e.type === 'log').map((e) => `${(e as { level: string }).level}: ${(e as { message: string }).message}`);
+
 const timerOf = (effects: Effect[]) => effects.find((e) => e.type === 'timer') as Extract<Effect, { type: 'timer' }>;
 
 describe('rule components', () => {
@@ -52,8 +85,9 @@ describe('rule components', () => {
     const b = await fire({ type: 'direct-call', id: 'slow' });
     expect(timerOf(b.effects).delay).toBe(2000);
     const t = await engine.dispatch({ type: 'timer', id: timerOf(b.effects).id });
-    expect(logs(t.effects)).toEqual([
-      'Failed to execute "never answers" for "slow condition" rule. A timeout occurred because the condition took longer than 2 seconds to complete.',
+    expect(monitors(t.effects)).toEqual([{ name: 'rule-condition-failed', rule: 'slow condition', fired: false, stoppedAt: 'never answers' }]);
+    expect(levels(t.effects)).toEqual([
+      'error: Failed to execute "never answers" for "slow condition" rule. A timeout occurred because the condition took longer than 2 seconds to complete.',
     ]);
   });
 
@@ -62,8 +96,8 @@ describe('rule components', () => {
     const b = await fire({ type: 'direct-call', id: 'slow-action' });
     expect(timerOf(b.effects).delay).toBe(2000);
     const t = await engine.dispatch({ type: 'timer', id: timerOf(b.effects).id });
-    expect(logs(t.effects)).toEqual([
-      'Failed to execute "never settles" for "slow action" rule. A timeout occurred because the action took longer than 2 seconds to complete.',
+    expect(levels(t.effects)).toEqual([
+      'error: Failed to execute "never settles" for "slow action" rule. A timeout occurred because the action took longer than 2 seconds to complete.',
     ]);
   });
 
@@ -71,5 +105,27 @@ describe('rule components', () => {
     const { fire } = makeEngine(container);
     const b = await fire({ type: 'direct-call', id: 'tie' });
     expect(logs(b.effects)).toEqual(['early', 'c', 'a', 'b', 'late']);
+  });
+
+  it('a rule fires on any one of its events', async () => {
+    const { fire } = makeEngine(container);
+    expect(logs((await fire({ type: 'direct-call', id: 'either' })).effects)).toEqual(['two events ran']);
+  });
+
+  it('tells the devtools which rule stopped where, and logs failures as errors and unmet conditions as debug', async () => {
+    const { engine, fire } = makeEngine(container);
+    await engine.dispatch({ type: 'debug', on: true });
+    const b = await fire({ type: 'direct-call', id: 'gate' });
+    expect(monitors(b.effects)).toEqual([
+      { name: 'rule-condition-failed', rule: 'not met', fired: false, stoppedAt: 'never true' },
+      { name: 'rule-completed', rule: 'failing action', fired: true, stoppedAt: 'throws' },
+    ]);
+    expect(levels(b.effects)).toEqual([
+      'debug: Condition "never true" for rule "not met" not met.',
+      'error: Failed to execute "throws" for "failing action" rule. boom',
+    ]);
+    const ok = await fire({ type: 'direct-call', id: 'either' });
+    expect(monitors(ok.effects)).toEqual([{ name: 'rule-completed', rule: 'two events', fired: true, stoppedAt: undefined }]);
+    expect(levels(ok.effects)).toEqual(['log: two events ran', 'debug: Rule "two events" fired.']);
   });
 });

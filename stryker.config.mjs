@@ -1,0 +1,26 @@
+// `npm run mutate`: StrykerJS over the engine core, the storefront container and the analytics
+// and visitor modules, against the Node unit tests. Not part of `npm test` (it takes long);
+// `npm run mutate -- --mutate src/worker-engine/core/rules.ts` narrows it. Report: reports/mutation/.
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  vitest: { configFile: 'vitest.mutate.config.ts', related: false },
+  plugins: ['@stryker-mutator/vitest-runner'],
+  mutate: [
+    'src/worker-engine/core/**/*.ts',
+    'src/storefront/**/*.ts',
+    'src/worker-engine/analytics/**/*.ts',
+    'src/worker-engine/visitor/**/*.ts',
+    '!src/**/*.d.ts',
+  ],
+  coverageAnalysis: 'perTest',
+  reporters: ['clear-text', 'progress', 'html', 'json'],
+  htmlReporter: { fileName: 'reports/mutation/index.html' },
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  concurrency: 2,
+  timeoutMS: 10000,
+  ignoreStatic: true,
+  tempDirName: '.stryker-tmp',
+  // TypeScript 7's package has no JavaScript API for Stryker's tsconfig rewriting; vitest needs none.
+  tsconfigFile: 'stryker-has-no-tsconfig.json',
+};
