@@ -10,8 +10,8 @@ export interface HostIO {
   toBridge(batch: EffectBatch): void;
   /** A request whose answer the engine waits for. */
   request(req: RequestEffect): Promise<NetResponse>;
-  /** A beacon: the queue owns its delivery from here on. */
-  beacon(req: RequestEffect): void;
+  /** A beacon: the queue owns its delivery from here on; `delivered` gets the round trip of a 2xx answer. */
+  beacon(req: RequestEffect, delivered?: (rttMs: number) => void): void;
   setTimer(ms: number, fire: () => void): void;
   /** The devtools feed (optional: kept by the worker shell, ignored elsewhere). */
   monitor?(entry: { name: string; data: unknown }): void;
@@ -27,7 +27,7 @@ export function createHost(engine: Engine, io: HostIO): Host {
   const route = (batch: EffectBatch) => {
     for (const e of batch.effects) {
       if (e.type === 'request') {
-        if (e.fireAndForget) io.beacon(e);
+        if (e.fireAndForget) io.beacon(e, (rttMs) => void input({ type: 'beacon-delivered', rttMs }));
         else void io.request(e).then((response) => input({ type: 'response', id: e.id, response }));
       } else if (e.type === 'timer') {
         io.setTimer(e.delay, () => void input({ type: 'timer', id: e.id }));
