@@ -259,8 +259,12 @@ export function createVisitorService(ctx: EngineContext, options: VisitorOptions
       expireField('MCAAMB');
       due = true;
     }
-    if (!value('MCMID') || !live('MCOPTOUT')) return 'MC';
+    // Without a MID the MC call fills everything. With one, the expired AAM fields ask for AAM (a
+    // return visit more than a day later: VisitorAPI expires MCAAMB at start and asks d_fieldgroup=AAM);
+    // its reply refreshes MCOPTOUT as well. Only the session-bound MCOPTOUT missing asks for MC again.
+    if (!value('MCMID')) return 'MC';
     if (due || !live('MCAAMLH') || !live('MCAAMB')) return 'AAM';
+    if (!live('MCOPTOUT')) return 'MC';
     return undefined;
   }
 
@@ -628,7 +632,7 @@ export function createVisitorService(ctx: EngineContext, options: VisitorOptions
       }
     },
     getCustomerIDs: () => structuredClone(customerIds),
-    getSupplementalDataID: (consumer: string) => takeSdid(sdid, consumer, false, () => ctx.env.random()),
+    getSupplementalDataID: (consumer: string, noGenerate: boolean) => takeSdid(sdid, consumer, noGenerate, () => ctx.env.random()),
     call,
     onFrameMessage,
   };
