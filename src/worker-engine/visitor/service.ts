@@ -23,6 +23,7 @@ import {
   ID_SYNC_CONTAINER_ID,
   LOAD_TIMEOUT_MS,
   MESSAGES,
+  OptOut,
   OPT_IN_COOKIE_NAME,
 } from './constants.ts';
 import { customerIdParams, customerIdsHash, normalizeCustomerIds, type CustomerIds } from './customer-ids.ts';
@@ -451,7 +452,7 @@ export function createVisitorService(ctx: EngineContext, options: VisitorOptions
 
   function isOptedOutValue(v: string | undefined, type: string): boolean {
     if (!v || v === 'NONE') return false;
-    return v === 'global' || v.split(',').includes(type);
+    return v === OptOut.GLOBAL || v.split(',').includes(type);
   }
 
   async function optOutValue(): Promise<string> {
@@ -473,7 +474,7 @@ export function createVisitorService(ctx: EngineContext, options: VisitorOptions
 
   async function visitorValues(): Promise<VisitorValues> {
     if (!(await ready())) return {};
-    const out: VisitorValues = { MCOPTOUT: isOptedOutValue(value('MCOPTOUT'), 'global') };
+    const out: VisitorValues = { MCOPTOUT: isOptedOutValue(value('MCOPTOUT'), OptOut.GLOBAL) };
     const mid = noneToEmpty(value('MCMID'));
     const aid = noneToEmpty(value('MCAID'));
     const hint = fields.get('MCAAMLH')?.value;
@@ -527,7 +528,7 @@ export function createVisitorService(ctx: EngineContext, options: VisitorOptions
       }
       case 'setCustomerIDs': {
         await start();
-        if (!ecidApproved() || isOptedOutValue(value('MCOPTOUT'), 'global')) return {};
+        if (!ecidApproved() || isOptedOutValue(value('MCOPTOUT'), OptOut.GLOBAL)) return {};
         const r = await ctx.track(normalizeCustomerIds(args[0], args[1], ctx.env.sha256));
         for (const p of r.problems) ctx.log('warn', p);
         customerIds = { ...customerIds, ...r.ids };
@@ -540,7 +541,7 @@ export function createVisitorService(ctx: EngineContext, options: VisitorOptions
       }
       case 'isOptedOut': {
         await ready();
-        const type = typeof args[1] === 'string' ? args[1] : 'global';
+        const type = typeof args[1] === 'string' ? args[1] : OptOut.GLOBAL;
         const v = isOptedOutValue(await optOutValue(), type);
         return { value: v, callbacks: [[v]] };
       }
