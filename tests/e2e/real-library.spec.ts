@@ -56,7 +56,11 @@ class Env {
     await this.page.evaluate((n) => (window as unknown as { _satellite: { track(n: string): void } })._satellite.track(n), name);
   }
   async beacons(n: number) {
-    return waitForBeacons(this.request, n);
+    const got = await waitForBeacons(this.request, n);
+    // The collector answers as it records; give the worker a moment to hear that answer (the next
+    // beacon's lrt), as a user's next action would.
+    await sleep(100);
+    return got;
   }
   async click(selector: string) {
     await this.page.click(selector);
@@ -117,11 +121,14 @@ const scenarios: Record<string, (e: Env) => Promise<void>> = {
     await e.open({ cookies: { sat_track: 'true' }, dl: HOME });
     await e.track('Page View'); await e.beacons(1);
     await e.click('#pdf'); await e.beacons(2);
+    // After the click: the library writes no s_sq for a click that sent its own hit.
+    expect((await e.cookies()).s_sq).toBeUndefined();
   },
   async 'exit link click'(e) {
     await e.open({ cookies: { sat_track: 'true' }, dl: HOME });
     await e.track('Page View'); await e.beacons(1);
     await e.click('#exit'); await e.beacons(2);
+    expect((await e.cookies()).s_sq).toBeUndefined();
   },
 };
 
