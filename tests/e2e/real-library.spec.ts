@@ -199,6 +199,23 @@ test.describe('the real libraries\' recorded beacons and /id calls, parameter by
     });
   }
 
+  test('an internal link click: its ActivityMap and ClickMap data wait in s_sq and ride on the next page view', async ({ page, context, request }) => {
+    await resetServers(request);
+    const e = new Env(page, context, request);
+    await e.open({ cookies: { sat_track: 'true' }, dl: HOME });
+    await e.track('Page View'); await e.beacons(1);
+    await Promise.all([page.waitForURL(/\?next#/), e.click('#inner')]);
+    await e.ready();
+    await e.track('Page View');
+    const [, next] = (await e.beacons(2)) as (Beacon & { query: string })[];
+    const innerUrl = escape(`${SERVERS.page}/test/real-library.html?next`);
+    expect(next!.query).toContain(
+      `&v19=New%20Visitor&c.&a.&activitymap.&page=acme%3Ahome%3Ahome&link=next%20page&region=nav&pageIDType=1&.activitymap&.a&.c&pid=acme%3Ahome%3Ahome&pidt=1&oid=${innerUrl}`,
+    );
+    expect(next!.query).toMatch(/&ot=A&s=1280x720&/);
+    expect((await e.cookies()).s_sq).toBe('%5B%5BB%5D%5D');
+  });
+
   test('no tracking consent: no beacon, the extension\'s message, and the ID service still runs', async ({ page, context, request }) => {
     await resetServers(request);
     const lines = consoleOf(page);
