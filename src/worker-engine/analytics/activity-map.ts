@@ -38,8 +38,8 @@ export function activityMapData(link: LinkClick, pageName: string | undefined, p
 export function clickMapFields(link: LinkClick, pageName: string | undefined, pageUrl: string): string {
   const page = pageName || pageUrl;
   const objectId = objectIdOf(link.objectId);
-  const id = (objectId ?? link.href).substring(0, CLICK_MAP_OBJECT_MAX);
-  if (!page || !id || !link.tag) return '';
+  const id = String(objectId ?? link.href ?? '').substring(0, CLICK_MAP_OBJECT_MAX);
+  if (!page || !id || typeof link.tag !== 'string' || !link.tag) return '';
   return (
     `&pid=${escapeValue(page.substring(0, CLICK_MAP_PAGE_MAX))}${pageName ? '&pidt=1' : ''}` +
     `&oid=${escapeValue(id)}${objectId ? '&oidt=1' : ''}&ot=${escapeValue(link.tag.toUpperCase())}${objectId ? '&oi=1' : ''}`
@@ -50,8 +50,8 @@ export function clickMapFields(link: LinkClick, pageName: string | undefined, pa
  * `window.s_objectID` as the bridge sends it (`String(...)`): the library's default `0`, and values
  * that were never set (`undefined`, `null`, `false`, empty), name no object.
  */
-export function objectIdOf(sent: string | undefined): string | undefined {
-  return sent === undefined || ['', '0', 'undefined', 'null', 'false'].includes(sent) ? undefined : sent;
+export function objectIdOf(sent: unknown): string | undefined {
+  return typeof sent !== 'string' || ['', '0', 'undefined', 'null', 'false'].includes(sent) ? undefined : sent;
 }
 
 /** The encoded click data a hit carries after `pev3`: the ActivityMap block, then the ClickMap fields. */
