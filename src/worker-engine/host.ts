@@ -27,7 +27,8 @@ export function createHost(engine: Engine, io: HostIO): Host {
   const route = (batch: EffectBatch) => {
     for (const e of batch.effects) {
       if (e.type === 'request') {
-        if (e.fireAndForget) io.beacon(e, (rttMs) => void input({ type: 'beacon-delivered', rttMs }));
+        // A beacon's round trip comes back as an input: the next beacon reports it as `lrt`.
+        if (e.fireAndForget) io.beacon(e, e.kind === 'beacon' ? (rttMs) => void input({ type: 'beacon-delivered', rttMs }) : undefined);
         else void io.request(e).then((response) => input({ type: 'response', id: e.id, response }));
       } else if (e.type === 'timer') {
         io.setTimer(e.delay, () => void input({ type: 'timer', id: e.id }));
