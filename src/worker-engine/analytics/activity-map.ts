@@ -56,7 +56,9 @@ export function objectIdOf(sent: unknown): string | undefined {
 
 /** The encoded click data a hit carries after `pev3`: the ActivityMap block, then the ClickMap fields. */
 export function clickData(link: LinkClick, pageName: string | undefined, pageUrl: string): string {
-  return nestedBlock('c', activityMapData(link, pageName, pageUrl)) + clickMapFields(link, pageName, pageUrl);
+  // ActivityMap records a click only when it found a link text (its `link` is required).
+  const am = link.text ? nestedBlock('c', activityMapData(link, pageName, pageUrl)) : '';
+  return am + clickMapFields(link, pageName, pageUrl);
 }
 
 /** The `s_sq` value as written: `rsid=<escaped click data>`, escaped again as every library cookie value. */

@@ -318,6 +318,13 @@ describe('wire parity with AppMeasurement 2.27.0 (issue 11)', () => {
     await analytics.onClick(click('https://www.example.com/a.pdf', { objectId: 'hero pdf', tag: 'area' }));
     expect(ctx.requests[0]!.url).toContain('&.c&pid=https%3A%2F%2Fwww.example.com%2Fshop%2Fproduct%3Fid%3D1&oid=hero%20pdf&oidt=1&ot=AREA&oi=1&s=');
   });
+  it('ActivityMap needs a link text: a link without one sends only the ClickMap fields', async () => {
+    const { ctx, analytics } = setup();
+    await analytics.track(PAGE_VIEW);
+    await analytics.onClick(click('https://www.example.com/files/catalog.pdf', { text: '' }));
+    expect(ctx.requests[1]!.url).toContain('&pev1=https%3A%2F%2Fwww.example.com%2Ffiles%2Fcatalog.pdf&pid=acme%3Aproduct%20detail%3A12345&pidt=1&oid=');
+    expect(ctx.requests[1]!.url).not.toContain('activitymap');
+  });
   it('ClickMap: ids are cut as the library cuts them (page 255, object 100 characters)', async () => {
     const { ctx, analytics } = setup();
     await analytics.track({ type: 't', vars: { pageName: 'p'.repeat(300) } });
