@@ -72,6 +72,13 @@ export interface LinkClick {
   region: string;
   /** Whether the link's onclick already calls `.tl(`: such links are skipped. */
   hasTlCall: boolean;
+  /** The element's tag name (`A`, `AREA`): ClickMap's `ot`. */
+  tag?: string;
+  /**
+   * `String(window.s_objectID)` when the click happened (ClickMap's `oid` instead of the URL): sent as
+   * text even when unset (`undefined`, `0`), which the worker reads as none (`objectIdOf`).
+   */
+  objectId?: string;
 }
 
 export type EngineEvent =
@@ -100,7 +107,9 @@ export type EngineInput =
   /** A postMessage a frame the engine created sent to the page; the bridge checked nothing. */
   | { type: 'frame-message'; frameId: string; origin: string; data: unknown }
   /** `_satellite.setDebug(on)`: debug-level messages travel to the page only while it is on. */
-  | { type: 'debug'; on: boolean };
+  | { type: 'debug'; on: boolean }
+  /** The transport delivered one of this page's beacons (2xx) after `rttMs`: the next beacon's `lrt`. */
+  | { type: 'beacon-delivered'; rttMs: number };
 
 export type LogLevel = 'debug' | 'log' | 'info' | 'warn' | 'error';
 

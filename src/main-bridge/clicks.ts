@@ -12,7 +12,8 @@ export function linkClick(target: EventTarget | null): LinkClick | undefined {
     collapse(a.innerText ?? a.textContent) ||
     collapse(img?.alt || img?.title || img?.getAttribute('src') || a.title);
   const region = (a.parentElement?.closest('[id]') as HTMLElement | null)?.id || 'BODY';
-  return { href: a.href, text, region, hasTlCall: (a.getAttribute('onclick') ?? '').includes('.tl(') };
+  // ClickMap: the tag (`ot`) and `window.s_objectID` as text (`oid`; the worker tells an unset one apart).
+  return { href: a.href, text, region, hasTlCall: (a.getAttribute('onclick') ?? '').includes('.tl('), tag: a.tagName, objectId: (window as { s_objectID?: unknown }).s_objectID + '' };
 }
 
 export function listenForClicks(send: (link: LinkClick) => void): void {

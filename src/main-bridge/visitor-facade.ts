@@ -4,7 +4,7 @@
  * returns it synchronously) and calls the site's callback with the argument lists the worker
  * sends back. `adobe.optIn` forwards the same way.
  */
-import { MESSAGES } from '../worker-engine/visitor/constants.ts';
+import { AuthState, MESSAGES, OptInCategories, OptOut, VISITOR_VERSION } from '../worker-engine/visitor/constants.ts';
 import { normalizeOrgId } from '../worker-engine/visitor/org-id.ts';
 
 type Answer = { value?: unknown; callbacks?: unknown[][]; error?: string };
@@ -35,9 +35,9 @@ export function installVisitorFacade(call: Call): void {
     return fail(MESSAGES.useGetInstance);
   }
   Object.assign(Visitor, {
-    version: '5.5.0',
-    AuthState: { UNKNOWN: 0, AUTHENTICATED: 1, LOGGED_OUT: 2 },
-    OptOut: { GLOBAL: 'global' },
+    version: VISITOR_VERSION,
+    AuthState: { ...AuthState },
+    OptOut: { ...OptOut },
     getInstance(org: unknown, config?: Record<string, unknown>) {
       const id = normalizeOrgId(org);
       if (!instances[id]) {
@@ -52,5 +52,5 @@ export function installVisitorFacade(call: Call): void {
   w.Visitor = Visitor;
   w.adobe = w.adobe || {};
   w.adobe.optIn = forward('optIn.', {});
-  w.adobe.OptInCategories = { AAM: 'aam', ADCLOUD: 'adcloud', ANALYTICS: 'aa', CAMPAIGN: 'campaign', ECID: 'ecid', LIVEFYRE: 'livefyre', TARGET: 'target', MEDIA_ANALYTICS: 'mediaaa' };
+  w.adobe.OptInCategories = { ...OptInCategories };
 }

@@ -10,8 +10,8 @@ export interface HostIO {
   toBridge(batch: EffectBatch): void;
   /** A request whose answer the engine waits for. */
   request(req: RequestEffect): Promise<NetResponse>;
-  /** A beacon: the queue owns its delivery from here on. */
-  beacon(req: RequestEffect): void;
+  /** A beacon: the queue owns its delivery from here on; `delivered` gets the round trip of a 2xx answer. */
+  beacon(req: RequestEffect, delivered?: (rttMs: number) => void): void;
   setTimer(ms: number, fire: () => void): void;
   /** The devtools feed (optional: kept by the worker shell, ignored elsewhere). */
   monitor?(entry: { name: string; data: unknown }): void;
@@ -27,7 +27,8 @@ export function createHost(engine: Engine, io: HostIO): Host {
   const route = (batch: EffectBatch) => {
     for (const e of batch.effects) {
       if (e.type === 'request') {
-        if (e.fireAndForget) io.beacon(e);
+        // A beacon's round trip comes back as an input: the next beacon reports it as `lrt`.
+        if (e.fireAndForget) io.beacon(e, e.kind === 'beacon' ? (rttMs) => void input({ type: 'beacon-delivered', rttMs }) : undefined);
         else void io.request(e).then((response) => input({ type: 'response', id: e.id, response }));
       } else if (e.type === 'timer') {
         io.setTimer(e.delay, () => void input({ type: 'timer', id: e.id }));

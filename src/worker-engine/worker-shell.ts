@@ -17,7 +17,8 @@ export const browserEnv: EngineEnv = {
 
 /** Delivers beacons; the worker uses the durable IndexedDB queue. */
 export interface BeaconSink {
-  send(req: RequestEffect): void;
+  /** `delivered` is called once, on a 2xx answer, with the fetch round trip in ms. */
+  send(req: RequestEffect, delivered?: (rttMs: number) => void): void;
   /** Re-send what an earlier page left behind. */
   resume?(): void;
   queue?: Promise<{ readonly size: number; idle(): Promise<void> }>;
@@ -76,7 +77,7 @@ export function startWorker<N extends string, S extends object>(
     host = createHost(engine, {
       toBridge,
       request: fetchWithTimeout,
-      beacon: (req) => beacons.send(req),
+      beacon: (req, delivered) => beacons.send(req, delivered),
       setTimer: (ms, fire) => setTimeout(fire, ms),
       monitor: (entry) => {
         if (monitor.push(entry) > MONITOR_LIMIT) monitor.shift();

@@ -187,8 +187,20 @@ describe('page info', () => {
       text: 'Safety sheet',
       region: 'footer',
       hasTlCall: true,
+      tag: 'A',
+      objectId: 'undefined',
     });
     expect(linkClick(document.body)).toBeUndefined();
+  });
+  it('sends the tag and window.s_objectID as text, for ClickMap (ot, oid)', () => {
+    document.body.innerHTML = `<map name="m"><area id="ar" href="/x.pdf" alt="x"></map>`;
+    const w = window as unknown as { s_objectID?: unknown };
+    w.s_objectID = 'hero pdf';
+    try {
+      expect(linkClick(document.querySelector('#ar'))).toMatchObject({ tag: 'AREA', objectId: 'hero pdf' });
+    } finally {
+      delete w.s_objectID;
+    }
   });
 });
 

@@ -14,6 +14,9 @@ export type CollectedBeacon = DecodedBeacon & {
   receivedAt: number;
   /** True when a beacon with the same random path segment arrived before (a re-send). */
   duplicate: boolean;
+  /** The path and the query string exactly as they arrived (the body's, for a POST). */
+  path: string;
+  query: string;
   /** The request's `Cookie` header (credentials included?). */
   cookie?: string;
 };
@@ -103,7 +106,8 @@ export async function startCollector({ port, host = '127.0.0.1', quiet = false }
         }
         const decoded = decodeBeacon(req.url ?? '', body);
         const key = `${decoded.rsid}/${decoded.sid}`;
-        const beacon: CollectedBeacon = { ...decoded, method: req.method, receivedAt: Date.now(), duplicate: seen.has(key), cookie: req.headers.cookie };
+        const [path = '', search = ''] = (req.url ?? '').split(/\?(.*)/s);
+        const beacon: CollectedBeacon = { ...decoded, path, query: body || search, method: req.method, receivedAt: Date.now(), duplicate: seen.has(key), cookie: req.headers.cookie };
         seen.add(key);
         beacons.push(beacon);
         if (!quiet) console.log(summarize(beacon) + (beacon.duplicate ? ' (DUPLICATE)' : ''));

@@ -11,6 +11,8 @@ import { DEST5_HTML } from './dest5.ts';
 export interface IdServiceCall {
   path: string;
   query: Record<string, string>;
+  /** The query string as it arrived (parameter order is part of the wire format). */
+  search: string;
   time: number;
 }
 
@@ -110,7 +112,7 @@ export async function startIdService({ port, host = '127.0.0.1', region = 7, sub
       res.writeHead(204).end();
       return;
     }
-    calls.push({ path, query, time: Date.now() });
+    calls.push({ path, query, search: url.search.slice(1), time: Date.now() });
     switch (path) {
       case '/id': {
         const known = query.d_mid && /^[0-9a-fA-F-]+$/.test(query.d_mid) ? query.d_mid : cookiesOf(req)[DEMDEX_COOKIE];

@@ -1,6 +1,6 @@
 /**
- * ActivityMap context data (appmeasurement.md §4): sent in its own `c.` block after `pev3` on the
- * hit a click causes, or kept in the `s_sq` cookie for the next page view when the click sends none.
+ * Click data (appmeasurement.md §4): the ActivityMap `c.` block and the ClickMap fields, sent after
+ * `pev3` on the hit a click causes, or kept in the `s_sq` cookie for the next hit when the click sends none.
  */
 import type { LinkClick } from '../../protocol.ts';
 import type { ContextData } from './beacon-query.ts';
@@ -10,10 +10,13 @@ import { nestedBlock } from './beacon-query.ts';
 export const ACTIVITY_MAP_PAGE_MAX = 255;
 export const ACTIVITY_MAP_LINK_MAX = 128;
 export const ACTIVITY_MAP_REGION_MAX = 127;
-/** The cookie that carries a click's ActivityMap data to the next page view. */
+/** The cookie that carries a click's ActivityMap and ClickMap data to the next hit. */
 export const CLICK_COOKIE = 's_sq';
-/** What `s_sq` holds once its data has been sent. */
+/** AppMeasurement's stand-in for an empty cookie value; it escapes it like any value (`%5B%5BB%5D%5D`). */
 export const CLICK_COOKIE_EMPTY = '[[B]]';
+/** ClickMap (`trackInlineStats`): the page id is cut to 255 characters, the object id to 100. */
+export const CLICK_MAP_PAGE_MAX = 255;
+export const CLICK_MAP_OBJECT_MAX = 100;
 const PREFIX = 'a.activitymap.';
 
 /** The ActivityMap data of a click: page (pageName, else URL), link text, region, pageIDType. */
@@ -27,36 +30,61 @@ export function activityMapData(link: LinkClick, pageName: string | undefined, p
   };
 }
 
-/** `s_sq` value: `rsid=<block>`, escaped twice as AppMeasurement stores it. */
-export function clickCookieValue(rsid: string, data: ContextData): string {
-  return escapeValue(`${rsid}=${escapeValue(nestedBlock('c', data))}`);
+/**
+ * The ClickMap fields of a click (AppMeasurement with `trackInlineStats`), already encoded:
+ * `&pid=<pageName, else the page URL>[&pidt=1]&oid=<link URL, or window.s_objectID>[&oidt=1]&ot=<tag>[&oi=1]`.
+ * `pidt` is sent only for a page name; `oidt` and `oi` only when `s_objectID` named the object.
+ */
+export function clickMapFields(link: LinkClick, pageName: string | undefined, pageUrl: string): string {
+  const page = pageName || pageUrl;
+  const objectId = objectIdOf(link.objectId);
+  const id = String(objectId ?? link.href ?? '').substring(0, CLICK_MAP_OBJECT_MAX);
+  if (!page || !id || typeof link.tag !== 'string' || !link.tag) return '';
+  return (
+    `&pid=${escapeValue(page.substring(0, CLICK_MAP_PAGE_MAX))}${pageName ? '&pidt=1' : ''}` +
+    `&oid=${escapeValue(id)}${objectId ? '&oidt=1' : ''}&ot=${escapeValue(link.tag.toUpperCase())}${objectId ? '&oi=1' : ''}`
+  );
 }
 
 /**
- * The ActivityMap data a previous page's click left in `s_sq` for this report suite, or undefined
- * (absent, `[[B]]`, or written for another suite).
+ * `window.s_objectID` as the bridge sends it (`String(...)`): the library's default `0`, and values
+ * that were never set (`undefined`, `null`, `false`, empty), name no object.
  */
-export function readClickCookie(value: string | undefined, rsid: string): ContextData | undefined {
-  if (!value) return undefined;
+export function objectIdOf(sent: unknown): string | undefined {
+  return typeof sent !== 'string' || ['', '0', 'undefined', 'null', 'false'].includes(sent) ? undefined : sent;
+}
+
+/** The encoded click data a hit carries after `pev3`: the ActivityMap block, then the ClickMap fields. */
+export function clickData(link: LinkClick, pageName: string | undefined, pageUrl: string): string {
+  // ActivityMap records a click only when it found a link text (its `link` is required).
+  const am = link.text ? nestedBlock('c', activityMapData(link, pageName, pageUrl)) : '';
+  return am + clickMapFields(link, pageName, pageUrl);
+}
+
+/** The `s_sq` value as written: `rsid=<escaped click data>`, escaped again as every library cookie value. */
+export function clickCookieValue(rsid: string, data: string): string {
+  return escapeValue(data ? `${rsid}=${escapeValue(data)}` : CLICK_COOKIE_EMPTY);
+}
+
+/** What `s_sq` reads as: entries `suites=data`, or none for an absent or empty (`[[B]]`) cookie. */
+function clickCookieEntries(value: string | undefined): { suites: string[]; data: string }[] {
+  if (!value) return [];
   const outer = unescapeValue(value);
-  if (outer === CLICK_COOKIE_EMPTY) return undefined;
-  const eq = outer.indexOf('=');
-  if (eq < 0) return undefined;
-  const suites = outer.slice(0, eq).split(',');
-  if (!suites.includes(rsid)) return undefined;
-  const block = unescapeValue(outer.slice(eq + 1));
-  const data: ContextData = {};
-  const path: string[] = [];
-  for (const part of block.split('&')) {
-    if (part === '') continue;
-    const i = part.indexOf('=');
-    const key = unescapeValue(i < 0 ? part : part.slice(0, i));
-    if (i < 0 && key.endsWith('.')) path.push(key.slice(0, -1));
-    else if (i < 0 && key.startsWith('.')) path.pop();
-    else if (i >= 0) data[[...path, key].join('.')] = unescapeValue(part.slice(i + 1));
+  if (outer === CLICK_COOKIE_EMPTY) return [];
+  const out: { suites: string[]; data: string }[] = [];
+  for (const part of outer.split('&')) {
+    const eq = part.indexOf('=');
+    if (eq <= 0) continue;
+    out.push({ suites: unescapeValue(part.slice(0, eq)).split(','), data: unescapeValue(part.slice(eq + 1)) });
   }
-  // The outer `c` level is the block's own wrapper, not part of the keys.
-  const out: ContextData = {};
-  for (const [k, v] of Object.entries(data)) if (k.startsWith(`c.${PREFIX}`)) out[k.slice(2)] = v;
-  return Object.keys(out).length > 0 ? out : undefined;
+  return out;
+}
+
+/**
+ * The click data a previous click left in `s_sq` for this report suite (exactly this suite, as the
+ * library matches it), as the encoded string to send after `pev3`; undefined when there is none.
+ */
+export function readClickCookie(value: string | undefined, rsid: string): string | undefined {
+  const hit = clickCookieEntries(value).find((e) => e.suites.join(',') === rsid && e.data.startsWith('&'));
+  return hit?.data;
 }

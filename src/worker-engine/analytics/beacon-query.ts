@@ -26,6 +26,8 @@ export interface BeaconParams {
   customerIds?: Record<string, CustomerId>;
   /** The ActivityMap block after `pev3`, keyed as context data (`a.activitymap.page`). */
   activityMap?: ContextData;
+  /** Click data already encoded (a click's ActivityMap block and ClickMap fields), right after it. */
+  clickData?: string;
 }
 
 /** Parameters before the context data, in order. */
@@ -118,7 +120,7 @@ export function buildQuery(input: BeaconParams): string {
   q += customerIdBlock(input.customerIds);
   for (const key of PARAM_ORDER) {
     if (key === '@c.') q += nestedBlock('c', input.contextData ?? {});
-    else if (key === '@am') q += nestedBlock('c', input.activityMap ?? {});
+    else if (key === '@am') q += nestedBlock('c', input.activityMap ?? {}) + (input.clickData ?? '');
     else {
       const v = params[key];
       if (v) q += pair(key, v);

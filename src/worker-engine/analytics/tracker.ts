@@ -6,7 +6,7 @@
 import type { LinkClick, Snapshot } from '../../protocol.ts';
 import { reportSuiteFor } from '../core/settings.ts';
 import type { AnalyticsHit, AnalyticsService, EngineContext, VisitorService, VisitorValues } from '../core/types.ts';
-import { activityMapData, CLICK_COOKIE, CLICK_COOKIE_EMPTY, clickCookieValue, readClickCookie } from './activity-map.ts';
+import { CLICK_COOKIE, clickCookieValue, clickData, readClickCookie } from './activity-map.ts';
 import { decodeBeacon } from './beacon-decode.ts';
 import { browserValues, buildQuery, type ContextData } from './beacon-query.ts';
 import { beaconPath, sessionRandom, tagContainerMarker, trackingOrigin } from './beacon-url.ts';
@@ -14,7 +14,7 @@ import { EU_COMPLIANCE_MESSAGE, trackingConsented } from './consent.ts';
 import { FALLBACK_ID_COOKIE, FALLBACK_ID_LIFETIME_MS, isFallbackId, newFallbackId } from './fallback-id.ts';
 import { classifyClick, filterLinkHit, linkEventParam } from './link-tracking.ts';
 import { timeString } from './time-string.ts';
-import { limitValue, queryKeyOf } from './variables.ts';
+import { queryKeyOf, wireValue } from './variables.ts';
 
 /** The storefront's currency (SPEC.md §9); AppMeasurement itself has no default. */
 export const DEFAULT_CURRENCY = 'USD';
@@ -23,6 +23,12 @@ export const CHARACTER_SET = 'UTF-8';
 export const MAX_GET_LENGTH = 2047;
 /** The consumer name AppMeasurement asks the visitor service for the supplemental data id with. */
 export const SDID_CONSUMER = 'AppMeasurement:0';
+/**
+ * AppMeasurement's `expectSupplementalData`: when set, the tracker makes a supplemental data id
+ * itself and the hit waits on Adobe's side for Target's data (A4T). The Launch property does not set
+ * it (there is no Target on the storefront), so the tracker only takes an id that already exists.
+ */
+export const EXPECT_SUPPLEMENTAL_DATA = false;
 /** The session cookie whose presence AppMeasurement reports as `k`. */
 export const COOKIE_CHECK = 's_cc';
 export const TRACKER_UNAVAILABLE = 'Unable to create AppMeasurement tracker';
@@ -45,7 +51,8 @@ interface PendingHit {
   tracker: Tracker;
   /** The pageName in force when the event fired (the hit's own, else the last one set). */
   pageName: string | undefined;
-  activityMap?: ContextData;
+  /** The encoded ActivityMap + ClickMap data of the click that made this hit. */
+  click?: string;
 }
 
 export function createAnalyticsService(ctx: EngineContext, visitor: VisitorService): AnalyticsService {
@@ -53,8 +60,11 @@ export function createAnalyticsService(ctx: EngineContext, visitor: VisitorServi
   /** Hits leave in the order they were made, each after the one before (AppMeasurement queues too). */
   let chain: Promise<void> = Promise.resolve();
   let hitsSent = 0;
-  /** pageName survives between calls (clearVars() does not clear it). */
+  /** pageName and server survive between calls (clearVars() clears neither). */
   let lastPageName: string | undefined;
+  let lastServer: string | undefined;
+  /** The round trip of the last delivered beacon, sent once as `lrt` by the next one (as AppMeasurement does). */
+  let lastRoundTrip: number | undefined;
   /** `s c j v k bw bh` are measured once per page. */
   let browser: Record<string, string> | undefined;
   const warnedNames = new Set<string>();
@@ -107,7 +117,7 @@ export function createAnalyticsService(ctx: EngineContext, visitor: VisitorServi
     }
   }
 
-  async function send({ hit, snapshot, tracker: t, pageName, activityMap }: PendingHit): Promise<void> {
+  async function send({ hit, snapshot, tracker: t, pageName, click }: PendingHit): Promise<void> {
     // AppMeasurement waits for the visitor values before its first hit; later calls get them at once.
     const values = await visitorValues();
     if (!visitor.isApproved('aa')) {
@@ -133,16 +143,16 @@ export function createAnalyticsService(ctx: EngineContext, visitor: VisitorServi
         warnedNames.add(name);
         continue;
       }
-      const limited = limitValue(key, value);
-      if (limited.cut) ctx.log('debug', `Analytics variable ${name} was cut to its length limit.`);
-      params[key] = limited.value;
+      // Values go out whole (the collection servers truncate); only hierarchies are cut, at 255 characters.
+      params[key] = wireValue(key, value);
     }
+    let activityMap: ContextData | undefined;
     for (const [k, v] of Object.entries(hit.contextData ?? {})) {
       if (k.startsWith('a.activitymap.')) (activityMap ??= {})[k] = v;
       else contextData[k] = v;
     }
 
-    params.pageName = pageName === undefined ? undefined : limitValue('pageName', pageName).value;
+    params.pageName = pageName;
     params.g ??= snapshot.url;
     // The referrer goes with the first hit of the page only.
     if (hitsSent === 0) params.r ??= snapshot.referrer;
@@ -157,7 +167,10 @@ export function createAnalyticsService(ctx: EngineContext, visitor: VisitorServi
       params.aamlh = values.MCAAMLH;
       params.aamb = values.MCAAMB;
       params.mcorgid = visitor.orgId;
-      params.sdid = visitor.getSupplementalDataID(SDID_CONSUMER) || undefined;
+    }
+    // Only with the TARGET category approved, and without making one unless supplemental data is expected.
+    if (ecidAllowed && visitor.isApproved('target')) {
+      params.sdid = visitor.getSupplementalDataID(SDID_CONSUMER, !EXPECT_SUPPLEMENTAL_DATA) || undefined;
     }
     if (!params.mid && !params.aid) params.fid = fallbackId();
     if (!visitor.isApproved('aam')) contextData['cm.ssf'] = '1';
@@ -170,16 +183,20 @@ export function createAnalyticsService(ctx: EngineContext, visitor: VisitorServi
       params.pev1 = hit.linkUrl;
       params.pev2 = hit.linkName;
       ({ params: finalParams, contextData: finalContext } = filterLinkHit(params, contextData, hit.linkTrackVars, hit.linkTrackEvents));
-    } else {
-      // A page view carries the ActivityMap data a click on the previous page left behind.
-      const carried = readClickCookie(ctx.cookies.get(CLICK_COOKIE), t.rsid);
-      if (carried) {
-        activityMap = { ...carried, ...activityMap };
-        ctx.cookies.set(CLICK_COOKIE, CLICK_COOKIE_EMPTY, { path: '/', domain: ctx.page.cookieDomain });
-      }
+    }
+    // A click that sent no hit left its data in s_sq: the next hit without click data of its own
+    // carries it; a hit with its own drops it (as AppMeasurement does). Either way s_sq is emptied.
+    let carried = readClickCookie(ctx.cookies.get(CLICK_COOKIE), t.rsid);
+    if (carried !== undefined) {
+      ctx.cookies.set(CLICK_COOKIE, clickCookieValue(t.rsid, ''), { path: '/', domain: ctx.page.cookieDomain });
+      if (click || activityMap) carried = undefined;
     }
     browser ??= browserValues(ctx.page, snapshot);
     Object.assign(finalParams, browser);
+    if (lastRoundTrip !== undefined) {
+      finalParams.lrt = String(lastRoundTrip);
+      lastRoundTrip = undefined;
+    }
 
     const query = buildQuery({
       t: timeString(snapshot.time, snapshot.tz),
@@ -187,6 +204,7 @@ export function createAnalyticsService(ctx: EngineContext, visitor: VisitorServi
       contextData: finalContext,
       customerIds: ecidAllowed ? visitor.getCustomerIDs() : undefined,
       activityMap,
+      clickData: click ?? carried,
     });
     const path = beaconPath({ origin: t.origin, rsid: t.rsid, marker: MARKER, sid: sessionRandom(ctx.env) });
     let url = `${path}?${query}`;
@@ -229,6 +247,7 @@ export function createAnalyticsService(ctx: EngineContext, visitor: VisitorServi
       const t = getTracker(hit);
       if (!t) return Promise.resolve();
       if (hit.vars.pageName) lastPageName = hit.vars.pageName;
+      if (hit.vars.server) lastServer = hit.vars.server;
       return enqueue({ hit, snapshot: ctx.snapshot(), tracker: t, pageName: lastPageName });
     }),
 
@@ -237,20 +256,25 @@ export function createAnalyticsService(ctx: EngineContext, visitor: VisitorServi
       if (!t) return Promise.resolve();
       const snapshot = ctx.snapshot();
       const kind = classifyClick(link, ctx.settings, snapshot.url);
-      const data = activityMapData(link, lastPageName, snapshot.url);
+      const data = clickData(link, lastPageName, snapshot.url);
       if (!kind) {
         if (link.hasTlCall) return Promise.resolve();
-        // No hit for this click: its ActivityMap data waits in s_sq for the next page view.
+        // No hit for this click: its ActivityMap and ClickMap data wait in s_sq for the next hit.
         ctx.cookies.set(CLICK_COOKIE, clickCookieValue(t.rsid, data), { path: '/', domain: ctx.page.cookieDomain });
         return Promise.resolve();
       }
+      // Not restricted by linkTrackVars: the variables clearVars() leaves (pageName, server) go with it.
       return enqueue({
-        hit: { type: 'tl', linkType: kind.linkType, linkUrl: kind.linkUrl, vars: {} },
+        hit: { type: 'tl', linkType: kind.linkType, linkUrl: kind.linkUrl, vars: lastServer ? { server: lastServer } : {} },
         snapshot,
         tracker: t,
         pageName: lastPageName,
-        activityMap: data,
+        click: data,
       });
     }),
+
+    onBeaconDelivered(rttMs: number): void {
+      if (Number.isFinite(rttMs) && rttMs >= 0) lastRoundTrip = Math.round(rttMs);
+    },
   };
 }

@@ -1,7 +1,7 @@
 /**
  * AppMeasurement variable names and the query keys they travel under (appmeasurement.md §1),
- * with the ranges of SPEC.md §9 carried by the types and the length limits of
- * appmeasurement.md §3 applied to the values.
+ * with the ranges of SPEC.md §9 carried by the types. Values go out whole, as the library sends
+ * them (the collection servers truncate); only hierarchies are cut, by the library's own rule.
  */
 
 /** 1..N as a union of number literals (N ≤ 250 stays well inside the compiler's recursion limit). */
@@ -73,67 +73,18 @@ export function queryKeyOf(name: string): string | undefined {
   return n >= 1 && n <= spec.count ? `${spec.key}${n}` : undefined;
 }
 
-/** Byte limits of appmeasurement.md §3 (UTF-8 bytes, as the collection servers count). */
-export const LIMIT_PROP = 100;
-export const LIMIT_EVAR = 255;
-export const LIMIT_HIER = 255;
-export const LIMIT_LIST_VALUE = 255;
-export const LIMIT_PAGE_NAME = 100;
-export const LIMIT_VISITOR_ID = 100;
-export const LIMIT_EVENTS = 64 * 1024;
-export const LIMIT_PRODUCTS = 64 * 1024;
 /** `g` carries the first 255 characters of the page URL; the rest goes in `-g`. */
 export const PAGE_URL_SPLIT = 255;
 /** The delimiter the storefront joins list values with (DECISIONS.md §3). */
 export const LIST_DELIMITER = ',';
-
-/** A `D=` value is a copy instruction for the server (`D=v1`), never a value to cut. */
-export function isDynamicCopy(value: string): boolean {
-  return value.startsWith('D=');
-}
-
-const encoder = new TextEncoder();
-
-/** The longest prefix of `value` that fits in `maxBytes` UTF-8 bytes, never splitting a character. */
-export function truncateBytes(value: string, maxBytes: number): string {
-  if (value.length * 3 <= maxBytes || encoder.encode(value).length <= maxBytes) return value;
-  let bytes = 0;
-  let out = '';
-  for (const ch of value) {
-    const n = encoder.encode(ch).length;
-    if (bytes + n > maxBytes) break;
-    bytes += n;
-    out += ch;
-  }
-  return out;
-}
-
-/** The byte limit for a query key, if it has one. */
-export function limitFor(queryKey: string): number | undefined {
-  if (queryKey === 'pageName') return LIMIT_PAGE_NAME;
-  if (queryKey === 'vid') return LIMIT_VISITOR_ID;
-  if (queryKey === 'events') return LIMIT_EVENTS;
-  if (queryKey === 'products') return LIMIT_PRODUCTS;
-  if (/^c\d+$/.test(queryKey)) return LIMIT_PROP;
-  if (/^v\d+$/.test(queryKey)) return LIMIT_EVAR;
-  if (/^h\d+$/.test(queryKey)) return LIMIT_HIER;
-  return undefined;
-}
-
 /**
- * A value as it may go on the wire: cut to its limit (lists per value), `D=` copies untouched.
- * Returns the value and whether it was cut (the tracker says so in the debug log).
+ * The one length rule AppMeasurement applies to a variable itself: `hier1`–`hier5` are cut to their
+ * first 255 characters (`substring(0, 255)`). Everything else (pageName, props, eVars, lists) goes out
+ * whole; the collection servers apply the documented limits (appmeasurement.md §3).
  */
-export function limitValue(queryKey: string, value: string): { value: string; cut: boolean } {
-  if (isDynamicCopy(value)) return { value, cut: false };
-  if (/^l\d+$/.test(queryKey)) {
-    const parts = value.split(LIST_DELIMITER);
-    const cutParts = parts.map((p) => truncateBytes(p, LIMIT_LIST_VALUE));
-    const cut = cutParts.some((p, i) => p !== parts[i]);
-    return { value: cut ? cutParts.join(LIST_DELIMITER) : value, cut };
-  }
-  const limit = limitFor(queryKey);
-  if (limit === undefined) return { value, cut: false };
-  const out = truncateBytes(value, limit);
-  return { value: out, cut: out !== value };
+export const HIER_MAX_CHARS = 255;
+
+/** A value as AppMeasurement puts it on the wire: hierarchies cut to 255 characters, the rest untouched. */
+export function wireValue(queryKey: string, value: string): string {
+  return /^h\d+$/.test(queryKey) ? value.substring(0, HIER_MAX_CHARS) : value;
 }

@@ -314,6 +314,11 @@ export function createEngine<N extends string, S extends object>(opts: EngineOpt
       case 'debug':
         debug = input.on;
         return;
+      case 'beacon-delivered': {
+        const analytics = (getServices() as Partial<import('./types.ts').Services>).analytics;
+        analytics?.onBeaconDelivered?.(input.rttMs);
+        return;
+      }
       case 'frame-message': {
         for (const svc of Object.values(getServices()) as Array<{ onFrameMessage?: (...a: unknown[]) => void }>) {
           svc.onFrameMessage?.(input.frameId, input.origin, input.data);

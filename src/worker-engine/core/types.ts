@@ -177,7 +177,11 @@ export interface VisitorService {
   isApproved(category: string): boolean;
   /** Customer ids for the analytics `cid.` block: data source → {id, authState}. */
   getCustomerIDs(): Record<string, { id: string; authState: number }>;
-  getSupplementalDataID(consumer: string): string;
+  /**
+   * `getSupplementalDataID(consumer, noGenerate)` (ecid.md §8): with `noGenerate` the consumer gets an
+   * id only when one exists already (handed over in the URL or `serverState`, or made by another consumer).
+   */
+  getSupplementalDataID(consumer: string, noGenerate: boolean): string;
   /** A call from the page-side `Visitor` facade. */
   call(method: string, args: unknown[]): Promise<{ value?: unknown; callbacks?: unknown[][] }>;
   /** A postMessage from a frame the service created (the ID-sync iframe); origin unchecked. */
@@ -205,4 +209,6 @@ export interface AnalyticsService {
   track(hit: AnalyticsHit): Promise<void>;
   /** Automatic link tracking (download and exit links). */
   onClick(link: import('../../protocol.ts').LinkClick): Promise<void>;
+  /** A beacon of this page was delivered (2xx) after `rttMs`: the next beacon reports it as `lrt`. */
+  onBeaconDelivered(rttMs: number): void;
 }

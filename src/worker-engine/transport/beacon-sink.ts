@@ -7,7 +7,8 @@ import { openBeaconStore } from './idb-store.ts';
 import { createBeaconQueue, type BeaconQueue } from './queue.ts';
 
 export interface BeaconSink {
-  send(req: RequestEffect): void;
+  /** `delivered` is called once, on a 2xx answer, with the fetch round trip in ms. */
+  send(req: RequestEffect, delivered?: (rttMs: number) => void): void;
   /** Sends what earlier pages left behind (call once at worker start). */
   resume(): void;
   /** The queue, once its store is open (tests and the devtools). */
@@ -27,8 +28,8 @@ export function createBeaconSink(log: (message: string) => void): BeaconSink {
   // Back online: retry at once instead of waiting out the back-off.
   if (typeof addEventListener === 'function') addEventListener('online', () => void queue.then((q) => q.retryNow()));
   return {
-    send(req) {
-      void queue.then((q) => q.enqueue({ method: req.method, url: req.url, body: req.body, headers: req.headers }));
+    send(req, delivered) {
+      void queue.then((q) => q.enqueue({ method: req.method, url: req.url, body: req.body, headers: req.headers }, delivered));
     },
     resume() {
       void queue.then((q) => q.resumePending());

@@ -43,8 +43,8 @@ export interface BeaconQueueOptions {
 }
 
 export interface BeaconQueue {
-  /** Stores the beacon (resolves then, with its id) and sends it in turn. */
-  enqueue(request: BeaconRequest): Promise<string>;
+  /** Stores the beacon (resolves then, with its id) and sends it in turn; `delivered` gets the round trip of a 2xx answer. */
+  enqueue(request: BeaconRequest, delivered?: (rttMs: number) => void): Promise<string>;
   /** Takes over the beacons earlier pages left in the store; resolves with how many. */
   resumePending(): Promise<number>;
   /** Cuts the current back-off short (the shell calls this when the network comes back). */
@@ -90,6 +90,8 @@ export function createBeaconQueue(opts: BeaconQueueOptions): BeaconQueue {
   let wake: (() => void) | undefined;
   let idleWaiters: (() => void)[] = [];
   const storeProblems = new Set<string>();
+  /** Who wants to hear a beacon's round trip (this page's own beacons only). */
+  const onDelivered = new Map<string, (rttMs: number) => void>();
 
   const storeFailed = (op: string, e: unknown) => {
     if (storeProblems.has(op)) return;
@@ -145,6 +147,7 @@ export function createBeaconQueue(opts: BeaconQueueOptions): BeaconQueue {
       if (mine && mine.leaseUntil > t) entry = mine;
       else {
         held.delete(key);
+        onDelivered.delete(key);
         return { kind: 'done' };
       }
     }
@@ -162,8 +165,11 @@ export function createBeaconQueue(opts: BeaconQueueOptions): BeaconQueue {
     const claimed: StoredBeacon = { ...entry, owner, leaseUntil: t + timeout + lease };
     held.set(key, claimed);
     await safe('write', () => store.set(key, claimed));
+    const sentAt = now();
     const result = await send(claimed);
     if ('status' in result && settles(result.status)) {
+      if (result.status >= 200 && result.status < 300) onDelivered.get(key)?.(now() - sentAt);
+      onDelivered.delete(key);
       await safe('delete', () => store.del(key));
       held.delete(key);
       if (claimed.attempts > 0) log(`Analytics beacon delivered after ${claimed.attempts + 1} attempts.`);
@@ -202,12 +208,13 @@ export function createBeaconQueue(opts: BeaconQueueOptions): BeaconQueue {
   }
 
   return {
-    async enqueue(request: BeaconRequest): Promise<string> {
+    async enqueue(request: BeaconRequest, delivered?: (rttMs: number) => void): Promise<string> {
       const t = now();
       // Sortable: creation time, then a counter, then the owner for uniqueness across pages.
       const id = `${KEY_PREFIX}${t.toString(36).padStart(10, '0')}:${(seq++).toString(36).padStart(6, '0')}:${owner}`;
       const entry: StoredBeacon = { id, ...request, createdAt: t, attempts: 0, owner, leaseUntil: t + timeout + lease };
       held.set(id, entry);
+      if (delivered) onDelivered.set(id, delivered);
       await safe('write', () => store.set(id, entry));
       insert(id);
       void pump();

@@ -4,6 +4,7 @@
  * turns on the same visitor.
  */
 import { DEFAULT_ID_SERVICE_HOST, MS_PER_DAY, VISITOR_VERSION } from './constants.ts';
+import { safeDecode } from '../core/cookies.ts';
 
 export type AmcvFieldName =
   | 'MCMID'
@@ -63,14 +64,6 @@ export function amcvCookieName(orgId: string): string {
 
 export function amcvsCookieName(orgId: string): string {
   return `AMCVS_${encodeURIComponent(orgId)}`;
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }
 
 /**

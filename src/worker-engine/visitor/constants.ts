@@ -57,6 +57,22 @@ export const DEFAULT_AMCV_DIGEST = 179643557;
 
 export const ORG_SUFFIX = '@AdobeOrg';
 
+/** `Visitor.AuthState` (SPEC.md §4): unknown 0, authenticated 1, logged out 2. */
+export const AuthState = { UNKNOWN: 0, AUTHENTICATED: 1, LOGGED_OUT: 2 } as const;
+/** `Visitor.OptOut`: the opt-out type that covers everything. */
+export const OptOut = { GLOBAL: 'global' } as const;
+/** `adobe.OptInCategories` (SPEC.md §4). */
+export const OptInCategories = {
+  AAM: 'aam',
+  ADCLOUD: 'adcloud',
+  ANALYTICS: 'aa',
+  CAMPAIGN: 'campaign',
+  ECID: 'ecid',
+  LIVEFYRE: 'livefyre',
+  TARGET: 'target',
+  MEDIA_ANALYTICS: 'mediaaa',
+} as const;
+
 /** Messages, with SPEC.md §8's exact texts. */
 export const MESSAGES = {
   useGetInstance: 'Please use `Visitor.getInstance` to instantiate Visitor.',

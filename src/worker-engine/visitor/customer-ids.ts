@@ -3,8 +3,9 @@
  * hashing, the `d_cid_ic` wire format and the `MCCIDH` change hash.
  */
 import { hash32 } from './amcv-cookie.ts';
+import { AuthState } from './constants.ts';
 
-export const AuthState = { UNKNOWN: 0, AUTHENTICATED: 1, LOGGED_OUT: 2 } as const;
+export { AuthState };
 
 export interface CustomerId {
   id: string;

@@ -6,18 +6,11 @@ import {
   MESSAGES,
   OPT_IN_COOKIE_LIFETIME_FALLBACK_S,
   OPT_IN_STORAGE_EXPIRY_S,
+  OptInCategories,
 } from './constants.ts';
+import { safeDecode } from '../core/cookies.ts';
 
-export const OptInCategories = {
-  AAM: 'aam',
-  ADCLOUD: 'adcloud',
-  ANALYTICS: 'aa',
-  CAMPAIGN: 'campaign',
-  ECID: 'ecid',
-  LIVEFYRE: 'livefyre',
-  TARGET: 'target',
-  MEDIA_ANALYTICS: 'mediaaa',
-} as const;
+export { OptInCategories };
 
 export type OptInCategory = (typeof OptInCategories)[keyof typeof OptInCategories];
 export const ALL_CATEGORIES: readonly OptInCategory[] = Object.values(OptInCategories);
@@ -205,12 +198,4 @@ export function createOptIn(config: OptInConfig, deps: OptInDeps, viaLaunchExten
     },
   };
   return api;
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }

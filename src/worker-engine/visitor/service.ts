@@ -23,6 +23,7 @@ import {
   ID_SYNC_CONTAINER_ID,
   LOAD_TIMEOUT_MS,
   MESSAGES,
+  OptOut,
   OPT_IN_COOKIE_NAME,
 } from './constants.ts';
 import { customerIdParams, customerIdsHash, normalizeCustomerIds, type CustomerIds } from './customer-ids.ts';
@@ -259,8 +260,12 @@ export function createVisitorService(ctx: EngineContext, options: VisitorOptions
       expireField('MCAAMB');
       due = true;
     }
-    if (!value('MCMID') || !live('MCOPTOUT')) return 'MC';
+    // Without a MID the MC call fills everything. With one, the expired AAM fields ask for AAM (a
+    // return visit more than a day later: VisitorAPI expires MCAAMB at start and asks d_fieldgroup=AAM);
+    // its reply refreshes MCOPTOUT as well. Only the session-bound MCOPTOUT missing asks for MC again.
+    if (!value('MCMID')) return 'MC';
     if (due || !live('MCAAMLH') || !live('MCAAMB')) return 'AAM';
+    if (!live('MCOPTOUT')) return 'MC';
     return undefined;
   }
 
@@ -447,7 +452,7 @@ export function createVisitorService(ctx: EngineContext, options: VisitorOptions
 
   function isOptedOutValue(v: string | undefined, type: string): boolean {
     if (!v || v === 'NONE') return false;
-    return v === 'global' || v.split(',').includes(type);
+    return v === OptOut.GLOBAL || v.split(',').includes(type);
   }
 
   async function optOutValue(): Promise<string> {
@@ -469,7 +474,7 @@ export function createVisitorService(ctx: EngineContext, options: VisitorOptions
 
   async function visitorValues(): Promise<VisitorValues> {
     if (!(await ready())) return {};
-    const out: VisitorValues = { MCOPTOUT: isOptedOutValue(value('MCOPTOUT'), 'global') };
+    const out: VisitorValues = { MCOPTOUT: isOptedOutValue(value('MCOPTOUT'), OptOut.GLOBAL) };
     const mid = noneToEmpty(value('MCMID'));
     const aid = noneToEmpty(value('MCAID'));
     const hint = fields.get('MCAAMLH')?.value;
@@ -523,7 +528,7 @@ export function createVisitorService(ctx: EngineContext, options: VisitorOptions
       }
       case 'setCustomerIDs': {
         await start();
-        if (!ecidApproved() || isOptedOutValue(value('MCOPTOUT'), 'global')) return {};
+        if (!ecidApproved() || isOptedOutValue(value('MCOPTOUT'), OptOut.GLOBAL)) return {};
         const r = await ctx.track(normalizeCustomerIds(args[0], args[1], ctx.env.sha256));
         for (const p of r.problems) ctx.log('warn', p);
         customerIds = { ...customerIds, ...r.ids };
@@ -536,7 +541,7 @@ export function createVisitorService(ctx: EngineContext, options: VisitorOptions
       }
       case 'isOptedOut': {
         await ready();
-        const type = typeof args[1] === 'string' ? args[1] : 'global';
+        const type = typeof args[1] === 'string' ? args[1] : OptOut.GLOBAL;
         const v = isOptedOutValue(await optOutValue(), type);
         return { value: v, callbacks: [[v]] };
       }
@@ -628,7 +633,7 @@ export function createVisitorService(ctx: EngineContext, options: VisitorOptions
       }
     },
     getCustomerIDs: () => structuredClone(customerIds),
-    getSupplementalDataID: (consumer: string) => takeSdid(sdid, consumer, false, () => ctx.env.random()),
+    getSupplementalDataID: (consumer: string, noGenerate: boolean) => takeSdid(sdid, consumer, noGenerate, () => ctx.env.random()),
     call,
     onFrameMessage,
   };

@@ -3,6 +3,7 @@
  * `adobe_mc=MCMID=…|MCAID=…|MCORGID=…|TS=…`, and a landing page accepts it for 5 minutes.
  */
 import { URL_IDS_MAX_AGE_MIN } from './constants.ts';
+import { isValidVisitorId } from './id-response.ts';
 import { queryParam, readPairs } from './sdid.ts';
 
 export const ADOBE_MC_PARAM = 'adobe_mc';
@@ -40,7 +41,7 @@ export function idsFromUrl(pageUrl: string, orgId: string, nowMs: number): Hande
   if (pairs.MCORGID !== orgId || !Number.isFinite(ts)) return undefined;
   if (Math.floor((nowMs / 1000 - ts) / 60) > URL_IDS_MAX_AGE_MIN) return undefined;
   const out: HandedOverIds = {};
-  if (pairs.MCMID && /^[0-9a-fA-F-]+$/.test(pairs.MCMID)) out.MCMID = pairs.MCMID;
-  if (pairs.MCAID && /^[0-9a-fA-F-]+$/.test(pairs.MCAID)) out.MCAID = pairs.MCAID;
+  if (isValidVisitorId(pairs.MCMID)) out.MCMID = pairs.MCMID;
+  if (isValidVisitorId(pairs.MCAID)) out.MCAID = pairs.MCAID;
   return out;
 }

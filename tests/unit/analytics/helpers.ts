@@ -104,7 +104,12 @@ export interface StubVisitorOptions {
   customerIds?: Record<string, { id: string; authState: number }>;
   /** Resolve getVisitorValues only when `release()` is called. */
   deferred?: boolean;
+  /** A supplemental data id that exists already (handed over, or made by Target); none by default. */
+  sdid?: string;
 }
+
+/** What the stub makes when a consumer asks it to generate an id. */
+export const GENERATED_SDID = '5F1A2B3C4D5E6F70-1A2B3C4D5E6F7081';
 
 export const VALUES: VisitorValues = {
   MCMID: '12345678901234567890123456789012345678',
@@ -113,7 +118,7 @@ export const VALUES: VisitorValues = {
   MCAAMB: 'j8Odv6LonN4r3an7LhD3WZrU1bUpAkFkkiY1ncBR96t2PTI',
 };
 
-export function stubVisitor(opts: StubVisitorOptions = {}): VisitorService & { calls: number; release(): void } {
+export function stubVisitor(opts: StubVisitorOptions = {}): VisitorService & { calls: number; release(): void; sdidRequests: Array<[string, boolean]> } {
   let release = () => {};
   const gate = opts.deferred ? new Promise<void>((r) => (release = r)) : Promise.resolve();
   const v = {
@@ -128,7 +133,11 @@ export function stubVisitor(opts: StubVisitorOptions = {}): VisitorService & { c
     orgId: '0123456789ABCDEF01234567@AdobeOrg',
     isApproved: (c: string) => opts.approved?.[c] ?? true,
     getCustomerIDs: () => opts.customerIds ?? {},
-    getSupplementalDataID: () => '5F1A2B3C4D5E6F70-1A2B3C4D5E6F7081',
+    sdidRequests: [] as Array<[string, boolean]>,
+    getSupplementalDataID(consumer: string, noGenerate: boolean) {
+      v.sdidRequests.push([consumer, noGenerate]);
+      return opts.sdid ?? (noGenerate ? '' : GENERATED_SDID);
+    },
     call: async () => ({}),
     onFrameMessage: () => {},
   };

@@ -69,3 +69,11 @@ describe('automatic link tracking', () => {
     expect(classifyClick(click('https://x.example.net/a.pdf', true), settings, PAGE)).toBeUndefined();
   });
 });
+
+describe('ClickMap object id from the bridge (String(window.s_objectID))', () => {
+  it('reads the unset forms as none and keeps a real name', async () => {
+    const { objectIdOf } = await import('../../../src/worker-engine/analytics/activity-map.ts');
+    for (const unset of [undefined, '', '0', 'undefined', 'null', 'false']) expect(objectIdOf(unset), String(unset)).toBeUndefined();
+    expect(objectIdOf('hero pdf')).toBe('hero pdf');
+  });
+});

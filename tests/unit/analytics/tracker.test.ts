@@ -43,13 +43,13 @@ describe('page view (golden)', () => {
     expect(ctx.requests).toHaveLength(1);
     const r = ctx.requests[0]!;
     expect(r).toMatchObject({ kind: 'beacon', method: 'GET', credentials: 'include', fireAndForget: true });
-    expect(r.url).toMatchInlineSnapshot(`"https://metrics.example.com/b/ss/acmeprod/1/JS-2.27.0-LF8J/s06011037519201?AQB=1&ndh=1&pf=1&t=24%2F2%2F2026%2014%3A4%3A36%202%20-330&sdid=5F1A2B3C4D5E6F70-1A2B3C4D5E6F7081&mid=12345678901234567890123456789012345678&aamlh=7&ce=UTF-8&pageName=acme%3Aproduct%20detail%3A12345&g=https%3A%2F%2Fwww.example.com%2Fshop%2Fproduct%3Fid%3D1&r=https%3A%2F%2Fsearch.example.net%2F%3Fq%3Dgloves&cc=USD&ch=acme&server=www.example.com&events=event49&aamb=j8Odv6LonN4r3an7LhD3WZrU1bUpAkFkkiY1ncBR96t2PTI&c1=D%3Dv1&v1=Full%20Logged%20In&h1=acme%7Cproduct%20detail%7C12345&l1=imp-1%2Cimp-2&c2=D%3DpageName&v4=0801234567%3AUnassigned&s=1920x1080&c=24&j=1.6&v=N&k=Y&bw=1280&bh=720&mcorgid=0123456789ABCDEF01234567%40AdobeOrg&AQE=1"`);
+    expect(r.url).toMatchInlineSnapshot(`"https://metrics.example.com/b/ss/acmeprod/1/JS-2.27.0-LF8J/s06011037519201?AQB=1&ndh=1&pf=1&t=24%2F2%2F2026%2014%3A4%3A36%202%20-330&mid=12345678901234567890123456789012345678&aamlh=7&ce=UTF-8&pageName=acme%3Aproduct%20detail%3A12345&g=https%3A%2F%2Fwww.example.com%2Fshop%2Fproduct%3Fid%3D1&r=https%3A%2F%2Fsearch.example.net%2F%3Fq%3Dgloves&cc=USD&ch=acme&server=www.example.com&events=event49&aamb=j8Odv6LonN4r3an7LhD3WZrU1bUpAkFkkiY1ncBR96t2PTI&c1=D%3Dv1&v1=Full%20Logged%20In&h1=acme%7Cproduct%20detail%7C12345&l1=imp-1%2Cimp-2&c2=D%3DpageName&v4=0801234567%3AUnassigned&s=1920x1080&c=24&j=1.6&v=N&k=Y&bw=1280&bh=720&mcorgid=0123456789ABCDEF01234567%40AdobeOrg&AQE=1"`);
   });
   it('follows the golden parameter order', async () => {
     const { ctx, analytics } = setup();
     await analytics.track(PAGE_VIEW);
     expect(keysOf(ctx.requests[0]!.url)).toEqual([
-      'AQB', 'ndh', 'pf', 't', 'sdid', 'mid', 'aamlh', 'ce', 'pageName', 'g', 'r', 'cc', 'ch', 'server', 'events', 'aamb',
+      'AQB', 'ndh', 'pf', 't', 'mid', 'aamlh', 'ce', 'pageName', 'g', 'r', 'cc', 'ch', 'server', 'events', 'aamb',
       'c1', 'v1', 'h1', 'l1', 'c2', 'v4', 's', 'c', 'j', 'v', 'k', 'bw', 'bh', 'mcorgid', 'AQE',
     ]);
   });
@@ -60,7 +60,7 @@ describe('link beacon', () => {
     const { ctx, analytics } = setup();
     await analytics.track(PAGE_VIEW);
     await analytics.track(LINK);
-    expect(ctx.requests[1]!.url.replace(/\/s\d+\?/, '/s…?')).toMatchInlineSnapshot(`"https://metrics.example.com/b/ss/acmeprod/1/JS-2.27.0-LF8J/s…?AQB=1&ndh=1&pf=1&t=24%2F2%2F2026%2014%3A4%3A36%202%20-330&sdid=5F1A2B3C4D5E6F70-1A2B3C4D5E6F7081&mid=12345678901234567890123456789012345678&aamlh=7&ce=UTF-8&pageName=acme%3Aproduct%20detail%3A12345&g=https%3A%2F%2Fwww.example.com%2Fshop%2Fproduct%3Fid%3D1&cc=USD&events=event49&v1=Full%20Logged%20In&l1=imp-1%2Cimp-2&l2=cmp-1&v4=0801234567%3AUnassigned&pe=lnk_o&pev2=add-to-cart&s=1920x1080&c=24&j=1.6&v=N&k=Y&bw=1280&bh=720&mcorgid=0123456789ABCDEF01234567%40AdobeOrg&AQE=1"`);
+    expect(ctx.requests[1]!.url.replace(/\/s\d+\?/, '/s…?')).toMatchInlineSnapshot(`"https://metrics.example.com/b/ss/acmeprod/1/JS-2.27.0-LF8J/s…?AQB=1&ndh=1&pf=1&t=24%2F2%2F2026%2014%3A4%3A36%202%20-330&mid=12345678901234567890123456789012345678&aamlh=7&ce=UTF-8&pageName=acme%3Aproduct%20detail%3A12345&g=https%3A%2F%2Fwww.example.com%2Fshop%2Fproduct%3Fid%3D1&cc=USD&events=event49&v1=Full%20Logged%20In&l1=imp-1%2Cimp-2&l2=cmp-1&v4=0801234567%3AUnassigned&pe=lnk_o&pev2=add-to-cart&s=1920x1080&c=24&j=1.6&v=N&k=Y&bw=1280&bh=720&mcorgid=0123456789ABCDEF01234567%40AdobeOrg&AQE=1"`);
   });
   it('carries pe/pev2 and only the linkTrackVars variables (DECISIONS.md §5)', async () => {
     const { ctx, analytics } = setup();
@@ -77,7 +77,7 @@ describe('link beacon', () => {
     expect(b.list2).toBe('cmp-1');
     expect(b.events).toBe('event49');
     for (const k of ['ch', 'server', 'v2', 'c1', 'c2', 'h1', 'aamb']) expect(b.params[k], k).toBeUndefined();
-    for (const k of ['mid', 'aamlh', 'ce', 'g', 'cc', 's', 'bw', 'mcorgid', 'sdid']) expect(b.params[k], k).toBeDefined();
+    for (const k of ['mid', 'aamlh', 'ce', 'g', 'cc', 's', 'bw', 'mcorgid']) expect(b.params[k], k).toBeDefined();
     expect(keysOf(ctx.requests[0]!.url).slice(-12)).toEqual(['v4', 'pe', 'pev2', 's', 'c', 'j', 'v', 'k', 'bw', 'bh', 'mcorgid', 'AQE']);
   });
   it('a tl() with neither URL nor name is a page view', async () => {
@@ -180,7 +180,7 @@ describe('visitor service', () => {
     }
   });
   it('sends customer ids in the cid block before everything else', async () => {
-    const { ctx, analytics } = setup({}, { customerIds: { userId: { id: 'U1', authState: 1 } } });
+    const { ctx, analytics } = setup({}, { customerIds: { userId: { id: 'U1', authState: 1 } }, sdid: 'AAAA-BBBB' });
     await analytics.track(PAGE_VIEW);
     expect(ctx.requests[0]!.url).toMatch(/&t=[^&]+&cid\.&userId\.&id=U1&as=1&\.userId&\.cid&sdid=/);
   });
@@ -273,8 +273,131 @@ describe('automatic link tracking', () => {
     const next = setup({ cookies: { s_sq: sq } });
     await next.analytics.track({ type: 't', vars: { pageName: 'acme:next:1' } });
     expect(next.ctx.requests[0]!.url).toContain('&c.&a.&activitymap.&page=acme%3Aproduct%20detail%3A12345&link=Spec%20sheet&region=product-docs&pageIDType=1&.activitymap&.a&.c');
-    expect(next.ctx.jar.get('s_sq')).toBe('[[B]]');
+    // Emptied the way AppMeasurement writes every cookie value: escaped (issue 11 point 5).
+    expect(next.ctx.jar.get('s_sq')).toBe('%5B%5BB%5D%5D');
     await next.analytics.track({ type: 't', vars: { pageName: 'acme:next:1' } });
     expect(next.ctx.requests[1]!.url).not.toContain('activitymap');
+  });
+});
+
+describe('wire parity with AppMeasurement 2.27.0 (issue 11)', () => {
+  const click = (href: string, over: Record<string, unknown> = {}) => ({ href, text: 'catalog', region: 'BODY', hasTlCall: false, tag: 'A', ...over });
+
+  it('sdid: asks without generating (expectSupplementalData is off), so no id means no sdid', async () => {
+    const { ctx, visitor, analytics } = setup();
+    await analytics.track(PAGE_VIEW);
+    expect(decodeBeacon(ctx.requests[0]!.url).params.sdid).toBeUndefined();
+    expect(visitor.sdidRequests).toEqual([['AppMeasurement:0', true]]);
+  });
+  it('sdid: an id that exists already (handed over, or made by Target) is sent first', async () => {
+    const { ctx, analytics } = setup({}, { sdid: 'AAAA-BBBB' });
+    await analytics.track(PAGE_VIEW);
+    expect(ctx.requests[0]!.url).toMatch(/&t=[^&]+&sdid=AAAA-BBBB&mid=/);
+  });
+  it('sdid: not even asked for when the TARGET opt-in category is not approved', async () => {
+    const { ctx, visitor, analytics } = setup({}, { sdid: 'AAAA-BBBB', approved: { target: false } });
+    await analytics.track(PAGE_VIEW);
+    expect(decodeBeacon(ctx.requests[0]!.url).params.sdid).toBeUndefined();
+    expect(visitor.sdidRequests).toEqual([]);
+  });
+
+  it('ClickMap: download and exit beacons carry pid, pidt, oid and ot after the ActivityMap block', async () => {
+    const { ctx, analytics } = setup();
+    await analytics.track(PAGE_VIEW);
+    await analytics.onClick(click('https://www.example.com/files/catalog.pdf'));
+    await analytics.onClick(click('https://elsewhere.example.org/x?y=1'));
+    expect(ctx.requests[1]!.url).toContain(
+      '&pageIDType=1&.activitymap&.a&.c&pid=acme%3Aproduct%20detail%3A12345&pidt=1&oid=https%3A%2F%2Fwww.example.com%2Ffiles%2Fcatalog.pdf&ot=A&s=',
+    );
+    // oid is the link's URL as it is (query kept), where pev1 drops the query.
+    expect(ctx.requests[2]!.url).toContain('&pev1=https%3A%2F%2Felsewhere.example.org%2Fx&c.&');
+    expect(ctx.requests[2]!.url).toContain('&oid=https%3A%2F%2Felsewhere.example.org%2Fx%3Fy%3D1&ot=A&s=');
+  });
+  it('ClickMap: without a page name the page is its URL and pidt is left out; s_objectID names the object', async () => {
+    const { ctx, analytics } = setup();
+    await analytics.onClick(click('https://www.example.com/a.pdf', { objectId: 'hero pdf', tag: 'area' }));
+    expect(ctx.requests[0]!.url).toContain('&.c&pid=https%3A%2F%2Fwww.example.com%2Fshop%2Fproduct%3Fid%3D1&oid=hero%20pdf&oidt=1&ot=AREA&oi=1&s=');
+  });
+  it('ActivityMap needs a link text: a link without one sends only the ClickMap fields', async () => {
+    const { ctx, analytics } = setup();
+    await analytics.track(PAGE_VIEW);
+    await analytics.onClick(click('https://www.example.com/files/catalog.pdf', { text: '' }));
+    expect(ctx.requests[1]!.url).toContain('&pev1=https%3A%2F%2Fwww.example.com%2Ffiles%2Fcatalog.pdf&pid=acme%3Aproduct%20detail%3A12345&pidt=1&oid=');
+    expect(ctx.requests[1]!.url).not.toContain('activitymap');
+  });
+  it('ClickMap: ids are cut as the library cuts them (page 255, object 100 characters)', async () => {
+    const { ctx, analytics } = setup();
+    await analytics.track({ type: 't', vars: { pageName: 'p'.repeat(300) } });
+    await analytics.onClick(click(`https://www.example.com/${'d'.repeat(200)}.pdf`));
+    const b = decodeBeacon(ctx.requests[1]!.url);
+    expect(b.params.pid).toBe('p'.repeat(255));
+    expect(b.params.oid).toBe(`https://www.example.com/${'d'.repeat(200)}.pdf`.slice(0, 100));
+  });
+  it('ClickMap: an internal click keeps pid/oid/ot in s_sq; the next hit carries them and s_sq is emptied, escaped', async () => {
+    const first = setup();
+    await first.analytics.track(PAGE_VIEW);
+    await first.analytics.onClick(click('https://www.example.com/next'));
+    const sq = first.ctx.jar.get('s_sq')!;
+    // Escaped twice, as AppMeasurement stores it: rsid=escape(data), then the cookie value escaped.
+    expect(decodeURIComponent(decodeURIComponent(sq))).toBe(
+      'acmeprod=&c.&a.&activitymap.&page=acme%3Aproduct%20detail%3A12345&link=catalog&region=BODY&pageIDType=1&.activitymap&.a&.c&pid=acme%3Aproduct%20detail%3A12345&pidt=1&oid=https%3A%2F%2Fwww.example.com%2Fnext&ot=A',
+    );
+    const next = setup({ cookies: { s_sq: sq } });
+    await next.analytics.track({ type: 't', vars: { pageName: 'acme:next:1' } });
+    expect(next.ctx.requests[0]!.url).toContain('&.c&pid=acme%3Aproduct%20detail%3A12345&pidt=1&oid=https%3A%2F%2Fwww.example.com%2Fnext&ot=A&s=');
+    expect(next.ctx.jar.get('s_sq')).toBe('%5B%5BB%5D%5D');
+  });
+  it('s_sq: a hit with click data of its own drops what was stored; data for another report suite is not sent', async () => {
+    const first = setup();
+    await first.analytics.track(PAGE_VIEW);
+    await first.analytics.onClick(click('https://www.example.com/next'));
+    const sq = first.ctx.jar.get('s_sq')!;
+    const next = setup({ cookies: { s_sq: sq } });
+    await next.analytics.onClick(click('https://www.example.com/b.pdf'));
+    expect(next.ctx.requests[0]!.url).not.toContain('%2Fnext');
+    expect(next.ctx.jar.get('s_sq')).toBe('%5B%5BB%5D%5D');
+    const other = setup({ cookies: { s_sq: sq }, config: { reportSuites: { production: 'otherprod' } } });
+    await other.analytics.track(PAGE_VIEW);
+    expect(other.ctx.requests[0]!.url).not.toContain('activitymap');
+  });
+
+  it('server: automatic download/exit beacons carry the server the last hit set (clearVars keeps it); rule link beacons do not', async () => {
+    const { ctx, analytics } = setup();
+    await analytics.track(PAGE_VIEW);
+    await analytics.onClick(click('https://www.example.com/files/catalog.pdf'));
+    await analytics.track(LINK);
+    expect(keysOf(ctx.requests[1]!.url).slice(0, 14)).toEqual(['AQB', 'ndh', 'pf', 't', 'mid', 'aamlh', 'ce', 'pageName', 'g', 'cc', 'server', 'aamb', 'pe', 'pev1']);
+    expect(decodeBeacon(ctx.requests[1]!.url).server).toBe('www.example.com');
+    expect(decodeBeacon(ctx.requests[2]!.url).server).toBeUndefined();
+  });
+
+  it('lrt: the round trip of the last delivered beacon goes once, right before AQE=1, on the next beacon', async () => {
+    const { ctx, analytics } = setup();
+    await analytics.track(PAGE_VIEW);
+    analytics.onBeaconDelivered(37.6);
+    await analytics.track(LINK);
+    await analytics.track(LINK);
+    expect(ctx.requests[0]!.url).not.toContain('lrt=');
+    expect(ctx.requests[1]!.url).toMatch(/&mcorgid=[^&]+&lrt=38&AQE=1$/);
+    expect(ctx.requests[2]!.url).not.toContain('lrt=');
+    analytics.onBeaconDelivered(Number.NaN);
+    analytics.onBeaconDelivered(-1);
+    await analytics.track(LINK);
+    expect(ctx.requests[3]!.url).not.toContain('lrt=');
+  });
+
+  it('truncation: pageName, eVars, props and lists go out whole; hierarchies are cut at 255 characters', async () => {
+    const { ctx, analytics } = setup();
+    const long = 'é'.repeat(300);
+    await analytics.track({ type: 't', vars: { pageName: `acme:${long}`, eVar5: long, prop3: long, list1: long, hier1: long } });
+    // Above 2047 characters with an id: a POST with the query as its body (the library's other rule).
+    const r = ctx.requests[0]!;
+    expect(r.method).toBe('POST');
+    const b = decodeBeacon(r.url, r.body);
+    expect(b.pageName).toBe(`acme:${long}`);
+    expect(b.eVar5).toBe(long);
+    expect(b.prop3).toBe(long);
+    expect(b.list1).toBe(long);
+    expect(b.hier1).toBe('é'.repeat(255));
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { isTrackerVarName, limitValue, queryKeyOf, truncateBytes, type TrackerVars } from '../../../src/worker-engine/analytics/variables.ts';
+import { HIER_MAX_CHARS, isTrackerVarName, queryKeyOf, wireValue, type TrackerVars } from '../../../src/worker-engine/analytics/variables.ts';
 
 describe('variable names', () => {
   it('maps JS names to query keys', () => {
@@ -31,26 +31,18 @@ describe('variable names', () => {
   });
 });
 
-describe('length limits (bytes)', () => {
-  it('props 100, eVars 255, hier 255, pageName 100', () => {
-    expect(limitValue('c1', 'x'.repeat(150))).toEqual({ value: 'x'.repeat(100), cut: true });
-    expect(limitValue('v1', 'x'.repeat(300)).value).toHaveLength(255);
-    expect(limitValue('h1', 'x'.repeat(300)).value).toHaveLength(255);
-    expect(limitValue('pageName', 'x'.repeat(101)).value).toHaveLength(100);
-    expect(limitValue('v1', 'short')).toEqual({ value: 'short', cut: false });
+describe('values go out whole, as AppMeasurement sends them (issue 11 point 7)', () => {
+  it('pageName, props, eVars and lists are never cut on the client', () => {
+    expect(wireValue('pageName', 'x'.repeat(300))).toHaveLength(300);
+    expect(wireValue('c1', 'x'.repeat(150))).toHaveLength(150);
+    expect(wireValue('v1', 'é'.repeat(300))).toBe('é'.repeat(300));
+    expect(wireValue('l1', `a,${'y'.repeat(300)},b`)).toBe(`a,${'y'.repeat(300)},b`);
+    expect(wireValue('events', 'e'.repeat(70_000))).toHaveLength(70_000);
   });
-  it('counts UTF-8 bytes and never splits a character', () => {
-    expect(truncateBytes('é'.repeat(60), 100)).toBe('é'.repeat(50));
-    expect(truncateBytes('a' + '€'.repeat(40), 100)).toBe('a' + '€'.repeat(33));
-  });
-  it('lists are limited per value', () => {
-    const long = 'y'.repeat(300);
-    expect(limitValue('l1', `a,${long},b`).value).toBe(`a,${'y'.repeat(255)},b`);
-  });
-  it('D= copies are never cut', () => {
-    expect(limitValue('c1', 'D=' + 'v'.repeat(200)).cut).toBe(false);
-  });
-  it('events and products allow 64 KB', () => {
-    expect(limitValue('events', 'e'.repeat(70_000)).value).toHaveLength(65_536);
+  it('hierarchies keep the library\'s own rule: their first 255 characters (UTF-16 units, not bytes)', () => {
+    expect(HIER_MAX_CHARS).toBe(255);
+    expect(wireValue('h1', 'x'.repeat(300))).toBe('x'.repeat(255));
+    expect(wireValue('h5', 'é'.repeat(300))).toBe('é'.repeat(255));
+    expect(wireValue('h1', 'short')).toBe('short');
   });
 });

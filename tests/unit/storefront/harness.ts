@@ -53,6 +53,7 @@ export function recordingServices(rec: Recorder, opts: ServiceOptions = {}): Ser
       return opts.track ? opts.track() : Promise.resolve();
     },
     onClick: () => Promise.resolve(),
+    onBeaconDelivered: () => undefined,
   };
   return { visitor, analytics };
 }

@@ -53,6 +53,20 @@ describe('against the collector', () => {
     expect(collector.beacons.some((b) => b.duplicate)).toBe(false);
     expect(await store.keys()).toEqual([]);
   });
+  it('tells the sender each delivered beacon\'s round trip once, on its 2xx answer only (the next beacon\'s lrt)', async () => {
+    const rtts: Array<[number, number]> = [];
+    let t = 1_000;
+    // The clock moves 7 ms on every read: the round trip is the difference between two reads around the fetch.
+    const { q } = queue({ now: () => (t += 7) });
+    // The first beacon is answered 404 (settled, not delivered), the second 200; the third has no listener.
+    await fetch(`${collector.url}/__fail?count=1&status=404`, { method: 'POST' });
+    await q.enqueue({ method: 'GET', url: beaconUrl(1) }, (ms) => rtts.push([1, ms]));
+    await q.enqueue({ method: 'GET', url: beaconUrl(2) }, (ms) => rtts.push([2, ms]));
+    await q.enqueue({ method: 'GET', url: beaconUrl(3) });
+    await q.idle();
+    expect(rtts).toEqual([[2, 7]]);
+    expect(collector.beacons.map((b) => b.pageName)).toEqual(['p2', 'p3']);
+  });
   it('retries 503 and network errors with back-off, then delivers once', async () => {
     await fetch(`${collector.url}/__fail?count=2&status=503`, { method: 'POST' });
     const { q, logs } = queue();

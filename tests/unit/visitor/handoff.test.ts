@@ -25,6 +25,8 @@ describe('adobe_mc hand-off', () => {
     expect(idsFromUrl(url, ORG, FIXED_NOW + 6 * 60_000)).toBeUndefined();
     expect(idsFromUrl(url, 'OTHER@AdobeOrg', FIXED_NOW)).toBeUndefined();
     expect(idsFromUrl('https://b.example/?adobe_mc=MCMID%3D%3Cx%3E%7CMCORGID%3DABC%40AdobeOrg%7CTS%3D' + TS, ORG, FIXED_NOW)).toEqual({});
+    // Non-hex letters are not an id either (the same check as the /id reply and the cookie).
+    expect(idsFromUrl('https://b.example/?adobe_mc=MCMID%3DZZZZ-0000%7CMCAID%3D12AB-zz%7CMCORGID%3DABC%40AdobeOrg%7CTS%3D' + TS, ORG, FIXED_NOW)).toEqual({});
   });
 });
 

@@ -72,4 +72,11 @@ describe('/id reply', () => {
     expect(isValidVisitorId('')).toBe(false);
     expect(isValidVisitorId(12)).toBe(false);
   });
+
+  it('rejects letters that are not hex digits (ZZZZ-…), in the check and in a reply', () => {
+    for (const id of ['ZZZZ-0000', '0123g', 'abcdefG', '12345678901234567890123456789012345678Z', '00_11']) {
+      expect(isValidVisitorId(id), id).toBe(false);
+    }
+    expect(readIdReply({ d_mid: 'ZZZZ-0000' }).mid).toBeUndefined();
+  });
 });

@@ -63,6 +63,20 @@ describe('visitor service', () => {
     expect(decodeAmcv(ctx.cookies.get(AMCV)!).fields.get('MCIDTS')?.value).toBe('19899');
   });
 
+  it('a return visit (new session) more than a day later asks AAM, not MC, and that one reply refreshes MCOPTOUT', async () => {
+    const fields = decodeAmcv(REAL_COOKIE).fields;
+    fields.set('MCIDTS', { value: '19897' });
+    // No AMCVS cookie: the session-bound MCOPTOUT is gone too, which alone would ask MC.
+    const ctx = makeContext({ cookies: { [AMCV]: encodeAmcv(fields, 179643557) }, fetch: () => idReply() });
+    const svc = createVisitorService(ctx);
+    await svc.start();
+    expect(idCalls(ctx)).toHaveLength(1);
+    expect(idCalls(ctx)[0]!.url).toMatch(/^https:\/\/dpm\.demdex\.net\/id\?d_visid_ver=5\.5\.0&d_fieldgroup=AAM&/);
+    expect((await svc.getVisitorValues()).MCOPTOUT).toBe(false);
+    expect(decodeAmcv(ctx.cookies.get(AMCV)!).fields.get('MCOPTOUT')).toMatchObject({ value: 'NONE', session: true });
+    expect(idCalls(ctx)).toHaveLength(1);
+  });
+
   it('uses a local MID on timeout, with the 30000 ms load timeout on the request', async () => {
     const ctx = makeContext({ fetch: () => ({ status: 0, body: '', error: 'timeout' }) });
     const svc = createVisitorService(ctx);
@@ -205,10 +219,12 @@ describe('visitor service', () => {
     });
     await svc.start();
     expect(idCalls(ctx)[0]!.url).toContain('&d_cid_ic=crm%01abc%011&');
-    expect(svc.getSupplementalDataID('AppMeasurement:0')).toBe('AAAA-BBBB');
+    expect(svc.getSupplementalDataID('AppMeasurement:0', true)).toBe('AAAA-BBBB');
     await expect(svc.call('resetState', ['{bad'])).rejects.toThrow('`serverState` has an invalid format.');
     await svc.call('resetState', []);
-    expect(svc.getSupplementalDataID('AppMeasurement:0')).toMatch(/^[0-9A-F]{16}-[0-9A-F]{16}$/);
+    // Cleared: a consumer that does not generate gets none; one that may, makes one.
+    expect(svc.getSupplementalDataID('AppMeasurement:0', true)).toBe('');
+    expect(svc.getSupplementalDataID('AppMeasurement:0', false)).toMatch(/^[0-9A-F]{16}-[0-9A-F]{16}$/);
     const bad = makeContext({ fetch: () => idReply() });
     await createVisitorService(bad, { serverState: 'nope' }).start();
     expect(bad.logs).toContainEqual({ level: 'error', message: '`serverState` has an invalid format.' });
