@@ -59,6 +59,9 @@ export function rumScript(ctx: Ctx, rum: Settings['rum'] = ctx.settings.rum): Ex
     type: 'script',
     id: RUM_SCRIPT_ID,
     src: rum.scriptUrl,
+    // The v7 bundle loads its session-replay recorder with `import()`, which Chromium refuses for
+    // a cross-origin classic script loaded without `crossorigin` (docs/third-party.md).
+    crossOrigin: 'anonymous',
     init: {
       fn: RUM_INIT,
       args: [
@@ -72,6 +75,9 @@ export function rumScript(ctx: Ctx, rum: Settings['rum'] = ctx.settings.rum): Ex
           sessionReplaySampleRate: RUM_SESSION_REPLAY_SAMPLE_RATE,
           defaultPrivacyLevel: RUM_PRIVACY_LEVEL,
           allowedTracingUrls: [...rum.allowedTracingUrls],
+          // Batches are deflated in the SDK's own worker, off the main thread.
+          compressIntakeRequests: true,
+          ...(rum.proxy ? { proxy: rum.proxy } : {}),
         },
       ],
     },

@@ -13,6 +13,11 @@ export interface RumSettings {
   service: string;
   scriptUrl: string;
   allowedTracingUrls: string[];
+  /**
+   * Where the SDK posts its batches instead of Datadog's intake (the SDK's `proxy` option): a
+   * first-party endpoint that forwards them. '' sends them to the intake of `site`.
+   */
+  proxy: string;
 }
 
 export interface Settings {
@@ -66,6 +71,7 @@ export const DEFAULT_SETTINGS: Settings = {
     service: 'acme-insights',
     scriptUrl: 'https://www.datadoghq-browser-agent.com/us1/v7/datadog-rum.js',
     allowedTracingUrls: ['https://api.example.com', 'https://insights-api.example.com'],
+    proxy: '',
   },
   linkDownloadFileTypes: 'exe,zip,wav,mp3,mov,mpg,avi,wmv,pdf,doc,docx,xls,xlsx,ppt,pptx',
   linkInternalFilters: '',
@@ -99,6 +105,10 @@ function check(path: string, value: unknown, def: unknown, problems: string[]): 
     problems.push(
       `offtagConfig.environment must be one of ${ENVIRONMENTS.join(', ')}; got ${JSON.stringify(value)}. Using "${def}".`,
     );
+    return def;
+  }
+  if (path === 'rum.proxy' && typeof value === 'string' && value !== '' && !/^https?:\/\/[^/]/i.test(value)) {
+    problems.push(`offtagConfig.rum.proxy must be an http(s) URL or ''; got ${JSON.stringify(value)}. Using "${def}".`);
     return def;
   }
   if (Array.isArray(def)) {

@@ -275,6 +275,7 @@ describe('rule "Real user monitoring"', () => {
         type: 'script',
         id: 'offtag-rum',
         src: 'https://www.datadoghq-browser-agent.com/us1/v7/datadog-rum.js',
+        crossOrigin: 'anonymous',
         init: {
           fn: 'DD_RUM.init',
           args: [
@@ -288,6 +289,7 @@ describe('rule "Real user monitoring"', () => {
               sessionReplaySampleRate: 100,
               defaultPrivacyLevel: 'mask-user-input',
               allowedTracingUrls: ['https://api.example.com', 'https://insights-api.example.com'],
+              compressIntakeRequests: true,
             },
           ],
         },
@@ -322,6 +324,20 @@ describe('rule "Real user monitoring"', () => {
     const script = effectsOf(batch, 'script')[0]!;
     expect(script.src).toBe('http://127.0.0.1:8090/rum.js');
     expect(script.init!.args[0]).toMatchObject({ service: 'svc' });
+    expect(script.init!.args[0]).not.toHaveProperty('proxy');
+  });
+  it('passes rum.proxy to the SDK as its proxy (a first-party intake)', async () => {
+    const h = harness({ config: { rum: { proxy: 'https://rum.keepstock.example/intake' } } });
+    const batch = await h.fire({ type: 'window-loaded' }, { url: INSIGHTS });
+    expect(effectsOf(batch, 'script')[0]!.init!.args[0]).toMatchObject({ proxy: 'https://rum.keepstock.example/intake' });
+  });
+  it('rejects a rum.proxy that is not an http(s) URL, with a message, and keeps none', async () => {
+    const h = harness({ config: { rum: { proxy: 'rum.keepstock.example/intake' } } });
+    const batch = await h.fire({ type: 'window-loaded' }, { url: INSIGHTS });
+    expect(effectsOf(batch, 'script')[0]!.init!.args[0]).not.toHaveProperty('proxy');
+    expect(JSON.stringify(batch.effects)).toContain(
+      'offtagConfig.rum.proxy must be an http(s) URL or \'\'; got \\"rum.keepstock.example/intake\\". Using \\"\\".',
+    );
   });
   it.each([
     ['outside /insights', {}, { url: 'https://www.keepstock.example/catalog' }],
