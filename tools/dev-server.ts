@@ -47,6 +47,13 @@ export function localConfig(s: Pick<Servers, 'collectorUrl' | 'idServiceUrl' | '
       proxy: `${s.rumUrl}/intake`,
       allowedTracingUrls: [`${s.rumUrl}/echo/traced`, 'https://insights-api.example.com'],
     },
+    // A product-analytics tag run through Partytown: Amplitude's SDK from npm, served and received by the intake.
+    amplitude: {
+      apiKey: 'demo-amplitude-key',
+      scriptUrl: `${s.rumUrl}/amplitude/amplitude-min.js`,
+      serverUrl: `${s.rumUrl}/amplitude/2/httpapi`,
+      partytown: true,
+    },
   };
 }
 

@@ -86,3 +86,44 @@ test('the real Datadog RUM SDK: a session on an /insights page arrives decoded a
   expect(batches.filter((b) => b.track === 'rum').some((b) => b.encoding === 'deflate')).toBe(true);
   expect(lines.filter((l) => /Failed to load script|Cannot find the global|Bailing out/.test(l))).toEqual([]);
 });
+
+const amplitudeEvents = async (request: APIRequestContext): Promise<Array<Record<string, any>>> =>
+  (await request.get(`${SERVERS.rum}/__amplitude`)).json();
+
+for (const [where, url, lib] of [
+  ['offtag.js on the page origin', '/test/minimal.html?silent&host=same', '/dist/~partytown/'],
+  ['offtag.js on another origin', '/test/minimal.html?silent', '/~partytown/'],
+] as const) {
+  test(`Partytown (${where}): a real tag from npm (Amplitude) runs in Partytown's worker and its init/track calls arrive through forward`, async ({ page, context, request }) => {
+    await resetServers(request);
+    await context.addCookies([{ name: 'sat_track', value: 'true', url: SERVERS.page }]);
+    const lines = consoleOf(page);
+    await page.goto(url);
+    await expect.poll(async () => (await amplitudeEvents(request)).length, { timeout: 20_000 }).toBeGreaterThan(0);
+    const [event] = await amplitudeEvents(request);
+    expect(event).toMatchObject({
+      api_key: 'demo-amplitude-key',
+      event_type: 'Page View',
+      event_properties: { page_name: 'acme:product detail:product 4km91', page_type: 'Product Detail', login_state: 'Full Logged In' },
+    });
+    // The snippet came from ~partytown/ beside offtag.js (or the page origin's), and only because a Partytown tag was requested.
+    expect(await page.evaluate(() => (window as any).partytown.lib)).toBe(lib);
+    expect(await page.locator(`script[src="${lib}partytown.js"]`).count()).toBe(1);
+    const tag = page.locator('#offtag-amplitude');
+    expect(await tag.getAttribute('data-offtag-mode')).toBe('partytown');
+    await expect(tag).toHaveAttribute('type', 'text/partytown-x');
+    // The SDK lives in Partytown's worker: on the page, `amplitude` is only the forward stub.
+    expect(await page.evaluate(() => Object.keys((window as any).amplitude).sort())).toEqual(['init', 'track']);
+    expect(lines.filter((l) => /Failed to load script|Cannot find the global|Bailing out|cannot be forwarded/.test(l))).toEqual([]);
+  });
+}
+
+test('no Partytown snippet on a page that requests no Partytown script', async ({ page, request }) => {
+  await resetServers(request);
+  // No tracking consent: the Amplitude rule does not fire, so nothing asks for Partytown.
+  await page.goto('/test/minimal.html?silent&host=same');
+  await page.waitForLoadState('load');
+  await page.waitForTimeout(500);
+  expect(await page.locator('script[src$="partytown.js"]').count()).toBe(0);
+  expect(await page.evaluate(() => 'partytown' in window)).toBe(false);
+});

@@ -18,6 +18,12 @@
  *
  * It also serves the SDK's CDN bundle from the npm package (`/datadog-rum.js` and its `chunks/`),
  * so the page loads it from another origin, as it would from Datadog's CDN.
+ *
+ * The other third-party tag of the demo, Amplitude's browser SDK (`@amplitude/analytics-browser`,
+ * its script build from npm), is served and received here too:
+ *   GET  /amplitude/amplitude-min.js   the SDK
+ *   POST /amplitude/2/httpapi          its HTTP API v2 uploads (`{ api_key, events }`)
+ *   GET  /__amplitude                  the events received, with the `api_key` they came with
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { constants, inflateSync } from 'node:zlib';
@@ -25,6 +31,7 @@ import { fileURLToPath } from 'node:url';
 import { serveStatic } from '../static.ts';
 
 const SDK_BUNDLE = fileURLToPath(new URL('../../node_modules/@datadog/browser-rum/bundle/', import.meta.url));
+const AMPLITUDE_SCRIPTS = fileURLToPath(new URL('../../node_modules/@amplitude/analytics-browser/lib/scripts/', import.meta.url));
 
 export interface RumBatch {
   /** The path the request came to, and the Datadog intake path it was meant for. */
@@ -112,6 +119,7 @@ export async function startRumIntake({ port = 0, host = '127.0.0.1', quiet = tru
   const events: unknown[] = [];
   const replay: ReplaySegment[] = [];
   const calls: EchoCall[] = [];
+  const amplitude: Array<Record<string, unknown>> = [];
 
   const receive = async (req: IncomingMessage, url: URL, body: Buffer) => {
     // `?ddforward=/api/v2/rum?ddsource=browser&…` (proxy) or the intake's own path.
@@ -155,12 +163,29 @@ export async function startRumIntake({ port = 0, host = '127.0.0.1', quiet = tru
       if (url.pathname === '/__replay') return json(res, replay);
       if (url.pathname === '/__batches') return json(res, batches);
       if (url.pathname === '/__calls') return json(res, calls);
+      if (url.pathname === '/__amplitude') return json(res, amplitude);
+      if (await serveStatic(req, res, AMPLITUDE_SCRIPTS, '/amplitude/', { 'Access-Control-Allow-Origin': req.headers.origin ?? '*' })) return;
       // The SDK bundle, as Datadog's CDN serves it (CORS, so `crossorigin` tags and `import()` work).
       if (await serveStatic(req, res, SDK_BUNDLE, '/', { 'Access-Control-Allow-Origin': req.headers.origin ?? '*' })) return;
     }
     if (url.pathname === '/__reset' && req.method === 'POST') {
-      batches.length = events.length = replay.length = calls.length = 0;
+      batches.length = events.length = replay.length = calls.length = amplitude.length = 0;
       return res.writeHead(204).end();
+    }
+    if (req.method === 'POST' && url.pathname === '/amplitude/2/httpapi') {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        try {
+          const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { api_key?: string; events?: Array<Record<string, unknown>> };
+          for (const e of body.events ?? []) amplitude.push({ ...e, api_key: body.api_key });
+          if (!quiet) console.log(`[rum-intake] amplitude ${body.events?.length ?? 0} event(s)`);
+          json(res, { code: 200, events_ingested: body.events?.length ?? 0, server_upload_time: Date.now() });
+        } catch (err) {
+          res.writeHead(400, { 'Content-Type': 'application/json' }).end(JSON.stringify({ code: 400, error: (err as Error).message }));
+        }
+      });
+      return;
     }
     if (req.method === 'POST' && (url.searchParams.has('ddforward') || url.pathname.startsWith('/api/v2/'))) {
       const chunks: Buffer[] = [];
@@ -183,6 +208,7 @@ export async function startRumIntake({ port = 0, host = '127.0.0.1', quiet = tru
     events,
     replay,
     calls,
+    amplitude,
     close: () =>
       new Promise<void>((r) => {
         server.closeAllConnections();

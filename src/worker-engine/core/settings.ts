@@ -20,6 +20,17 @@ export interface RumSettings {
   proxy: string;
 }
 
+/** A product-analytics tag (Amplitude's browser SDK), loaded through Partytown by default (docs/third-party.md). */
+export interface AmplitudeSettings {
+  /** '' leaves the tag off. */
+  apiKey: string;
+  scriptUrl: string;
+  /** Where events go; '' means Amplitude's own endpoint. */
+  serverUrl: string;
+  /** Run the tag in Partytown's worker (true) or on the main thread. */
+  partytown: boolean;
+}
+
 export interface Settings {
   brand: string;
   dataLayer: string;
@@ -37,6 +48,7 @@ export interface Settings {
   oCookie: string;
   insightsEligibleCookie: string;
   rum: RumSettings;
+  amplitude: AmplitudeSettings;
   linkDownloadFileTypes: string;
   /** `javascript:,keepstock,` + the page's hostname; '' means "derive from the page". */
   linkInternalFilters: string;
@@ -72,6 +84,12 @@ export const DEFAULT_SETTINGS: Settings = {
     scriptUrl: 'https://www.datadoghq-browser-agent.com/us1/v7/datadog-rum.js',
     allowedTracingUrls: ['https://api.example.com', 'https://insights-api.example.com'],
     proxy: '',
+  },
+  amplitude: {
+    apiKey: '',
+    scriptUrl: 'https://cdn.amplitude.com/libs/analytics-browser-2.46.0-min.js.gz',
+    serverUrl: '',
+    partytown: true,
   },
   linkDownloadFileTypes: 'exe,zip,wav,mp3,mov,mpg,avi,wmv,pdf,doc,docx,xls,xlsx,ppt,pptx',
   linkInternalFilters: '',

@@ -359,6 +359,38 @@ describe('rule "Real user monitoring"', () => {
   });
 });
 
+describe('rule "Product analytics" (Amplitude through Partytown)', () => {
+  const amplitude = { apiKey: 'key-1', serverUrl: 'https://amp.keepstock.example/2/httpapi' };
+  const consent = cookieString({ sat_track: 'true' });
+
+  it('loads the tag on Window Loaded through Partytown, init and a page view through forward', async () => {
+    const h = harness({ config: { amplitude } });
+    const batch = await h.fire({ type: 'window-loaded' }, { cookie: consent, dataLayer: DATA_LAYER });
+    const [script] = effectsOf(batch, 'script');
+    expect(script).toMatchObject({
+      id: 'offtag-amplitude',
+      src: 'https://cdn.amplitude.com/libs/analytics-browser-2.46.0-min.js.gz',
+      partytown: true,
+      init: { fn: 'amplitude.init', args: ['key-1', { serverUrl: amplitude.serverUrl, autocapture: false, fetchRemoteConfig: false }] },
+      then: { fn: 'amplitude.track', args: ['Page View', { page_name: PAGE_VIEW_VARS.pageName }], delay: 0 },
+    });
+  });
+  it('runs on the main thread when amplitude.partytown is false', async () => {
+    const h = harness({ config: { amplitude: { ...amplitude, partytown: false } } });
+    const batch = await h.fire({ type: 'window-loaded' }, { cookie: consent });
+    expect(effectsOf(batch, 'script')[0]).not.toHaveProperty('partytown');
+  });
+  it.each([
+    ['without an API key', {}, consent, false],
+    ['without tracking consent', { amplitude }, '', false],
+    ['with GPC on', { amplitude }, consent, true],
+  ])('does not load %s', async (_why, config, cookie, gpc) => {
+    const h = harness({ config });
+    const batch = await h.fire({ type: 'window-loaded' }, { cookie, gpc });
+    expect(effectsOf(batch, 'script')).toEqual([]);
+  });
+});
+
 describe('direct calls', () => {
   it('a name no rule listens to is logged', async () => {
     const h = harness();
