@@ -63,6 +63,7 @@ export function rumScript(ctx: Ctx, rum: Settings['rum'] = ctx.settings.rum): Ex
     // The v7 bundle loads its session-replay recorder with `import()`, which Chromium refuses for
     // a cross-origin classic script loaded without `crossorigin` (docs/third-party.md).
     crossOrigin: 'anonymous',
+    ...(rum.partytown ? { partytown: true } : {}),
     init: {
       fn: RUM_INIT,
       args: [
@@ -76,8 +77,9 @@ export function rumScript(ctx: Ctx, rum: Settings['rum'] = ctx.settings.rum): Ex
           sessionReplaySampleRate: RUM_SESSION_REPLAY_SAMPLE_RATE,
           defaultPrivacyLevel: RUM_PRIVACY_LEVEL,
           allowedTracingUrls: [...rum.allowedTracingUrls],
-          // Batches are deflated in the SDK's own worker, off the main thread.
-          compressIntakeRequests: true,
+          // Batches are deflated in the SDK's own worker, off the main thread. Partytown's worker
+          // has no `Worker`, and the SDK does not start there when asked to compress.
+          compressIntakeRequests: !rum.partytown,
           ...(rum.proxy ? { proxy: rum.proxy } : {}),
         },
       ],

@@ -69,6 +69,15 @@ describe('tracker polling for a third-party global', () => {
   });
 });
 
+describe('an init path that is not a function', () => {
+  it('is reported once the global is there, and nothing throws', async () => {
+    const error = vi.spyOn(console, 'error');
+    loadScript({ type: 'script', id: 'odd-tag', src: blob('window.ODD_TAG = { init: 42 };'), init: { fn: 'ODD_TAG.init', args: [] } });
+    await expect.poll(() => status('odd-tag')).toBe('ready');
+    expect(error).toHaveBeenCalledWith('Offtag: ODD_TAG.init is not a function after its script loaded.');
+  });
+});
+
 describe(`the ${BODY_WAIT_MS} ms wait for the body`, () => {
   it('writes a tag requested before the body exists once it does, looking every 20 ms', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout'] });

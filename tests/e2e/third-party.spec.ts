@@ -5,6 +5,7 @@
  */
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { SERVERS, consoleOf, resetServers } from './helpers.ts';
+import { SECRET, SESSION_PAGE, driveInsightsSession, leave } from './insights-session.ts';
 
 type RumEvent = { type: string; [k: string]: any };
 
@@ -14,7 +15,6 @@ const replaySegments = async (request: APIRequestContext): Promise<Array<{ recor
 const echoCalls = async (request: APIRequestContext): Promise<Array<{ path: string; headers: Record<string, string> }>> =>
   (await request.get(`${SERVERS.rum}/__calls`)).json();
 
-const SECRET = 'my-secret-part-4KM91';
 
 test('the real Datadog RUM SDK: a session on an /insights page arrives decoded at the local intake', async ({ page, context, request }) => {
   await resetServers(request);
@@ -23,27 +23,14 @@ test('the real Datadog RUM SDK: a session on an /insights page arrives decoded a
     { name: 'AB1', value: 'variant-b', url: SERVERS.page },
   ]);
   const lines = consoleOf(page);
-  await page.goto('/test/insights/session.html');
+  await page.goto(SESSION_PAGE);
   // The container loads the SDK from the intake's origin, with `crossorigin`.
   const tag = page.locator('#offtag-rum');
   await expect(tag).toHaveAttribute('data-offtag-status', 'ready', { timeout: 10_000 });
   expect(await tag.getAttribute('crossorigin')).toBe('anonymous');
   expect(await tag.getAttribute('src')).toBe(`${SERVERS.rum}/datadog-rum.js`);
-  // Past the 1 s of the cookie context, then the session: click, typing, two fetches, an error, a long task.
-  await page.waitForTimeout(1200);
-  await page.click('#refresh');
-  await page.click('#search');
-  await page.keyboard.type(SECRET, { delay: 5 });
-  await page.click('#traced');
-  await expect(page.locator('#out')).toHaveText('traced done');
-  await page.click('#untraced');
-  await expect(page.locator('#out')).toHaveText('untraced done');
-  await page.click('#fail');
-  await page.click('#busy');
-  await expect(page.locator('#out')).toHaveText('busy done');
-  await page.waitForTimeout(300);
-  // Leaving the page makes the SDK send what it holds.
-  await page.goto('/test/blank.html');
+  await driveInsightsSession(page);
+  await leave(page, '/test/blank.html');
 
   await expect.poll(async () => (await rumEvents(request)).some((e) => e.type === 'view' && e.view?.time_spent > 0), { timeout: 15_000 }).toBe(true);
   await expect.poll(async () => (await replaySegments(request)).length, { timeout: 15_000 }).toBeGreaterThan(0);
@@ -126,4 +113,19 @@ test('no Partytown snippet on a page that requests no Partytown script', async (
   await page.waitForTimeout(500);
   expect(await page.locator('script[src$="partytown.js"]').count()).toBe(0);
   expect(await page.evaluate(() => 'partytown' in window)).toBe(false);
+});
+
+test('the devtools overlay lists the third-party scripts with their mode and status', async ({ page, context, request }) => {
+  await resetServers(request);
+  await context.addCookies([{ name: 'sat_track', value: 'true', url: SERVERS.page }]);
+  await page.goto(SESSION_PAGE);
+  await expect(page.locator('#offtag-rum')).toHaveAttribute('data-offtag-status', 'ready', { timeout: 10_000 });
+  await expect(page.locator('#offtag-amplitude')).toHaveAttribute('type', 'text/partytown-x', { timeout: 15_000 });
+  await page.evaluate(() => document.head.append(Object.assign(document.createElement('script'), { src: (window as any).offtag.base + 'offtag-devtools.js' })));
+  const panel = page.locator('#offtag-devtools').locator('.panel');
+  await panel.getByRole('button', { name: 'third parties' }).click();
+  const rows = panel.locator('table.third-parties tbody tr');
+  await expect(rows).toHaveCount(2);
+  await expect(rows.filter({ hasText: 'offtag-rum' })).toHaveText(/offtag-rum\s*main\s*ready/);
+  await expect(rows.filter({ hasText: 'offtag-amplitude' })).toHaveText(/offtag-amplitude\s*partytown\s*ran in Partytown/);
 });

@@ -18,6 +18,11 @@ export interface RumSettings {
    * first-party endpoint that forwards them. '' sends them to the intake of `site`.
    */
   proxy: string;
+  /**
+   * Run the SDK in Partytown's worker. Off, and meant to stay off: measured, most of RUM's data
+   * does not survive it (docs/third-party.md); the switch exists to reproduce that measurement.
+   */
+  partytown: boolean;
 }
 
 /** A product-analytics tag (Amplitude's browser SDK), loaded through Partytown by default (docs/third-party.md). */
@@ -84,6 +89,7 @@ export const DEFAULT_SETTINGS: Settings = {
     scriptUrl: 'https://www.datadoghq-browser-agent.com/us1/v7/datadog-rum.js',
     allowedTracingUrls: ['https://api.example.com', 'https://insights-api.example.com'],
     proxy: '',
+    partytown: false,
   },
   amplitude: {
     apiKey: '',
