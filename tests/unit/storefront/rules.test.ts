@@ -331,6 +331,11 @@ describe('rule "Real user monitoring"', () => {
     const batch = await h.fire({ type: 'window-loaded' }, { url: INSIGHTS });
     expect(effectsOf(batch, 'script')[0]!.init!.args[0]).toMatchObject({ proxy: 'https://rum.keepstock.example/intake' });
   });
+  it('with rum.partytown (measurement only), routes it through Partytown without compression (no Worker there)', async () => {
+    const h = harness({ config: { rum: { partytown: true } } });
+    const [script] = effectsOf(await h.fire({ type: 'window-loaded' }, { url: INSIGHTS }), 'script');
+    expect(script).toMatchObject({ partytown: true, init: { args: [{ compressIntakeRequests: false }] } });
+  });
   it('rejects a rum.proxy that is not an http(s) URL, with a message, and keeps none', async () => {
     const h = harness({ config: { rum: { proxy: 'rum.keepstock.example/intake' } } });
     const batch = await h.fire({ type: 'window-loaded' }, { url: INSIGHTS });
