@@ -175,6 +175,8 @@ export type Effect =
       id: string;
       src: string;
       partytown?: boolean;
+      /** `crossorigin` of the tag: needed by scripts that `import()` their own chunks (Datadog's recorder). */
+      crossOrigin?: 'anonymous';
       init?: { fn: string; args: unknown[] };
       /** A second call, `delay` ms after the init call (RUM adds cookies as context after 1 s). */
       then?: { fn: string; args: unknown[]; delay: number };

@@ -5,7 +5,8 @@
  *   script host http://127.0.0.1:4174   dist/ from another origin, as a CDN would serve offtag.js
  *   collector   http://127.0.0.1:4175   analytics beacons (/b/ss/…), decoded at /__beacons
  *   ID service  http://127.0.0.1:4176   /id, /optOutStatus, /dest5.html
- *   RUM intake  http://127.0.0.1:4177   Datadog RUM batches, at /__events
+ *   RUM intake  http://127.0.0.1:4177   the Datadog RUM SDK bundle (/datadog-rum.js, from npm) and its
+ *                                       proxy intake: decoded events at /__events, replay at /__replay
  */
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -29,7 +30,11 @@ export interface Servers {
   close(): Promise<void>;
 }
 
-/** The settings the demo and the test pages use: every host points at a local server. */
+/**
+ * The settings the demo and the test pages use: every host points at a local server. RUM loads the
+ * real SDK from the intake's origin and posts to it through the SDK's `proxy`; requests to
+ * `<intake>/echo/traced` stand for the API host whose calls carry trace headers.
+ */
 export function localConfig(s: Pick<Servers, 'collectorUrl' | 'idServiceUrl' | 'rumUrl'>) {
   return {
     trackingServer: s.collectorUrl,
@@ -39,6 +44,15 @@ export function localConfig(s: Pick<Servers, 'collectorUrl' | 'idServiceUrl' | '
       applicationId: 'demo-app',
       clientToken: 'pubdemo',
       scriptUrl: `${s.rumUrl}/datadog-rum.js`,
+      proxy: `${s.rumUrl}/intake`,
+      allowedTracingUrls: [`${s.rumUrl}/echo/traced`, 'https://insights-api.example.com'],
+    },
+    // A product-analytics tag run through Partytown: Amplitude's SDK from npm, served and received by the intake.
+    amplitude: {
+      apiKey: 'demo-amplitude-key',
+      scriptUrl: `${s.rumUrl}/amplitude/amplitude-min.js`,
+      serverUrl: `${s.rumUrl}/amplitude/2/httpapi`,
+      partytown: true,
     },
   };
 }

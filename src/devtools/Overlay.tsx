@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { beaconRows, beaconVariables, ruleFirings, type MonitorEntry } from './model.ts';
+import { beaconRows, beaconVariables, ruleFirings, thirdPartyScripts, type MonitorEntry } from './model.ts';
 
 export interface OverlaySource {
   metrics(): { events: number; postMs: number; applyMs: number; lastPostMs: number; lastApplyMs: number };
@@ -8,7 +8,7 @@ export interface OverlaySource {
   pendingBeacons(): Promise<number>;
 }
 
-type Tab = 'cost' | 'data' | 'rules' | 'beacons';
+type Tab = 'cost' | 'data' | 'rules' | 'beacons' | 'third parties';
 const ms = (n: number) => `${n.toFixed(3)} ms`;
 
 export function Overlay({ source, onClose }: { source: OverlaySource; onClose(): void }) {
@@ -37,7 +37,7 @@ export function Overlay({ source, onClose }: { source: OverlaySource; onClose():
     <div className="panel" role="dialog" aria-label="Offtag devtools">
       <header>
         <strong>Offtag</strong>
-        {(['cost', 'data', 'rules', 'beacons'] as Tab[]).map((t) => (
+        {(['cost', 'data', 'rules', 'beacons', 'third parties'] as Tab[]).map((t) => (
           <button key={t} className={t === tab ? 'on' : ''} onClick={() => setTab(t)}>
             {t === 'cost' ? 'main thread' : t === 'data' ? 'data elements' : t}
           </button>
@@ -76,6 +76,16 @@ export function Overlay({ source, onClose }: { source: OverlaySource; onClose():
             <tbody>
               {rules.map((r, i) => (
                 <tr key={i}><td>{r.seq}</td><td>{r.rule}</td><td>{r.event}</td><td>{r.outcome}{r.stoppedAt ? ` (${r.stoppedAt})` : ''}</td></tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {tab === 'third parties' && (
+          <table className="third-parties">
+            <thead><tr><th>script</th><th>mode</th><th>status</th></tr></thead>
+            <tbody>
+              {thirdPartyScripts(document).map((r) => (
+                <tr key={r.id}><td title={r.src}>{r.id}</td><td>{r.mode}</td><td>{r.status}</td></tr>
               ))}
             </tbody>
           </table>

@@ -73,3 +73,25 @@ export function beaconVariables(fields: Record<string, unknown>): Array<[string,
     .sort(([a], [b]) => order(a).localeCompare(order(b)))
     .map(([k, v]) => [k, String(v)]);
 }
+
+export interface ThirdPartyRow {
+  id: string;
+  src: string;
+  /** `main` (a script tag on the page) or `partytown` (run in Partytown's worker). */
+  mode: string;
+  status: string;
+}
+
+/**
+ * The third-party scripts the container asked the page to load (src/third-party/load-script.ts
+ * marks each tag with its mode and status). A Partytown tag whose type became `text/partytown-x`
+ * has run in Partytown's worker.
+ */
+export function thirdPartyScripts(root: ParentNode): ThirdPartyRow[] {
+  return [...root.querySelectorAll<HTMLScriptElement>('script[data-offtag-mode]')].map((s) => {
+    const mode = s.getAttribute('data-offtag-mode') ?? '';
+    let status = s.getAttribute('data-offtag-status') ?? '';
+    if (mode === 'partytown' && s.type === 'text/partytown-x') status = 'ran in Partytown';
+    return { id: s.id, src: s.getAttribute('src') ?? '', mode, status };
+  });
+}

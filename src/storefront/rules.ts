@@ -3,6 +3,7 @@
  * doing what. Beacons are built from the mapping in variables.ts.
  */
 import type { Effect } from '../protocol.ts';
+import { trackingConsented } from '../worker-engine/analytics/consent.ts';
 import type { Settings } from '../worker-engine/core/settings.ts';
 import type { Rule, RuleContext, Services } from '../worker-engine/core/types.ts';
 import type { StorefrontElement } from './data-elements.ts';
@@ -59,6 +60,10 @@ export function rumScript(ctx: Ctx, rum: Settings['rum'] = ctx.settings.rum): Ex
     type: 'script',
     id: RUM_SCRIPT_ID,
     src: rum.scriptUrl,
+    // The v7 bundle loads its session-replay recorder with `import()`, which Chromium refuses for
+    // a cross-origin classic script loaded without `crossorigin` (docs/third-party.md).
+    crossOrigin: 'anonymous',
+    ...(rum.partytown ? { partytown: true } : {}),
     init: {
       fn: RUM_INIT,
       args: [
@@ -72,10 +77,47 @@ export function rumScript(ctx: Ctx, rum: Settings['rum'] = ctx.settings.rum): Ex
           sessionReplaySampleRate: RUM_SESSION_REPLAY_SAMPLE_RATE,
           defaultPrivacyLevel: RUM_PRIVACY_LEVEL,
           allowedTracingUrls: [...rum.allowedTracingUrls],
+          // Batches are deflated in the SDK's own worker, off the main thread. Partytown's worker
+          // has no `Worker`, and the SDK does not start there when asked to compress.
+          compressIntakeRequests: !rum.partytown,
+          ...(rum.proxy ? { proxy: rum.proxy } : {}),
         },
       ],
     },
     then: { fn: RUM_SET_CONTEXT, args: [RUM_COOKIE_CONTEXT_KEY, cookies], delay: RUM_CONTEXT_DELAY_MS },
+  };
+}
+
+// A product-analytics tag (Amplitude's browser SDK, a queue-style tag), loaded through Partytown
+// unless `amplitude.partytown` is false; its calls go through Partytown's `forward`.
+export const AMPLITUDE_SCRIPT_ID = 'offtag-amplitude';
+export const AMPLITUDE_INIT = 'amplitude.init';
+export const AMPLITUDE_TRACK = 'amplitude.track';
+export const AMPLITUDE_PAGE_VIEW = 'Page View';
+
+export function amplitudeScript(ctx: Ctx, a: Settings['amplitude'] = ctx.settings.amplitude): Extract<Effect, { type: 'script' }> {
+  return {
+    type: 'script',
+    id: AMPLITUDE_SCRIPT_ID,
+    src: a.scriptUrl,
+    ...(a.partytown ? { partytown: true } : {}),
+    init: {
+      fn: AMPLITUDE_INIT,
+      args: [
+        a.apiKey,
+        {
+          ...(a.serverUrl ? { serverUrl: a.serverUrl } : {}),
+          // Only the container's own events: no DOM autocapture, no remote configuration.
+          autocapture: false,
+          fetchRemoteConfig: false,
+        },
+      ],
+    },
+    then: {
+      fn: AMPLITUDE_TRACK,
+      args: [AMPLITUDE_PAGE_VIEW, { page_name: ctx.get('page name'), page_type: ctx.get('page type'), login_state: ctx.get('login state') }],
+      delay: 0,
+    },
   };
 }
 
@@ -127,5 +169,15 @@ export const rules: Rule<StorefrontElement, Services>[] = [
       { name: 'Insights page', fn: (ctx) => ctx.snapshot.url.includes(INSIGHTS_PATH) },
     ],
     actions: [{ name: 'Load Datadog RUM', fn: (ctx) => ctx.emit(rumScript(ctx)) }],
+  },
+  {
+    name: 'Product analytics',
+    events: [{ type: 'window-loaded' }],
+    conditions: [
+      { name: 'Amplitude configured', fn: (ctx) => ctx.settings.amplitude.apiKey !== '' },
+      { name: 'Tracking consent', fn: (ctx) => trackingConsented(ctx) },
+      { name: 'No GPC', fn: (ctx) => ctx.get('GPC') !== 'true' },
+    ],
+    actions: [{ name: 'Load Amplitude', fn: (ctx) => ctx.emit(amplitudeScript(ctx)) }],
   },
 ];

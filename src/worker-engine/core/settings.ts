@@ -13,6 +13,27 @@ export interface RumSettings {
   service: string;
   scriptUrl: string;
   allowedTracingUrls: string[];
+  /**
+   * Where the SDK posts its batches instead of Datadog's intake (the SDK's `proxy` option): a
+   * first-party endpoint that forwards them. '' sends them to the intake of `site`.
+   */
+  proxy: string;
+  /**
+   * Run the SDK in Partytown's worker. Off, and meant to stay off: measured, most of RUM's data
+   * does not survive it (docs/third-party.md); the switch exists to reproduce that measurement.
+   */
+  partytown: boolean;
+}
+
+/** A product-analytics tag (Amplitude's browser SDK), loaded through Partytown by default (docs/third-party.md). */
+export interface AmplitudeSettings {
+  /** '' leaves the tag off. */
+  apiKey: string;
+  scriptUrl: string;
+  /** Where events go; '' means Amplitude's own endpoint. */
+  serverUrl: string;
+  /** Run the tag in Partytown's worker (true) or on the main thread. */
+  partytown: boolean;
 }
 
 export interface Settings {
@@ -32,6 +53,7 @@ export interface Settings {
   oCookie: string;
   insightsEligibleCookie: string;
   rum: RumSettings;
+  amplitude: AmplitudeSettings;
   linkDownloadFileTypes: string;
   /** `javascript:,keepstock,` + the page's hostname; '' means "derive from the page". */
   linkInternalFilters: string;
@@ -66,6 +88,14 @@ export const DEFAULT_SETTINGS: Settings = {
     service: 'acme-insights',
     scriptUrl: 'https://www.datadoghq-browser-agent.com/us1/v7/datadog-rum.js',
     allowedTracingUrls: ['https://api.example.com', 'https://insights-api.example.com'],
+    proxy: '',
+    partytown: false,
+  },
+  amplitude: {
+    apiKey: '',
+    scriptUrl: 'https://cdn.amplitude.com/libs/analytics-browser-2.46.0-min.js.gz',
+    serverUrl: '',
+    partytown: true,
   },
   linkDownloadFileTypes: 'exe,zip,wav,mp3,mov,mpg,avi,wmv,pdf,doc,docx,xls,xlsx,ppt,pptx',
   linkInternalFilters: '',
@@ -99,6 +129,10 @@ function check(path: string, value: unknown, def: unknown, problems: string[]): 
     problems.push(
       `offtagConfig.environment must be one of ${ENVIRONMENTS.join(', ')}; got ${JSON.stringify(value)}. Using "${def}".`,
     );
+    return def;
+  }
+  if (path === 'rum.proxy' && typeof value === 'string' && value !== '' && !/^https?:\/\/[^/]/i.test(value)) {
+    problems.push(`offtagConfig.rum.proxy must be an http(s) URL or ''; got ${JSON.stringify(value)}. Using "${def}".`);
     return def;
   }
   if (Array.isArray(def)) {

@@ -275,6 +275,7 @@ describe('rule "Real user monitoring"', () => {
         type: 'script',
         id: 'offtag-rum',
         src: 'https://www.datadoghq-browser-agent.com/us1/v7/datadog-rum.js',
+        crossOrigin: 'anonymous',
         init: {
           fn: 'DD_RUM.init',
           args: [
@@ -288,6 +289,7 @@ describe('rule "Real user monitoring"', () => {
               sessionReplaySampleRate: 100,
               defaultPrivacyLevel: 'mask-user-input',
               allowedTracingUrls: ['https://api.example.com', 'https://insights-api.example.com'],
+              compressIntakeRequests: true,
             },
           ],
         },
@@ -322,6 +324,25 @@ describe('rule "Real user monitoring"', () => {
     const script = effectsOf(batch, 'script')[0]!;
     expect(script.src).toBe('http://127.0.0.1:8090/rum.js');
     expect(script.init!.args[0]).toMatchObject({ service: 'svc' });
+    expect(script.init!.args[0]).not.toHaveProperty('proxy');
+  });
+  it('passes rum.proxy to the SDK as its proxy (a first-party intake)', async () => {
+    const h = harness({ config: { rum: { proxy: 'https://rum.keepstock.example/intake' } } });
+    const batch = await h.fire({ type: 'window-loaded' }, { url: INSIGHTS });
+    expect(effectsOf(batch, 'script')[0]!.init!.args[0]).toMatchObject({ proxy: 'https://rum.keepstock.example/intake' });
+  });
+  it('with rum.partytown (measurement only), routes it through Partytown without compression (no Worker there)', async () => {
+    const h = harness({ config: { rum: { partytown: true } } });
+    const [script] = effectsOf(await h.fire({ type: 'window-loaded' }, { url: INSIGHTS }), 'script');
+    expect(script).toMatchObject({ partytown: true, init: { args: [{ compressIntakeRequests: false }] } });
+  });
+  it('rejects a rum.proxy that is not an http(s) URL, with a message, and keeps none', async () => {
+    const h = harness({ config: { rum: { proxy: 'rum.keepstock.example/intake' } } });
+    const batch = await h.fire({ type: 'window-loaded' }, { url: INSIGHTS });
+    expect(effectsOf(batch, 'script')[0]!.init!.args[0]).not.toHaveProperty('proxy');
+    expect(JSON.stringify(batch.effects)).toContain(
+      'offtagConfig.rum.proxy must be an http(s) URL or \'\'; got \\"rum.keepstock.example/intake\\". Using \\"\\".',
+    );
   });
   it.each([
     ['outside /insights', {}, { url: 'https://www.keepstock.example/catalog' }],
@@ -340,6 +361,38 @@ describe('rule "Real user monitoring"', () => {
     const a = await h.fire({ type: 'library-loaded' }, { url: INSIGHTS });
     const b = await h.fire({ type: 'dom-ready' }, { url: INSIGHTS });
     expect([...effectsOf(a, 'script'), ...effectsOf(b, 'script')]).toEqual([]);
+  });
+});
+
+describe('rule "Product analytics" (Amplitude through Partytown)', () => {
+  const amplitude = { apiKey: 'key-1', serverUrl: 'https://amp.keepstock.example/2/httpapi' };
+  const consent = cookieString({ sat_track: 'true' });
+
+  it('loads the tag on Window Loaded through Partytown, init and a page view through forward', async () => {
+    const h = harness({ config: { amplitude } });
+    const batch = await h.fire({ type: 'window-loaded' }, { cookie: consent, dataLayer: DATA_LAYER });
+    const [script] = effectsOf(batch, 'script');
+    expect(script).toMatchObject({
+      id: 'offtag-amplitude',
+      src: 'https://cdn.amplitude.com/libs/analytics-browser-2.46.0-min.js.gz',
+      partytown: true,
+      init: { fn: 'amplitude.init', args: ['key-1', { serverUrl: amplitude.serverUrl, autocapture: false, fetchRemoteConfig: false }] },
+      then: { fn: 'amplitude.track', args: ['Page View', { page_name: PAGE_VIEW_VARS.pageName }], delay: 0 },
+    });
+  });
+  it('runs on the main thread when amplitude.partytown is false', async () => {
+    const h = harness({ config: { amplitude: { ...amplitude, partytown: false } } });
+    const batch = await h.fire({ type: 'window-loaded' }, { cookie: consent });
+    expect(effectsOf(batch, 'script')[0]).not.toHaveProperty('partytown');
+  });
+  it.each([
+    ['without an API key', {}, consent, false],
+    ['without tracking consent', { amplitude }, '', false],
+    ['with GPC on', { amplitude }, consent, true],
+  ])('does not load %s', async (_why, config, cookie, gpc) => {
+    const h = harness({ config });
+    const batch = await h.fire({ type: 'window-loaded' }, { cookie, gpc });
+    expect(effectsOf(batch, 'script')).toEqual([]);
   });
 });
 

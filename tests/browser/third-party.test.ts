@@ -1,0 +1,106 @@
+/**
+ * Third-party script loading in real Chromium (src/third-party/load-script.ts): tracker polling
+ * (SPEC.md §9, 40 attempts every 250 ms) with SPEC.md §8's messages, and the 20 ms wait for the body.
+ * Timers are faked only for the polling itself; the scripts load for real (blob URLs).
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  BODY_WAIT_MS,
+  TRACKER_POLL_ATTEMPTS,
+  TRACKER_POLL_INTERVAL_MS,
+  loadScript,
+  partytownLib,
+} from '../../src/third-party/load-script.ts';
+
+const w = window as unknown as Record<string, any>;
+const blob = (code: string) => URL.createObjectURL(new Blob([code], { type: 'text/javascript' }));
+const status = (id: string) => document.getElementById(id)?.getAttribute('data-offtag-status');
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
+
+describe('tracker polling for a third-party global', () => {
+  it(`polls every ${TRACKER_POLL_INTERVAL_MS} ms for a global that appears late, then calls init once`, async () => {
+    const warn = vi.spyOn(console, 'warn');
+    const error = vi.spyOn(console, 'error');
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    // The script defines nothing itself; its global appears later (as an SDK that boots async would).
+    loadScript({ type: 'script', id: 'late-tag', src: blob('window.lateTagLoaded = true;'), init: { fn: 'LATE_TAG.init', args: ['x'] } });
+    await expect.poll(() => status('late-tag')).toBe('waiting-for-global');
+    expect(warn).toHaveBeenCalledWith('Cannot find the global variable name: "LATE_TAG".');
+    vi.advanceTimersByTime(TRACKER_POLL_INTERVAL_MS * 4);
+    expect(status('late-tag')).toBe('waiting-for-global');
+    const calls: unknown[] = [];
+    w.LATE_TAG = { init: (...a: unknown[]) => calls.push(a) };
+    vi.advanceTimersByTime(TRACKER_POLL_INTERVAL_MS);
+    expect(status('late-tag')).toBe('ready');
+    expect(calls).toEqual([['x']]);
+    vi.advanceTimersByTime(TRACKER_POLL_INTERVAL_MS * 10);
+    expect(calls).toHaveLength(1);
+    expect(error).not.toHaveBeenCalled();
+  });
+
+  it(`bails out after ${TRACKER_POLL_ATTEMPTS} attempts with SPEC.md's message`, async () => {
+    const error = vi.spyOn(console, 'error');
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    loadScript({ type: 'script', id: 'never-tag', src: blob('void 0;'), init: { fn: 'NEVER_TAG.init', args: [] } });
+    await expect.poll(() => status('never-tag')).toBe('waiting-for-global');
+    vi.advanceTimersByTime(TRACKER_POLL_INTERVAL_MS * (TRACKER_POLL_ATTEMPTS - 1));
+    expect(error).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(TRACKER_POLL_INTERVAL_MS);
+    expect(error).toHaveBeenCalledWith('Bailing out. Cannot find the variable name: "NEVER_TAG".');
+    expect(status('never-tag')).toBe('no-global');
+  });
+
+  it('calls init at once when the global is there on load; an init that throws is logged, not thrown', async () => {
+    const warn = vi.spyOn(console, 'warn');
+    const error = vi.spyOn(console, 'error');
+    loadScript({
+      type: 'script',
+      id: 'throwing-tag',
+      src: blob('window.THROWING_TAG = { init: function () { throw new Error("bad config"); } };'),
+      init: { fn: 'THROWING_TAG.init', args: [] },
+    });
+    await expect.poll(() => status('throwing-tag')).toBe('ready');
+    expect(warn).not.toHaveBeenCalled();
+    expect(error).toHaveBeenCalledWith('Offtag: THROWING_TAG.init failed: bad config');
+  });
+});
+
+describe('an init path that is not a function', () => {
+  it('is reported once the global is there, and nothing throws', async () => {
+    const error = vi.spyOn(console, 'error');
+    loadScript({ type: 'script', id: 'odd-tag', src: blob('window.ODD_TAG = { init: 42 };'), init: { fn: 'ODD_TAG.init', args: [] } });
+    await expect.poll(() => status('odd-tag')).toBe('ready');
+    expect(error).toHaveBeenCalledWith('Offtag: ODD_TAG.init is not a function after its script loaded.');
+  });
+});
+
+describe(`the ${BODY_WAIT_MS} ms wait for the body`, () => {
+  it('writes a tag requested before the body exists once it does, looking every 20 ms', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    const body = document.body;
+    body.remove();
+    expect(document.body).toBeNull();
+    loadScript({ type: 'script', id: 'early-tag', src: blob('window.EARLY_TAG = {};') });
+    vi.advanceTimersByTime(BODY_WAIT_MS * 3);
+    expect(document.getElementById('early-tag')).toBeNull();
+    // Requested twice while waiting: still one tag.
+    loadScript({ type: 'script', id: 'early-tag', src: blob('window.EARLY_TAG = {};') });
+    document.documentElement.appendChild(body);
+    vi.advanceTimersByTime(BODY_WAIT_MS - 1);
+    expect(document.getElementById('early-tag')).toBeNull();
+    vi.advanceTimersByTime(1);
+    expect(document.querySelectorAll('#early-tag')).toHaveLength(1);
+    expect(document.getElementById('early-tag')!.parentElement).toBe(document.body);
+  });
+});
+
+describe('Partytown lib', () => {
+  it('is ~partytown/ beside offtag.js on the page origin, else /~partytown/ on the page origin', () => {
+    expect(partytownLib(`${location.origin}/dist/offtag-effects.js`)).toBe('/dist/~partytown/');
+    expect(partytownLib('https://cdn.example.com/offtag/offtag-effects.js')).toBe('/~partytown/');
+  });
+});
