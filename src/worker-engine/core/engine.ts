@@ -5,7 +5,8 @@
  *
  * Work that waits for the world (an ID-service answer, a timer) is a promise that the matching
  * later input resolves; each dispatch returns once the work it set going has nothing left to do
- * but wait, so every effect lands in the batch of the input that caused it.
+ * but wait for the world, so every effect lands in the batch of the input that caused it. Nothing
+ * a dispatch awaits can wait on an effect of that same dispatch (docs/errors.md, "Robustness").
  */
 import type {
   Effect,
@@ -114,6 +115,12 @@ export function createEngine<N extends string, S extends object>(opts: EngineOpt
   let snapshot = emptySnapshot();
   const waiting = new Map<string, (value: NetResponse | undefined) => void>();
   const tracked = new Set<Promise<unknown>>();
+  /** Set while a dispatch waits on tracked work: called when that work starts to wait for the world. */
+  let onWorldWait: (() => void) | undefined;
+  const wait = (id: string, resolve: (value: NetResponse | undefined) => void) => {
+    waiting.set(id, resolve);
+    onWorldWait?.();
+  };
   const customVars = new Map<string, unknown>();
 
   const finalize = (): EffectBatch => {
@@ -174,13 +181,13 @@ export function createEngine<N extends string, S extends object>(opts: EngineOpt
       emit({ type: 'request', id, ...request });
       if (request.fireAndForget) return Promise.resolve({ status: 0, body: '' });
       return new Promise<NetResponse>((resolve) => {
-        waiting.set(id, (r) => resolve(r ?? { status: 0, body: '', error: 'network' }));
+        wait(id, (r) => resolve(r ?? { status: 0, body: '', error: 'network' }));
       });
     },
     sleep(ms) {
       const id = nextId('timer');
       emit({ type: 'timer', id, delay: ms });
-      return new Promise<void>((resolve) => waiting.set(id, () => resolve()));
+      return new Promise<void>((resolve) => wait(id, () => resolve()));
     },
     track(p) {
       tracked.add(p);
@@ -340,8 +347,16 @@ export function createEngine<N extends string, S extends object>(opts: EngineOpt
           void handle(input);
           for (;;) {
             await settle();
-            if (!tracked.size) break;
-            await Promise.allSettled([...tracked]);
+            // Tracked work (hashing) holds the batch only while nothing waits for the world. Once
+            // a request or a timer is outstanding, that work may be waiting for its answer: an
+            // input queued behind this very dispatch. The batch leaves now, with the request in
+            // it; what the work does after the answer leaves in a later batch.
+            if (!tracked.size || waiting.size) break;
+            await new Promise<void>((resolve) => {
+              onWorldWait = resolve;
+              void Promise.allSettled([...tracked]).then(() => resolve());
+            });
+            onWorldWait = undefined;
           }
         } finally {
           dispatching = false;

@@ -270,11 +270,12 @@ export function createVisitorService(ctx: EngineContext, options: VisitorOptions
   }
 
   function refresh(): Promise<void> {
+    // A call that throws is said once and does not stop the calls after it.
     idChain = idChain.then(async () => {
       const group = dueFieldGroup();
       if (group) await callIdService(group);
       else persist();
-    });
+    }).catch((err: unknown) => ctx.log('error', `Visitor ID call failed: ${err instanceof Error ? err.message : String(err)}`));
     return idChain;
   }
 
