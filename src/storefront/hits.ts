@@ -5,6 +5,7 @@
  */
 import type { AnalyticsHit, RuleContext, Services } from '../worker-engine/core/types.ts';
 import type { StorefrontElement } from './data-elements.ts';
+import { safeJson } from '../worker-engine/core/safe-json.ts';
 import { isMissing } from './derived.ts';
 import { LINK_TRACK_EVENTS, LINK_TRACK_VARS, LINK_VARIABLES, type VariableMapping } from './variables.ts';
 
@@ -20,7 +21,7 @@ export function evaluateVariables(mapping: VariableMapping, ctx: Ctx): Record<st
   for (const [name, source] of Object.entries(mapping)) {
     if (source === undefined) continue;
     const value = ctx.replaceTokens(source);
-    if (!isMissing(value)) vars[name] = typeof value === 'object' ? JSON.stringify(value) : String(value);
+    if (!isMissing(value)) vars[name] = typeof value === 'object' ? safeJson(value) : String(value);
   }
   return vars;
 }

@@ -4,7 +4,9 @@
  */
 import { expose } from 'comlink';
 import { completePageInfo, MONITOR_LIMIT, type Effect, type EffectBatch, type EngineInput, type InitMessage, type RequestEffect, type WorkerApi } from '../protocol.ts';
-import { createEngine } from './core/engine.ts';
+import { cloneable } from '../main-bridge/snapshot.ts';
+import { createEngine, inputFailed } from './core/engine.ts';
+import { safeJson } from './core/safe-json.ts';
 import { sha256Hex } from './core/sha256.ts';
 import type { Container, EngineContext, EngineEnv } from './core/types.ts';
 import { createHost, fetchWithTimeout, type Host } from './host.ts';
@@ -53,7 +55,7 @@ export function startWorker<N extends string, S extends object>(
         Object.assign(values, e.values);
         const changed: Record<string, unknown> = {};
         for (const [k, v] of Object.entries(e.values)) {
-          const json = JSON.stringify(v) ?? 'undefined';
+          const json = safeJson(v);
           if (sent.get(k) !== json) {
             sent.set(k, json);
             changed[k] = v;
@@ -61,9 +63,18 @@ export function startWorker<N extends string, S extends object>(
         }
         if (Object.keys(changed).length) effects.push({ type: 'vars', values: changed });
       }
-      events.postMessage({ n: b.n, effects });
+      try {
+        events.postMessage({ n: b.n, effects });
+      } catch (err) {
+        // A value the page cannot receive (a function from a custom data element…) is left out, by name.
+        const dropped: string[] = [];
+        const safe = cloneable(effects, dropped) as Effect[];
+        const message = `Offtag could not send these values to the page (${(err as Error).name}); left out: ${dropped.join(', ')}.`;
+        events.postMessage({ n: b.n, effects: [...safe, { type: 'log', level: 'error', message }] });
+      }
     };
-    const beacons = opts.beacons((message) => events.postMessage({ n: 0, effects: [{ type: 'log', level: 'warn', message }] }));
+    const say = (level: 'warn' | 'error', message: string) => events.postMessage({ n: 0, effects: [{ type: 'log', level, message }] });
+    const beacons = opts.beacons((message) => say('warn', message));
     let host: Host | undefined;
     const engine = createEngine({
       container: opts.container,
@@ -86,7 +97,10 @@ export function startWorker<N extends string, S extends object>(
     // Inputs are handled one at a time, in the order the page sent them.
     let chain: Promise<void> = Promise.resolve();
     events.onmessage = (e: MessageEvent<EngineInput>) => {
-      chain = chain.then(() => host!.input(e.data));
+      // One input that fails is said once, with its name; the inputs after it go on as usual.
+      chain = chain
+        .then(() => host!.input(e.data))
+        .catch((err: unknown) => say('error', inputFailed(e.data, err)));
     };
     const workerApi: WorkerApi = {
       settings: () => ({ ...engine.settings }),

@@ -55,6 +55,21 @@ export function isBridgeEffect(e: Effect): boolean {
 /** `_satellite.track` with a name no rule listens to (DECISIONS.md §4). */
 export const unmatchedDirectCall = (id: string): string => `"${id}" does not match any direct call identifiers.`;
 
+/** What is said when one input could not be processed; the next input is processed as usual. */
+export function inputFailed(input: EngineInput, err: unknown): string {
+  const name =
+    input?.type === 'event'
+      ? `"${input.event?.type}"${input.event?.type === 'direct-call' ? ` ("${String(input.event.id)}")` : ''}`
+      : `"${String(input?.type)}"`;
+  let why: string;
+  try {
+    why = err instanceof Error ? err.message : String(err);
+  } catch {
+    why = 'unknown error';
+  }
+  return `Offtag could not process ${name}: ${why}. Later events are processed as usual.`;
+}
+
 /** The words for what the bridge could not read (it sends only codes). */
 export function describeProblem(p: SnapshotProblem, dataLayerName: string): string {
   switch (p.kind) {
@@ -308,9 +323,7 @@ export function createEngine<N extends string, S extends object>(opts: EngineOpt
     switch (input.type) {
       case 'event':
         takeSnapshot(input.snapshot);
-        return handleEvent(input.event).catch((err: unknown) =>
-          log('error', `Offtag could not process "${input.event.type}": ${err instanceof Error ? err.message : String(err)}`),
-        );
+        return handleEvent(input.event).catch((err: unknown) => log('error', inputFailed(input, err)));
       case 'response':
       case 'timer': {
         const resolve = waiting.get(input.id);
@@ -344,7 +357,11 @@ export function createEngine<N extends string, S extends object>(opts: EngineOpt
         try {
           // Not tracked: event work may wait for a later input (a network answer) and must not
           // hold this dispatch; settling lets every microtask it can run now run.
-          void handle(input);
+          try {
+            void handle(input);
+          } catch (err) {
+            log('error', inputFailed(input, err));
+          }
           for (;;) {
             await settle();
             // Tracked work (hashing) holds the batch only while nothing waits for the world. Once

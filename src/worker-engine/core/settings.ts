@@ -3,6 +3,7 @@
  * through `window.offtagConfig`. An unknown key or a value of the wrong type is logged once and
  * the default is kept; it never stops the container.
  */
+import { safeJson } from './safe-json.ts';
 
 export type Environment = 'development' | 'staging' | 'production';
 
@@ -127,12 +128,12 @@ function check(path: string, value: unknown, def: unknown, problems: string[]): 
   if (path === 'environment') {
     if (typeof value === 'string' && (ENVIRONMENTS as readonly string[]).includes(value)) return value;
     problems.push(
-      `offtagConfig.environment must be one of ${ENVIRONMENTS.join(', ')}; got ${JSON.stringify(value)}. Using "${def}".`,
+      `offtagConfig.environment must be one of ${ENVIRONMENTS.join(', ')}; got ${safeJson(value)}. Using "${def}".`,
     );
     return def;
   }
   if (path === 'rum.proxy' && typeof value === 'string' && value !== '' && !/^https?:\/\/[^/]/i.test(value)) {
-    problems.push(`offtagConfig.rum.proxy must be an http(s) URL or ''; got ${JSON.stringify(value)}. Using "${def}".`);
+    problems.push(`offtagConfig.rum.proxy must be an http(s) URL or ''; got ${safeJson(value)}. Using "${def}".`);
     return def;
   }
   if (Array.isArray(def)) {

@@ -3,6 +3,7 @@
  * keeps the value's type; otherwise values are written into the string. Unknown names are left
  * as they are, so a typo shows in the output instead of vanishing.
  */
+import { safeJson } from './safe-json.ts';
 
 const TOKEN = /%([^%\n]+)%/g;
 
@@ -15,7 +16,7 @@ export function replaceTokens(
   return text.replace(TOKEN, (token, name: string) => {
     if (!lookup.has(name)) return token;
     const v = lookup.get(name);
-    return v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
+    return v === undefined || v === null ? '' : typeof v === 'object' ? safeJson(v) : String(v);
   });
 }
 

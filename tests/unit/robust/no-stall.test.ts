@@ -13,7 +13,7 @@ import { PAGE, snap, testEnv } from '../core/helpers.ts';
 import { idReply } from '../visitor/helpers.ts';
 
 const ORG = '0123456789ABCDEF01234567@AdobeOrg';
-const container: Container<string, object> = { name: 'robust', dataElements: {}, rules: [] };
+const container: Container<string, object> = { name: 'robust', sessionKeys: [], dataElements: {}, rules: [] };
 
 /** A world like the worker's host: requests are answered once their batch is out, late batches are kept. */
 function world(options: VisitorOptions = {}, answer = () => idReply()) {
