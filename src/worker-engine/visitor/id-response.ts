@@ -30,7 +30,15 @@ export interface IdReply {
   optOutTtl: number;
   /** `error_msg`: when present, `MCCIDH` is not updated. */
   errorMsg?: string;
+  /** Reply fields left out because they would change the structure they are stored in (issue 9). */
+  rejected: string[];
 }
+
+/**
+ * A value from the network is data: `|` separates the AMCV cookie's fields, `*` the entries of
+ * its sync lists. A value holding either is not stored (VisitorAPI.js has no escape for them).
+ */
+export const STRUCTURAL = /[|*]/;
 
 export type IdOutcome =
   | { kind: 'reply'; reply: IdReply }
@@ -69,7 +77,7 @@ function readMid(body: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
-function readIbs(v: unknown): IbsEntry[] {
+function readIbs(v: unknown, rejected: string[]): IbsEntry[] {
   if (!Array.isArray(v)) return [];
   const out: IbsEntry[] = [];
   for (const e of v) {
@@ -77,6 +85,10 @@ function readIbs(v: unknown): IbsEntry[] {
     const r = e as Record<string, unknown>;
     const id = str(r.id);
     if (id === undefined) continue;
+    if (STRUCTURAL.test(id)) {
+      rejected.push('ibs id');
+      continue;
+    }
     const urls = Array.isArray(r.url) ? r.url.filter((u): u is string => typeof u === 'string') : typeof r.url === 'string' ? [r.url] : [];
     out.push({
       id,
@@ -95,24 +107,36 @@ export function readIdReply(body: Record<string, unknown>): IdReply {
   const optOut = Array.isArray(body.d_optout)
     ? body.d_optout.filter((x) => typeof x === 'string' && x !== '').join(',')
     : str(body.d_optout);
+  const rejected: string[] = [];
+  /** A value that would add fields to the cookie is left out, by name. */
+  const data = (name: string, v: string | undefined) => {
+    if (v === undefined || !STRUCTURAL.test(v)) return v;
+    rejected.push(name);
+    return undefined;
+  };
   const reply: IdReply = {
     ttl: positiveNumber(body.id_sync_ttl, DEFAULT_ID_SYNC_TTL_S),
-    ibs: readIbs(body.ibs),
-    optOut: optOut || 'NONE',
+    ibs: readIbs(body.ibs, rejected),
+    optOut: data('d_optout', optOut) || 'NONE',
     optOutTtl: positiveNumber(body.d_ottl, DEFAULT_OPT_OUT_TTL_S),
+    rejected,
   };
   const mid = readMid(body);
   if (mid !== undefined) reply.mid = mid;
-  const blob = str(body.d_blob) ?? str(body.blob);
+  const blob = data('d_blob', str(body.d_blob) ?? str(body.blob));
   if (blob !== undefined) reply.blob = blob;
-  const region = str(body.d_region) ?? str(body.dcs_region);
+  const region = data('d_region', str(body.d_region) ?? str(body.dcs_region));
   if (region !== undefined) reply.region = region;
-  const subdomain = str(body.subdomain);
+  const subdomain = data('subdomain', str(body.subdomain));
   if (subdomain !== undefined) reply.subdomain = subdomain;
   const errorMsg = str(body.error_msg);
   if (errorMsg !== undefined) reply.errorMsg = errorMsg;
   return reply;
 }
+
+/** Said when reply fields were left out. */
+export const idReplyRejected = (names: string[]): string =>
+  `Visitor ID call: the reply's ${[...new Set(names)].join(', ')} held "|" or "*", which would change the AMCV cookie's fields; left out.`;
 
 /** Classifies a network answer the way the library's XHR handlers do. */
 export function readIdResponse(res: NetResponse): IdOutcome {

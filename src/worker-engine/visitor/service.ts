@@ -28,7 +28,7 @@ import {
 } from './constants.ts';
 import { customerIdParams, customerIdsHash, normalizeCustomerIds, type CustomerIds } from './customer-ids.ts';
 import { buildIdUrl, buildOptOutStatusUrl, type FieldGroup, type IdRequestParams } from './id-request.ts';
-import { isValidVisitorId, readIdResponse, type IbsEntry, type IdReply } from './id-response.ts';
+import { idReplyRejected, isValidVisitorId, readIdResponse, type IbsEntry, type IdReply } from './id-response.ts';
 import {
   combinedMessage,
   dest5Url,
@@ -296,21 +296,22 @@ export function createVisitorService(ctx: EngineContext, options: VisitorOptions
       applyReply(outcome.reply, cidhSent);
       return;
     }
-    if (outcome.kind === 'unusable') {
-      // The library leaves its callbacks waiting until its load timeout (30 s) here. Offtag falls
-      // back at once: the first analytics hit waits for these values, and a page that died in
-      // those 30 s would have lost it.
-      ctx.log('warn', `Visitor ID call: ${outcome.reason}.`);
-    }
+    // On an unusable reply the library leaves its callbacks waiting until its load timeout (30 s).
+    // Offtag falls back at once: the first analytics hit waits for these values, and a page that
+    // died in those 30 s would have lost it. One message, with the real cause.
     if (outcome.kind !== 'network') timedOut[group] = true;
-    if (!value('MCMID')) {
-      setField('MCMID', localMid(now(), () => ctx.env.random()));
+    const fallback = !value('MCMID');
+    if (fallback) setField('MCMID', localMid(now(), () => ctx.env.random()));
+    if (outcome.kind === 'unusable') {
+      ctx.log('warn', `Visitor ID call: ${outcome.reason}${fallback ? '; using a local Marketing Cloud ID' : ''}.`);
+    } else if (fallback) {
       ctx.log('warn', `Visitor ID call ${outcome.kind === 'network' ? 'failed' : 'timed out'}; using a local Marketing Cloud ID.`);
     }
     persist();
   }
 
   function applyReply(reply: IdReply, cidhSent: string): void {
+    if (reply.rejected.length) ctx.log('warn', idReplyRejected(reply.rejected));
     if (reply.mid && (!value('MCMID') || options.overwriteCrossDomainMCIDAndAID)) setField('MCMID', reply.mid);
     if (!value('MCMID')) {
       setField('MCMID', localMid(now(), () => ctx.env.random()));

@@ -27,6 +27,7 @@ describe('/id reply', () => {
         subdomain: 'dpm',
         optOut: 'aam,global',
         optOutTtl: 60,
+        rejected: [],
       },
     });
   });
