@@ -59,7 +59,13 @@ export function hierarchy(brand: string, pageType: unknown, pageId: unknown): st
  */
 export function modalPageName(brand: string, modalType: unknown, pageType: unknown, modalId: unknown): string {
   const type = !isMissing(modalType) ? text(modalType) : !isMissing(pageType) ? text(pageType) + MODAL_PAGE_TYPE_SUFFIX : '';
-  return [brand, type, text(modalId)].map((s) => s.slice(0, MODAL_SEGMENT_LENGTH)).join(PAGE_NAME_SEPARATOR);
+  return [brand, type, text(modalId)].map(cutSegment).join(PAGE_NAME_SEPARATOR);
+}
+
+/** The first 20 UTF-16 units; a cut through an emoji (a surrogate pair) leaves out its first half. */
+export function cutSegment(s: string): string {
+  const cut = s.slice(0, MODAL_SEGMENT_LENGTH);
+  return /[\uD800-\uDBFF]$/.test(cut) && s.length > MODAL_SEGMENT_LENGTH ? cut.slice(0, -1) : cut;
 }
 
 /**

@@ -2,10 +2,11 @@
  * Query encoding of appmeasurement.md §1: encodeURIComponent, plus the five characters it leaves
  * alone that AppMeasurement escapes as well (`~!*()'`).
  */
+import { encodeText } from '../core/well-formed.ts';
 const EXTRA = /[~!*()']/g;
 
 export function escapeValue(value: string): string {
-  return encodeURIComponent(value).replace(EXTRA, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
+  return encodeText(value).replace(EXTRA, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
 }
 
 /** The inverse, tolerant of what a pasted production beacon may hold (`+` for space, stray `%`). */

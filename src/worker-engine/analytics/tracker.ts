@@ -37,7 +37,7 @@ const CONTEXT_PREFIX = 'contextData.';
 const MARKER = tagContainerMarker();
 const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
 
-export type DropReason = 'consent' | 'no-tracker' | 'opt-in' | 'opt-out';
+export type DropReason = 'consent' | 'no-tracker' | 'opt-in' | 'opt-out' | 'build-failed';
 
 interface Tracker {
   rsid: string;
@@ -101,8 +101,9 @@ export function createAnalyticsService(ctx: EngineContext, visitor: VisitorServi
   }
 
   function enqueue(p: PendingHit): Promise<void> {
+    // Encoders are total (core/well-formed.ts); a drop that remains is said in the console and the devtools.
     const run = chain.then(() => send(p)).catch((e: unknown) => {
-      ctx.log('error', `Analytics beacon failed to build: ${e instanceof Error ? e.message : String(e)}`);
+      drop('build-failed', `Analytics beacon failed to build: ${e instanceof Error ? e.message : String(e)}`, p.hit, 'error');
     });
     chain = run;
     return run;

@@ -5,6 +5,7 @@
  */
 import { DEFAULT_ID_SERVICE_HOST, MS_PER_DAY, VISITOR_VERSION } from './constants.ts';
 import { safeDecode } from '../core/cookies.ts';
+import { encodeText } from '../core/well-formed.ts';
 
 export type AmcvFieldName =
   | 'MCMID'
@@ -59,11 +60,11 @@ export function amcvDigest(idServiceHost = DEFAULT_ID_SERVICE_HOST, secureServer
 }
 
 export function amcvCookieName(orgId: string): string {
-  return `AMCV_${encodeURIComponent(orgId)}`;
+  return `AMCV_${encodeText(orgId)}`;
 }
 
 export function amcvsCookieName(orgId: string): string {
-  return `AMCVS_${encodeURIComponent(orgId)}`;
+  return `AMCVS_${encodeText(orgId)}`;
 }
 
 /**
@@ -105,7 +106,7 @@ export function encodeAmcv(fields: AmcvFields, digest: number): string {
     parts.push(key + suffix, f.value);
   }
   parts.push(VERSION_KEY, VISITOR_VERSION);
-  return encodeURIComponent(parts.join('|'));
+  return encodeText(parts.join('|'));
 }
 
 /**

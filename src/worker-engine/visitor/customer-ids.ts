@@ -4,6 +4,7 @@
  */
 import { hash32 } from './amcv-cookie.ts';
 import { AuthState } from './constants.ts';
+import { encodeText } from '../core/well-formed.ts';
 
 export { AuthState };
 
@@ -84,7 +85,7 @@ export async function normalizeCustomerIds(
 export function customerIdParams(ids: CustomerIds): string {
   let q = '';
   for (const [ds, c] of Object.entries(ids)) {
-    q += `&d_cid_ic=${encodeURIComponent(ds)}%01${encodeURIComponent(c.id)}`;
+    q += `&d_cid_ic=${encodeText(ds)}%01${encodeText(c.id)}`;
     if (c.authState) q += `%01${c.authState}`;
   }
   return q;

@@ -4,6 +4,7 @@
  */
 import { VISITOR_VERSION } from './constants.ts';
 import { originFor } from '../core/settings.ts';
+import { encodeText } from '../core/well-formed.ts';
 
 export type FieldGroup = 'MC' | 'AAM' | 'A';
 
@@ -44,11 +45,11 @@ export function buildIdQuery(p: IdRequestParams): string {
   // gdpr / gdpr_consent and d_cf only exist in IAB mode, which this container does not use.
   params.push('d_rtbd=json', 'd_ver=2');
   if (!p.mid && !isDemdexHost(p.idServiceHost)) params.push('d_verify=1');
-  params.push(`d_orgid=${encodeURIComponent(p.orgId)}`, `d_nsid=${p.containerId}`);
-  if (p.mid) params.push(`d_mid=${encodeURIComponent(p.mid)}`);
+  params.push(`d_orgid=${encodeText(p.orgId)}`, `d_nsid=${p.containerId}`);
+  if (p.mid) params.push(`d_mid=${encodeText(p.mid)}`);
   if (p.coppa) params.push('d_coppa=true');
   if (p.coopSafe !== undefined) params.push(p.coopSafe ? 'd_coop_safe=1' : 'd_coop_unsafe=1');
-  if (p.blob) params.push(`d_blob=${encodeURIComponent(p.blob)}`);
+  if (p.blob) params.push(`d_blob=${encodeText(p.blob)}`);
   let query = params.join('&') + (p.customerIdParams ?? '');
   // The library builds the query first and then slips the field group in after the version.
   query = query.replace(/^(d_visid_ver=[^&]*)/, `$1&d_fieldgroup=${p.fieldGroup}`);

@@ -4,6 +4,7 @@
  */
 import { DEFAULT_ID_SYNC_BY_URL_TTL_MIN, MAX_SYNC_COOKIE_LENGTH } from './constants.ts';
 import type { IbsEntry } from './id-response.ts';
+import { encodeText } from '../core/well-formed.ts';
 
 export const DESTPUB_COMBINED = '---destpub-combined---';
 export const DESTPUB_CLEAR = '---destpub-clear-dextp---';
@@ -20,7 +21,7 @@ export function idSyncOrigin(setting: string, subdomain: string): string {
 
 /** The iframe's address; its fragment tells the iframe which parent origin to trust. */
 export function dest5Url(frameOrigin: string, containerId: number, pageOrigin: string): string {
-  return `${frameOrigin}/dest5.html?d_nsid=${containerId}#${encodeURIComponent(pageOrigin)}`;
+  return `${frameOrigin}/dest5.html?d_nsid=${containerId}#${encodeText(pageOrigin)}`;
 }
 
 export function idSyncFrameId(subdomain: string, containerId: number): string {
@@ -35,7 +36,7 @@ export function isRealSubdomain(subdomain: string | undefined): subdomain is str
 /** `ibs|<id>|<tag>|<url,url>|<ttl>|||<fireURLSync>`, every part URI-encoded. */
 export function ibsMessage(e: IbsEntry): string {
   return ['ibs', e.id, e.tag, e.url.join(','), String(e.ttl), '', '', String(e.fireURLSync)]
-    .map(encodeURIComponent)
+    .map(encodeText)
     .join('|');
 }
 
@@ -136,7 +137,7 @@ export function idSyncByUrlMessage(cfg: IdSyncByUrlConfig, disabled: boolean): {
   const dpid = String(cfg.dpid);
   const dpuuid = cfg.dpuuid === undefined || cfg.dpuuid === null ? '' : String(cfg.dpuuid);
   const url = cfg.url.replace(/^https?:/i, '');
-  const message = ['ibs', dpid, 'img', url, String(ttl), '', `,${dpid},${dpuuid}`].map(encodeURIComponent).join('|');
+  const message = ['ibs', dpid, 'img', url, String(ttl), '', `,${dpid},${dpuuid}`].map(encodeText).join('|');
   return { message };
 }
 

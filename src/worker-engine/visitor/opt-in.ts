@@ -9,6 +9,7 @@ import {
   OptInCategories,
 } from './constants.ts';
 import { safeDecode } from '../core/cookies.ts';
+import { encodeText } from '../core/well-formed.ts';
 
 export { OptInCategories };
 
@@ -137,7 +138,7 @@ export function createOptIn(config: OptInConfig, deps: OptInDeps, viaLaunchExten
   function writeCookie(): void {
     if (!storage) return;
     const existing = parsePermissions(safeDecode(deps.cookie() ?? '')) ?? {};
-    const value = encodeURIComponent(JSON.stringify({ ...existing, ...committed }));
+    const value = encodeText(JSON.stringify({ ...existing, ...committed }));
     const domain = config.optInCookieDomain || deps.cookieDomain;
     deps.writeCookie(value, optInCookieLifetime(config, viaLaunchExtension), domain === deps.hostname ? '' : domain);
   }

@@ -5,6 +5,7 @@
 import { URL_IDS_MAX_AGE_MIN } from './constants.ts';
 import { isValidVisitorId } from './id-response.ts';
 import { queryParam, readPairs } from './sdid.ts';
+import { encodeText } from '../core/well-formed.ts';
 
 export const ADOBE_MC_PARAM = 'adobe_mc';
 
@@ -24,7 +25,7 @@ export function appendVisitorIDsTo(
   const base = hashAt < 0 ? url : url.slice(0, hashAt);
   const hash = hashAt < 0 ? '' : url.slice(hashAt);
   const sep = base.includes('?') ? (base.endsWith('?') || base.endsWith('&') ? '' : '&') : '?';
-  return `${base}${sep}${ADOBE_MC_PARAM}=${encodeURIComponent(pairs.join('|'))}${hash}`;
+  return `${base}${sep}${ADOBE_MC_PARAM}=${encodeText(pairs.join('|'))}${hash}`;
 }
 
 export interface HandedOverIds {

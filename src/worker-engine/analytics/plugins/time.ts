@@ -5,6 +5,7 @@
  */
 import { safeDecode } from '../../core/cookies.ts';
 import type { CookieJar } from '../../core/types.ts';
+import { encodeText } from '../../core/well-formed.ts';
 
 export const MINUTE_MS = 60 * 1000;
 export const HOUR_MS = 60 * MINUTE_MS;
@@ -33,5 +34,5 @@ export function writePluginCookie(
   expires: number,
   options: PluginCookieOptions = {},
 ): void {
-  cookies.set(name, encodeURIComponent(value), { expires, path: '/', domain: options.domain ?? '' });
+  cookies.set(name, encodeText(value), { expires, path: '/', domain: options.domain ?? '' });
 }
