@@ -10,6 +10,7 @@ import { listenForClicks } from './clicks.ts';
 import { readPageInfo } from './page-info.ts';
 import { cloneable, takeSnapshot } from './snapshot.ts';
 import { installSatellite, isDebug } from './satellite.ts';
+import { pageSetting } from '../page-settings.ts';
 
 declare global {
   interface Window {
@@ -21,11 +22,6 @@ declare global {
 
 const w = window;
 
-/** `dataLayer`, `brand`, `environment` and `workerUrl` are needed before the worker answers; the worker validates them all. */
-const setting = (key: string, fallback: string): string => {
-  const v = (w.offtagConfig as Record<string, unknown> | undefined)?.[key];
-  return typeof v === 'string' && v ? v : fallback;
-};
 
 function start(): void {
   if (!w.atob || !w.Worker) {
@@ -35,12 +31,30 @@ function start(): void {
   if (w.offtag) return;
   const script = document.currentScript as HTMLScriptElement | null;
   const base = script?.src ? script.src.replace(/[^/]*$/, '') : location.href;
-  const workerUrl = new URL(setting('workerUrl', 'offtag-worker.js'), base).href;
-  // A same-origin blob that loads the worker file lets offtag.js live on another origin
-  // (a Content-Security-Policy must allow `worker-src blob:`).
-  const worker = new Worker(URL.createObjectURL(new Blob([`importScripts(${JSON.stringify(workerUrl)})`])));
-  const dataLayerName = setting('dataLayer', 'digitalData');
-  const brand = setting('brand', 'acme');
+  // A throwing `offtagConfig` getter leaves the defaults (src/page-settings.ts: the rule both sides apply).
+  let cfg: unknown;
+  try {
+    cfg = w.offtagConfig;
+  } catch {
+    /* the defaults */
+  }
+  const workerUrl = new URL(pageSetting(cfg, 'workerUrl') || 'offtag-worker.js', base).href;
+  // The worker file itself when it is on the page's origin (CSP: `worker-src 'self'`); else, or
+  // when that is blocked, a same-origin blob that loads it (CSP: `worker-src blob:`).
+  // README.md, "Content-Security-Policy".
+  const same = workerUrl.startsWith(location.origin + '/');
+  let worker: Worker | undefined;
+  let dead = '';
+  for (const url of same ? [workerUrl, ''] : [''])
+    try {
+      worker ??= new Worker(url || URL.createObjectURL(new Blob([`importScripts(${JSON.stringify(workerUrl)})`])));
+    } catch {
+      /* blocked: the blob next, or said below */
+    }
+  const stop = (why: string) => console.error((dead = `Offtag: ${why}; nothing is tracked.`));
+  if (!worker) stop(`CSP blocks the worker: allow ${same ? "'self' or " : ''}blob: in worker-src`);
+  const dataLayerName = pageSetting(cfg, 'dataLayer');
+  const brand = pageSetting(cfg, 'brand');
   const sessionKeys = SESSION_KEYS.map((k) => k.replace('{brand}', brand));
   const events = new MessageChannel();
   const apiChannel = new MessageChannel();
@@ -54,6 +68,8 @@ function start(): void {
   const metrics = { events: 0, postMs: 0, applyMs: 0, lastPostMs: 0, lastApplyMs: 0 };
 
   const send = (event: EngineEvent): number => {
+    // No worker: say where the event went (nowhere) rather than accept it silently.
+    if (dead) return void console.warn(`${dead} (${event.type})`), 0;
     const t0 = performance.now();
     const snap = takeSnapshot(++seq, applied, dataLayerName, sessionKeys);
     const input: EngineInput = { type: 'event', event, snapshot: snap };
@@ -94,7 +110,7 @@ function start(): void {
   port.onmessage = (ev: MessageEvent<EffectBatch>) => onBatch(ev.data);
 
   const configDropped: string[] = [];
-  const config = cloneable(w.offtagConfig, configDropped);
+  const config = cloneable(cfg, configDropped);
   const init: InitMessage = {
     type: 'offtag:init',
     config,
@@ -104,10 +120,11 @@ function start(): void {
     events: events.port2,
     api: apiChannel.port2,
   };
-  worker.postMessage(init, [events.port2, apiChannel.port2]);
-  worker.onerror = (ev) => console.error(`Offtag: the worker did not start (${ev.message || workerUrl}).`);
+  worker?.postMessage(init, [events.port2, apiChannel.port2]);
+  // Before the worker has answered, an error means it did not start (a 404, a CSP on importScripts).
+  if (worker) worker.onerror = (ev) => applied || stop(`the worker did not start (${ev.message || workerUrl})`);
 
-  installSatellite(send, ask, hooks, setting('environment', 'production'), (on) => port.postMessage({ type: 'debug', on }));
+  installSatellite(send, ask, hooks, pageSetting(cfg, 'environment'), (on) => port.postMessage({ type: 'debug', on }));
   w.offtag = {
     metrics: () => ({ ...metrics }),
     /** Calls a worker service (the optional offtag-visitor.js facade uses it). */

@@ -77,6 +77,19 @@ export function installSatellite(send: Send, ask: Ask, hooks: ApplyHooks, stage:
       }
     },
   };
+  // No call throws into the site's code: a call that fails is said, with what was dropped.
+  for (const o of [satellite, satellite.cookie] as Record<string, unknown>[])
+    for (const k in o) {
+      const f = o[k];
+      if (typeof f == 'function')
+        o[k] = (...a: unknown[]) => {
+          try {
+            return f(...a);
+          } catch (e) {
+            console.error(`Offtag: _satellite.${k}() failed; dropped:`, a, e);
+          }
+        };
+    }
   (window as { _satellite?: unknown })._satellite = satellite;
   return satellite;
 }

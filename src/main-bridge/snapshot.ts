@@ -40,35 +40,37 @@ export function takeSnapshot(seq: number, applied: number, dataLayerName: string
   return s;
 }
 
-/** A copy of `value` that structured clone accepts; `dropped` collects the paths left out. */
+/** How deep `cloneable` copies; what lies deeper is left out, by path (issue 9). */
+export const MAX_DEPTH = 100;
+
+/**
+ * A copy of `value` that structured clone accepts; `dropped` collects the paths left out. Never
+ * throws: a Proxy whose traps throw, a revoked Proxy, or nesting deeper than MAX_DEPTH levels is
+ * left out like a function is.
+ */
 export function cloneable(value: unknown, dropped: string[], path = '', seen = new Set<unknown>()): unknown {
-  if (typeof value === 'function' || typeof value === 'symbol') {
-    dropped.push(path);
-    return undefined;
-  }
+  if (typeof value === 'function' || typeof value === 'symbol') return void dropped.push(path);
   if (typeof value !== 'object' || value === null) return value;
-  if (typeof Node !== 'undefined' && value instanceof Node) {
-    dropped.push(path);
-    return undefined;
-  }
-  if (seen.has(value)) {
-    dropped.push(path);
-    return undefined;
-  }
-  seen.add(value);
-  const arr = Array.isArray(value);
-  const out: Record<string, unknown> | unknown[] = arr ? [] : {};
-  for (const k of Object.keys(value)) {
-    const p = arr ? `${path}[${k}]` : path ? `${path}.${k}` : k;
-    let v: unknown;
-    try {
-      v = (value as Record<string, unknown>)[k];
-    } catch {
-      dropped.push(p);
-      continue;
+  try {
+    if (value instanceof Node || seen.has(value)) throw 0;
+    if (seen.size >= MAX_DEPTH) throw `${path} (deeper than ${MAX_DEPTH} levels)`;
+    const arr = Array.isArray(value);
+    const out: Record<string, unknown> | unknown[] = arr ? [] : {};
+    seen.add(value);
+    for (const k of Object.keys(value)) {
+      const p = arr ? `${path}[${k}]` : path ? `${path}.${k}` : k;
+      let v: unknown;
+      try {
+        v = (value as Record<string, unknown>)[k];
+      } catch {
+        dropped.push(p);
+        continue;
+      }
+      (out as Record<string, unknown>)[k] = cloneable(v, dropped, p, seen);
     }
-    (out as Record<string, unknown>)[k] = cloneable(v, dropped, p, seen);
+    seen.delete(value);
+    return out;
+  } catch (e) {
+    dropped.push(typeof e == 'string' ? e : path);
   }
-  seen.delete(value);
-  return out;
 }

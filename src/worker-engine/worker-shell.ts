@@ -4,7 +4,6 @@
  */
 import { expose } from 'comlink';
 import { completePageInfo, MONITOR_LIMIT, type Effect, type EffectBatch, type EngineInput, type InitMessage, type RequestEffect, type WorkerApi } from '../protocol.ts';
-import { cloneable } from '../main-bridge/snapshot.ts';
 import { createEngine, inputFailed } from './core/engine.ts';
 import { safeJson } from './core/safe-json.ts';
 import { sha256Hex } from './core/sha256.ts';
@@ -68,7 +67,27 @@ export function startWorker<N extends string, S extends object>(
       } catch (err) {
         // A value the page cannot receive (a function from a custom data element…) is left out, by name.
         const dropped: string[] = [];
-        const safe = cloneable(effects, dropped) as Effect[];
+        const safe: Effect[] = [];
+        for (const e of effects) {
+          try {
+            safe.push(structuredClone(e));
+            continue;
+          } catch {
+            if (e.type !== 'vars') {
+              dropped.push(`a ${e.type} effect`);
+              continue;
+            }
+          }
+          const values: Record<string, unknown> = {};
+          for (const [k, v] of Object.entries(e.values)) {
+            try {
+              values[k] = structuredClone(v);
+            } catch {
+              dropped.push(`values.${k}`);
+            }
+          }
+          safe.push({ type: 'vars', values });
+        }
         const message = `Offtag could not send these values to the page (${(err as Error).name}); left out: ${dropped.join(', ')}.`;
         events.postMessage({ n: b.n, effects: [...safe, { type: 'log', level: 'error', message }] });
       }

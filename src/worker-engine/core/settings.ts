@@ -4,6 +4,7 @@
  * the default is kept; it never stops the container.
  */
 import { safeJson } from './safe-json.ts';
+import { PAGE_SETTINGS, pageSetting, type PageSettingKey } from '../../page-settings.ts';
 
 export type Environment = 'development' | 'staging' | 'production';
 
@@ -67,9 +68,9 @@ export interface Settings {
 }
 
 export const DEFAULT_SETTINGS: Settings = {
-  brand: 'acme',
-  dataLayer: 'digitalData',
-  environment: 'production',
+  brand: PAGE_SETTINGS.brand,
+  dataLayer: PAGE_SETTINGS.dataLayer,
+  environment: PAGE_SETTINGS.environment as Environment,
   orgId: '0123456789ABCDEF01234567@AdobeOrg',
   idServiceHost: 'dpm.demdex.net',
   trackingServer: 'metrics.example.com',
@@ -102,7 +103,7 @@ export const DEFAULT_SETTINGS: Settings = {
   linkInternalFilters: '',
   idSyncOrigin: '',
   debug: false,
-  workerUrl: '',
+  workerUrl: PAGE_SETTINGS.workerUrl,
 };
 
 const ENVIRONMENTS: readonly Environment[] = ['development', 'staging', 'production'];
@@ -130,6 +131,11 @@ function check(path: string, value: unknown, def: unknown, problems: string[]): 
     problems.push(
       `offtagConfig.environment must be one of ${ENVIRONMENTS.join(', ')}; got ${safeJson(value)}. Using "${def}".`,
     );
+    return def;
+  }
+  if (path in PAGE_SETTINGS && typeof value === 'string' && pageSetting({ [path]: value }, path as PageSettingKey) !== value) {
+    // The bridge reads these before the worker answers, with the same rule (src/page-settings.ts).
+    problems.push(`offtagConfig.${path} must be a non-empty string; got ${safeJson(value)}. Using "${def}".`);
     return def;
   }
   if (path === 'rum.proxy' && typeof value === 'string' && value !== '' && !/^https?:\/\/[^/]/i.test(value)) {

@@ -1,0 +1,20 @@
+/**
+ * The settings the bridge needs before the worker answers (`brand`, `dataLayer`, `environment`,
+ * `workerUrl`), with the one rule both sides apply (issue 9): a non-empty string (for
+ * `environment`, one of the three stages), else the default. The worker's settings check uses
+ * this same function, so a value the bridge falls back on is reported there, never read
+ * differently on the two sides. A `window.offtagConfig` whose getters throw gives the defaults.
+ */
+export const PAGE_SETTINGS = { brand: 'acme', dataLayer: 'digitalData', environment: 'production', workerUrl: '' };
+
+export type PageSettingKey = keyof typeof PAGE_SETTINGS;
+
+export function pageSetting(config: unknown, key: PageSettingKey): string {
+  try {
+    const v = (config as Record<string, unknown>)[key];
+    if (typeof v == 'string' && (v || key == 'workerUrl') && (key != 'environment' || /^(development|staging|production)$/.test(v))) return v;
+  } catch {
+    /* no config, or a throwing getter: the default */
+  }
+  return PAGE_SETTINGS[key];
+}
