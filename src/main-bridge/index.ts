@@ -43,16 +43,9 @@ function start(): void {
   // when that is blocked, a same-origin blob that loads it (CSP: `worker-src blob:`).
   // README.md, "Content-Security-Policy".
   const same = workerUrl.startsWith(location.origin + '/');
-  let worker: Worker | undefined;
+  const ways = same ? [workerUrl, ''] : [''];
   let dead = '';
-  for (const url of same ? [workerUrl, ''] : [''])
-    try {
-      worker ??= new Worker(url || URL.createObjectURL(new Blob([`importScripts(${JSON.stringify(workerUrl)})`])));
-    } catch {
-      /* blocked: the blob next, or said below */
-    }
   const stop = (why: string) => console.error((dead = `Offtag: ${why}; nothing is tracked.`));
-  if (!worker) stop(`CSP blocks the worker: allow ${same ? "'self' or " : ''}blob: in worker-src`);
   const dataLayerName = pageSetting(cfg, 'dataLayer');
   const brand = pageSetting(cfg, 'brand');
   const sessionKeys = SESSION_KEYS.map((k) => k.replace('{brand}', brand));
@@ -120,9 +113,22 @@ function start(): void {
     events: events.port2,
     api: apiChannel.port2,
   };
-  worker?.postMessage(init, [events.port2, apiChannel.port2]);
-  // Before the worker has answered, an error means it did not start (a 404, a CSP on importScripts).
-  if (worker) worker.onerror = (ev) => applied || stop(`the worker did not start (${ev.message || workerUrl})`);
+  // The next way to start the worker; the one that says hello gets the ports. A way the policy
+  // blocks (at once, or by an error event) or that fails to load gives the next; none left: said once.
+  let worker: Worker | undefined;
+  const next = (): void => {
+    const url = ways.shift();
+    if (url == null)
+      return stop(`the worker did not start (${workerUrl}): a Content-Security-Policy must allow ${same ? "'self' or " : ''}blob: in worker-src`);
+    try {
+      const wk = new Worker(url || URL.createObjectURL(new Blob([`importScripts(${JSON.stringify(workerUrl)})`])));
+      wk.onerror = () => worker || next();
+      wk.onmessage = () => worker || (worker = wk).postMessage(init, [events.port2, apiChannel.port2]);
+    } catch {
+      next();
+    }
+  };
+  next();
 
   installSatellite(send, ask, hooks, pageSetting(cfg, 'environment'), (on) => port.postMessage({ type: 'debug', on }));
   w.offtag = {

@@ -34,7 +34,7 @@ export interface WorkerOptions<N extends string, S extends object> {
 /** Starts the engine for one page; `scope` is the worker's global (a parameter for tests). */
 export function startWorker<N extends string, S extends object>(
   opts: WorkerOptions<N, S>,
-  scope: Pick<DedicatedWorkerGlobalScope, 'addEventListener' | 'removeEventListener'> = self as DedicatedWorkerGlobalScope,
+  scope: Pick<DedicatedWorkerGlobalScope, 'addEventListener' | 'removeEventListener'> & { postMessage?(m: unknown): void } = self as DedicatedWorkerGlobalScope,
 ): void {
   const onInit = (ev: MessageEvent<InitMessage>) => {
     if (ev.data?.type !== 'offtag:init') return;
@@ -138,4 +138,6 @@ export function startWorker<N extends string, S extends object>(
     beacons.resume?.();
   };
   scope.addEventListener('message', onInit as EventListener);
+  // Hello: the bridge hands over its ports only to a worker that is running (a CSP may block one way).
+  scope.postMessage?.('offtag:up');
 }
