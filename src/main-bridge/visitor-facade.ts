@@ -27,7 +27,14 @@ export function installVisitorFacade(call: Call): void {
               call(prefix + m, a.map((x) => (typeof x === 'function' ? null : x))).then((r) => {
                 if (r.error) throw new Error(r.error);
                 const cb = a.find((x) => typeof x === 'function') as ((...v: unknown[]) => void) | undefined;
-                for (const args of r.callbacks ?? []) cb?.(...args);
+                for (const args of r.callbacks ?? []) {
+                  // The site's own callback throwing is said; the answer still resolves.
+                  try {
+                    cb?.(...args);
+                  } catch (e) {
+                    console.error(`Offtag: the callback given to ${prefix || 'Visitor.'}${m}() threw: ${e}`);
+                  }
+                }
                 return r.value;
               }),
     });
@@ -42,7 +49,13 @@ export function installVisitorFacade(call: Call): void {
       const id = normalizeOrgId(org);
       if (!instances[id]) {
         const cfg: Record<string, unknown> = {};
-        for (const k in config) cfg[k] = typeof config[k] === 'function' ? (config[k] as () => unknown)() : config[k];
+        for (const k in config) {
+          try {
+            cfg[k] = typeof config[k] === 'function' ? (config[k] as () => unknown)() : config[k];
+          } catch (e) {
+            console.error(`Offtag: Visitor.getInstance option "${k}" threw; it was left out: ${e}`);
+          }
+        }
         call('getInstance', [id, cfg]).catch(() => {});
         instances[id] = forward('', { marketingCloudOrgID: id });
       }

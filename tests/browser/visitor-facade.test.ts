@@ -37,6 +37,24 @@ describe('Visitor facade', () => {
     expect(a.then).toBeUndefined();
   });
 
+  it('an option function or a site callback that throws is said, and the call goes on (issue 9)', async () => {
+    const said: string[] = [];
+    const original = console.error;
+    console.error = (m: string) => said.push(m);
+    try {
+      const v = w.Visitor.getInstance('THROWS', { doesOptInApply: () => { throw new Error('option broke'); }, trackingServer: 't' });
+      expect(seen.at(-1)).toEqual({ method: 'getInstance', args: ['THROWS@AdobeOrg', { trackingServer: 't' }] });
+      const value = await v.getMarketingCloudVisitorID(() => { throw new Error('site callback broke'); }, true);
+      expect(value).toBe('123');
+      expect(said).toEqual([
+        'Offtag: Visitor.getInstance option "doesOptInApply" threw; it was left out: Error: option broke',
+        'Offtag: the callback given to Visitor.getMarketingCloudVisitorID() threw: Error: site callback broke',
+      ]);
+    } finally {
+      console.error = original;
+    }
+  });
+
   it('forwards methods and calls the site callback with the answered arguments', async () => {
     const v = w.Visitor.getInstance('ABC');
     const got: unknown[] = [];
