@@ -12,6 +12,7 @@ type N = 'stamp';
 
 const container: Container<N, object> = {
   name: 'cookie-domain',
+  sessionKeys: [],
   dataElements: {
     stamp: {
       type: 'custom',
