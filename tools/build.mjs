@@ -34,7 +34,6 @@ await bundle('src/worker-engine/worker-main.ts', 'offtag-worker.js');
 await bundle('src/main-bridge/visitor-entry.ts', 'offtag-visitor.js');
 await bundle('src/main-bridge/rare-effects-entry.ts', 'offtag-effects.js');
 if (existsSync(`${root}src/devtools/index.tsx`)) await bundle('src/devtools/index.tsx', 'offtag-devtools.js');
-if (existsSync(`${root}src/main-bridge/main-thread.ts`)) await bundle('src/main-bridge/main-thread.ts', 'offtag-main-thread.js');
 await cp(`${root}node_modules/@qwik.dev/partytown/lib`, `${dist}/~partytown`, { recursive: true });
 
 const main = await readFile(`${dist}/offtag.js`);

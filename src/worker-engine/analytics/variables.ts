@@ -58,11 +58,6 @@ const NUMBERED_LIMITS: Record<string, { count: number; key: string }> = {
   list: { count: LIST_COUNT, key: 'l' },
 };
 
-/** The runtime twin of the types above, for names that arrive as plain strings. */
-export function isTrackerVarName(name: string): name is TrackerVarName {
-  return queryKeyOf(name) !== undefined;
-}
-
 /** `eVar12` → `v12`, `prop3` → `c3`, `channel` → `ch`; undefined for anything else (e.g. `eVar251`). */
 export function queryKeyOf(name: string): string | undefined {
   if (Object.prototype.hasOwnProperty.call(NAMED_VARS, name)) return NAMED_VARS[name as NamedVarName];

@@ -19,8 +19,3 @@ export function replaceTokens(
     return v === undefined || v === null ? '' : typeof v === 'object' ? safeJson(v) : String(v);
   });
 }
-
-/** Token names used in a string, for build-time checks of a container. */
-export function tokenNames(text: string): string[] {
-  return [...text.matchAll(TOKEN)].map((m) => m[1]);
-}

@@ -82,6 +82,5 @@ export const MESSAGES = {
   invalidPreviousPermissions: 'Invalid `previousPermissions`!',
   invalidPreOptInApprovals: 'Invalid `preOptInApprovals`!',
   invalidCategories: '[OptIn] Invalid category(-ies). Please use the `OptIn.Categories` enum.',
-  callTookTooLong: 'The call took longer than you wanted!',
   pathExcluded: 'MCID library not loaded. One of the path exclusions matches the current path.',
 } as const;

@@ -23,8 +23,6 @@ export interface IdRequestParams {
   customerIdParams?: string;
   /** `d_coppa=true`: third-party cookies or their syncs are disabled. */
   coppa?: boolean;
-  /** `isCoopSafe`: true → `d_coop_safe=1`, false → `d_coop_unsafe=1`. */
-  coopSafe?: boolean;
   /** Epoch ms for `ts`. */
   now: number;
 }
@@ -48,7 +46,7 @@ export function buildIdQuery(p: IdRequestParams): string {
   params.push(`d_orgid=${encodeText(p.orgId)}`, `d_nsid=${p.containerId}`);
   if (p.mid) params.push(`d_mid=${encodeText(p.mid)}`);
   if (p.coppa) params.push('d_coppa=true');
-  if (p.coopSafe !== undefined) params.push(p.coopSafe ? 'd_coop_safe=1' : 'd_coop_unsafe=1');
+  // d_coop_safe / d_coop_unsafe come from `isCoopSafe` / `setAsCoop(Un)Safe()`, which this container does not offer.
   if (p.blob) params.push(`d_blob=${encodeText(p.blob)}`);
   let query = params.join('&') + (p.customerIdParams ?? '');
   // The library builds the query first and then slips the field group in after the version.

@@ -45,16 +45,6 @@ export function combinedMessage(entries: string[], clearFirst: boolean): string 
   return (clearFirst ? DESTPUB_CLEAR : '') + DESTPUB_COMBINED + entries.join(ENTRY_SEPARATOR);
 }
 
-/** Splits a combined post back into its entries (what dest5.html does with it). */
-export function splitCombinedMessage(message: string): { clear: boolean; entries: string[] } | undefined {
-  let rest = message;
-  const clear = rest.startsWith(DESTPUB_CLEAR);
-  if (clear) rest = rest.slice(DESTPUB_CLEAR.length);
-  if (!rest.startsWith(DESTPUB_COMBINED)) return undefined;
-  rest = rest.slice(DESTPUB_COMBINED.length);
-  return { clear, entries: rest ? rest.split(ENTRY_SEPARATOR) : [] };
-}
-
 /**
  * The iframe's answer, `---destpub-to-parent---canSetThirdPartyCookies|true|false`, accepted
  * only from the iframe's own origin; anything else is undefined.

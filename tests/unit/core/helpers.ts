@@ -30,9 +30,10 @@ export function snap(over: Partial<Snapshot> = {}): Snapshot {
   return { ...emptySnapshot(), seq: 1, time: T0, url: 'https://shop.example.com/p', ...over };
 }
 
-export function makeEngine<N extends string>(container: Container<N, object>, config: unknown = {}) {
+/** `page` replaces facts of PAGE, e.g. `{ cookieDomain: '.example.com' }` for a real cookie domain. */
+export function makeEngine<N extends string>(container: Container<N, object>, config: unknown = {}, page: Partial<PageInfo> = {}) {
   const env = testEnv();
-  const engine = createEngine({ container, services: () => ({}), env, config, page: PAGE });
+  const engine = createEngine({ container, services: () => ({}), env, config, page: { ...PAGE, ...page } });
   let seq = 0;
   return {
     engine,

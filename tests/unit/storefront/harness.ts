@@ -15,7 +15,8 @@ export const PAGE: PageInfo = {
   userAgent: 'Mozilla/5.0 (test)',
   language: 'en-US',
   screen: { width: 1920, height: 1080, colorDepth: 24 },
-  cookieDomain: 'keepstock.example',
+  /** As the bridge's probe gives it on www.keepstock.example: the registrable domain with a leading dot. */
+  cookieDomain: '.keepstock.example',
   origin: 'https://www.keepstock.example',
   secure: true,
   cookiesEnabled: true,
@@ -83,7 +84,7 @@ export interface Harness {
 }
 
 export function harness(
-  opts: ServiceOptions & { config?: unknown } = {},
+  opts: ServiceOptions & { config?: unknown; page?: Partial<PageInfo> } = {},
 ): Harness {
   let now = FIXED;
   let seq = 0;
@@ -94,7 +95,7 @@ export function harness(
     services: () => recordingServices(rec, opts),
     env: { now: () => now, random: seeded(), sha256: async () => '' },
     config: opts.config,
-    page: PAGE,
+    page: { ...PAGE, ...opts.page },
   });
   // Tracking consent is given unless a test replaces the cookies (`page.cookie`).
   const world: Harness['world'] = { cookies: { sat_track: 'true' }, session: {} };

@@ -14,7 +14,14 @@ import {
 } from '../../../src/storefront/variables.ts';
 import { dataElements } from '../../../src/storefront/data-elements.ts';
 import { queryKeyOf } from '../../../src/worker-engine/analytics/variables.ts';
-import { tokenNames } from '../../../src/worker-engine/core/tokens.ts';
+import { replaceTokens } from '../../../src/worker-engine/core/tokens.ts';
+
+/** The token names replaceTokens looks up in a string (it asks `has` for each). */
+function tokenNames(text: string): string[] {
+  const names: string[] = [];
+  replaceTokens(text, { has: (n) => (names.push(n), false), get: () => undefined });
+  return names;
+}
 
 describe('variable ranges (compile time)', () => {
   it('accepts the edges of every range', () => {
@@ -76,6 +83,7 @@ describe('PAGE_VIEW_VARIABLES', () => {
     });
   });
   it('every token names a data element and every name is an AppMeasurement variable', () => {
+    expect(tokenNames('%page name%|%user%')).toEqual(['page name', 'user']);
     for (const mapping of [PAGE_VIEW_VARIABLES, MODAL_VIEW_VARIABLES, LINK_VARIABLES]) {
       for (const [name, source] of Object.entries(mapping)) {
         expect(queryKeyOf(name), name).toBeDefined();

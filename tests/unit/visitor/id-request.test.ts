@@ -21,7 +21,6 @@ describe('/id request', () => {
       blob: 'a+b/c=',
       customerIdParams: '&d_cid_ic=crm%01abc%011',
       coppa: true,
-      coopSafe: false,
     });
     const query = url.split('?')[1] as string;
     expect(query.split('&').map((p) => p.split('=')[0])).toEqual([
@@ -33,7 +32,6 @@ describe('/id request', () => {
       'd_nsid',
       'd_mid',
       'd_coppa',
-      'd_coop_unsafe',
       'd_blob',
       'd_cid_ic',
       'ts',

@@ -12,7 +12,6 @@ import {
   readFrameMessage,
   recordSync,
   serializeSyncList,
-  splitCombinedMessage,
 } from '../../../src/worker-engine/visitor/id-sync.ts';
 
 describe('ID-sync iframe', () => {
@@ -34,8 +33,6 @@ describe('ID-sync iframe', () => {
     const msg = combinedMessage([a, 'ibs|2|img|x|1|||0'], false);
     expect(msg).toBe(`---destpub-combined---${a}%01ibs|2|img|x|1|||0`);
     expect(combinedMessage([a], true).startsWith('---destpub-clear-dextp------destpub-combined---')).toBe(true);
-    expect(splitCombinedMessage(msg)).toEqual({ clear: false, entries: [a, 'ibs|2|img|x|1|||0'] });
-    expect(splitCombinedMessage('hello')).toBeUndefined();
   });
 
   it('accepts the iframe answer only from the iframe origin', () => {
