@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createBeaconQueue, retryDelay, settles, type BeaconFetch, type BeaconQueueOptions } from '../../../src/worker-engine/transport/queue.ts';
-import { memoryStore, MEMORY_FALLBACK_MESSAGE, withMemoryFallback, type BeaconStore } from '../../../src/worker-engine/transport/store.ts';
+import { createBeaconQueue, GIVE_UP_AFTER, retryDelay, settles, STEP_ASIDE_AFTER, type BeaconFetch, type BeaconQueueOptions } from '../../../src/worker-engine/transport/queue.ts';
+import { memoryStore, type BeaconStore } from '../../../src/worker-engine/transport/store.ts';
 import { startCollector, type Collector } from '../../../tools/collector/server.ts';
 
 const realSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -171,30 +171,84 @@ describe('durability', () => {
   });
 });
 
-describe('memory fallback', () => {
-  it('moves to memory when the store throws, says so once, and still delivers', async () => {
-    const broken: BeaconStore = {
-      get: () => Promise.reject(new Error('quota')),
-      set: () => Promise.reject(new Error('quota')),
-      del: () => Promise.reject(new Error('quota')),
-      keys: () => Promise.reject(new Error('quota')),
-    };
-    const logs: string[] = [];
-    const store = withMemoryFallback(broken, (m) => logs.push(m));
-    const { q } = queue({ store });
+describe('store failures', () => {
+  it('IndexedDB failing mid-life loses nothing: the queue holds its beacons, says how many are at risk, and delivers them', async () => {
+    const base = memoryStore();
+    let broken = false;
+    const store: BeaconStore = { ...base, setMany: (e) => (broken ? Promise.reject(new Error('QuotaExceededError')) : base.setMany(e)) };
+    // Offline first: three beacons wait, stored.
+    let online = false;
+    const { q, logs } = queue({ store, fetch: (u, i) => (online ? nodeFetch(u, i) : Promise.reject(new Error('offline'))) });
+    for (let i = 0; i < 3; i++) await q.enqueue({ method: 'GET', url: beaconUrl(i) });
+    expect(q.durable).toBe(true);
+    // Then the store starts failing (a quota): the next write fails, the store is gone for this page.
+    broken = true;
     await q.enqueue({ method: 'GET', url: beaconUrl(3) });
-    await q.enqueue({ method: 'GET', url: beaconUrl(4) });
+    expect(q.durable).toBe(false);
+    expect(logs.filter((l) => l.startsWith('Beacon queue: IndexedDB failed'))).toEqual([
+      'Beacon queue: IndexedDB failed (QuotaExceededError). 4 analytics beacons are now kept in memory only, with every later one: they are still sent while this page stays open, and lost if it closes before they are.',
+    ]);
+    online = true;
+    q.retryNow();
     await q.idle();
-    expect(logs).toHaveLength(1);
-    expect(logs[0]!.startsWith(MEMORY_FALLBACK_MESSAGE)).toBe(true);
-    expect(collector.beacons.map((b) => b.pageName)).toEqual(['p3', 'p4']);
+    expect(collector.beacons.map((b) => b.pageName)).toEqual(['p0', 'p1', 'p2', 'p3']);
   });
-  it('keeps delivering when a raw store fails (the queue holds its own copy)', async () => {
-    const flaky: BeaconStore = { ...memoryStore(), set: () => Promise.reject(new Error('disk')), get: async () => undefined };
-    const { q, logs } = queue({ store: flaky });
+  it('a store call that never answers counts as failed after the store timeout', async () => {
+    const store: BeaconStore = { ...memoryStore(), setMany: () => new Promise(() => {}) };
+    const { q, logs } = queue({ store, storeTimeoutMs: 50 });
     await q.enqueue({ method: 'GET', url: beaconUrl(5) });
     await q.idle();
     expect(collector.beacons.map((b) => b.pageName)).toEqual(['p5']);
-    expect(logs.some((l) => l.includes('store failed to write'))).toBe(true);
+    expect(logs[0]).toContain('IndexedDB failed (no answer within 0.05 s)');
+  });
+  it('commit: one transaction holds the dispatch\'s beacons and the page\'s marker; without a store it waits for delivery', async () => {
+    const base = memoryStore();
+    const batches: string[][] = [];
+    const store: BeaconStore = { ...base, setMany: (e) => (batches.push(e.map(([k]) => k.split(':')[0]!)), base.setMany(e)) };
+    const { q } = queue({ store, fetch: () => new Promise(() => {}) });
+    void q.enqueue({ method: 'GET', url: beaconUrl(1) });
+    void q.enqueue({ method: 'GET', url: beaconUrl(2) });
+    await q.commit('page1', 7);
+    expect(batches[0]).toEqual(['beacon', 'beacon', 'ack']);
+    expect(await q.committed('page1')).toBe(7);
+    expect(await q.committed('page2')).toBe(0);
+    // No store: commit resolves only once the beacons are delivered.
+    const { q: m } = queue({ store: memoryStore(), durable: false });
+    let committed = false;
+    await fetch(`${collector.url}/__fail?count=1&status=0`, { method: 'POST' });
+    void m.enqueue({ method: 'GET', url: beaconUrl(3) });
+    const c = m.commit('page3', 1).then(() => (committed = true));
+    await realSleep(2);
+    expect(committed).toBe(false);
+    await c;
+    expect(collector.beacons.map((b) => b.pageName)).toEqual(['p3']);
+  });
+});
+
+describe('a poisoned beacon', () => {
+  it(`steps aside after ${STEP_ASIDE_AFTER} refusals once the next one goes through, and is given up after ${GIVE_UP_AFTER}, logged and in the devtools feed; the others keep their order`, async () => {
+    const poisoned = beaconUrl(0);
+    const fetchPoison: BeaconFetch = (u, i) => (u === poisoned ? Promise.resolve({ status: 500 }) : nodeFetch(u, i));
+    const feed: Array<[string, unknown]> = [];
+    const store = memoryStore();
+    const { q, logs } = queue({ store, fetch: fetchPoison, baseDelayMs: 1, maxDelayMs: 2, monitor: (n, d) => feed.push([n, d]) });
+    await q.enqueue({ method: 'GET', url: poisoned });
+    for (let i = 1; i <= 20; i++) await q.enqueue({ method: 'GET', url: beaconUrl(i) });
+    await q.idle();
+    expect(collector.beacons.map((b) => b.pageName)).toEqual(Array.from({ length: 20 }, (_, i) => `p${i + 1}`));
+    expect(feed.map(([n]) => n)).toEqual(['beacon-set-aside', 'beacon-given-up']);
+    expect(feed[1]![1]).toMatchObject({ url: poisoned, answered: GIVE_UP_AFTER, last: 'HTTP 500' });
+    expect(logs.some((l) => l.startsWith(`Analytics beacon set aside after ${STEP_ASIDE_AFTER} refusals (HTTP 500)`))).toBe(true);
+    expect(logs.some((l) => l.startsWith(`Analytics beacon given up after ${GIVE_UP_AFTER} refusals (HTTP 500)`))).toBe(true);
+    expect(await store.keys()).toEqual([]);
+  });
+  it('an outage (every beacon refused) sets nothing aside and gives nothing up: order is kept', async () => {
+    await fetch(`${collector.url}/__fail?count=${3 * GIVE_UP_AFTER}&status=503`, { method: 'POST' });
+    const feed: string[] = [];
+    const { q } = queue({ baseDelayMs: 1, maxDelayMs: 2, monitor: (n) => feed.push(n) });
+    for (let i = 1; i <= 3; i++) await q.enqueue({ method: 'GET', url: beaconUrl(i) });
+    await q.idle();
+    expect(collector.beacons.map((b) => b.pageName)).toEqual(['p1', 'p2', 'p3']);
+    expect(feed).toEqual([]);
   });
 });
