@@ -48,7 +48,7 @@ function start(): void {
   // Durable at `track` time (docs/delivery.md): each event is kept until the worker acknowledges
   // it, and what is still kept goes to localStorage on pagehide for the next page's worker.
   const pid = Math.random() + '';
-  const kept: Record<number, EngineInput> = {};
+  const kept: Record<number, string> = {};
   let orphans: Array<[string, string]> = [];
   try {
     orphans = Object.keys(localStorage)
@@ -59,7 +59,7 @@ function start(): void {
   }
   addEventListener('pagehide', () => {
     try {
-      localStorage.setItem(ORPHAN_KEY + pid, JSON.stringify(Object.values(kept)));
+      localStorage.setItem(ORPHAN_KEY + pid, `[${Object.values(kept)}]`);
     } catch {
       /* storage disabled or full: these events rely on the worker alone */
     }
@@ -84,7 +84,12 @@ function start(): void {
       (input.snapshot.problems ??= []).push({ kind: 'uncloneable', detail: `${(err as Error).name}: ${(err as Error).message}`, paths });
       port.postMessage(input);
     }
-    kept[seq] = input;
+    // A copy as of now (the snapshot holds the live data layer): JSON, what pagehide writes.
+    try {
+      kept[seq] = JSON.stringify(input);
+    } catch {
+      /* a data layer JSON cannot write (a cycle, a BigInt): this event relies on the worker alone */
+    }
     metrics.events++;
     metrics.postMs += metrics.lastPostMs = performance.now() - t0;
     return seq;

@@ -42,7 +42,7 @@ export function createBeaconSink(log: (message: string) => void, monitor?: (name
       if (ready) void ready.enqueue(b, delivered);
       else void queue.then((q) => q.enqueue(b, delivered));
     },
-    commit: (page, seq) => queue.then((q) => q.commit(page, seq)),
+    commit: (page, seq) => (ready ? ready.commit(page, seq) : queue.then((q) => q.commit(page, seq))),
     committed: (page) => queue.then((q) => q.committed(page)),
     resume() {
       void queue.then((q) => q.resumePending());

@@ -164,9 +164,13 @@ export function createBeaconQueue(opts: BeaconQueueOptions): BeaconQueue {
     storeChain = run;
     return run;
   }
-  /** Everything written or deleted in this task goes in one transaction each. */
+  /**
+   * Everything written or deleted until the next task goes in one transaction each: a dispatch's
+   * beacons and the page's acknowledgement marker land together (a microtask would split them,
+   * the shell acknowledges a few microtasks after routing).
+   */
   function flush(): Promise<boolean> {
-    flushing ??= Promise.resolve().then(() => {
+    flushing ??= new Promise<void>((r) => setTimeout(r, 0)).then(() => {
       flushing = undefined;
       const p = puts;
       const d = dels;
