@@ -121,22 +121,22 @@ const scenarios: Record<string, Scenario> = {
     return row;
   },
   async 'collector-5xx'() {
-    await post(`${servers.collectorUrl}/__fail?count=${quick ? 3 : 30}`);
+    await post(`${servers.collectorUrl}/__fail?count=${quick ? 3 : 5}`);
     const c = await newContext();
     const p = await open(c);
     const fired = ids('fivexx', quick ? 10 : 30);
     await fire(p, fired);
-    const row = await tally(`collector answers 503 (${quick ? 3 : 30} times)`, fired, 60_000);
+    const row = await tally(`collector answers 503 (${quick ? 3 : 5} times)`, fired, 90_000);
     await c.close();
     return row;
   },
   async 'collector-reset'() {
-    await post(`${servers.collectorUrl}/__fail?count=${quick ? 5 : 20}&status=0`);
+    await post(`${servers.collectorUrl}/__fail?count=${quick ? 5 : 6}&status=0`);
     const c = await newContext();
     const p = await open(c);
     const fired = ids('reset', quick ? 10 : 30);
     await fire(p, fired);
-    const row = await tally(`collector resets the connection (${quick ? 5 : 20} times)`, fired, 60_000);
+    const row = await tally(`collector resets the connection (${quick ? 5 : 6} times)`, fired, 90_000);
     await c.close();
     return row;
   },
