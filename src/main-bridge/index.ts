@@ -59,7 +59,8 @@ function start(): void {
   }
   addEventListener('pagehide', () => {
     try {
-      localStorage.setItem(ORPHAN_KEY + pid, `[${Object.values(kept)}]`);
+      const v = Object.values(kept);
+      if (v[0]) localStorage.setItem(ORPHAN_KEY + pid, `[${v}]`);
     } catch {
       /* storage disabled or full: these events rely on the worker alone */
     }

@@ -10,7 +10,7 @@
  * steps aside (`STEP_ASIDE_AFTER`) once a later beacon went through, and is given up after
  * `GIVE_UP_AFTER` refusals, said in the console and the devtools.
  */
-import type { AckRecord, BeaconStore, StoredBeacon } from './store.ts';
+import type { AckRecord, BeaconStore, ClaimResult, StoredBeacon } from './store.ts';
 
 export interface BeaconRequest {
   method: 'GET' | 'POST';
@@ -217,6 +217,24 @@ export function createBeaconQueue(opts: BeaconQueueOptions): BeaconQueue {
   /** Sends one held beacon: true when it is done with (settled), false when it failed and waits. */
   async function attempt(key: string): Promise<boolean> {
     const b = held.get(key)!;
+    // A claim about to run out (a long line, a long back-off) is renewed, atomically, before the
+    // send: if another page took the beacon over meanwhile, it is that page's to send now.
+    if (durable && b.leaseUntil - now() < timeout + 1_000) {
+      const t = now();
+      let r: ClaimResult | undefined;
+      try {
+        r = await store.claim(key, owner, t, t + timeout + lease);
+      } catch (e) {
+        storeFailed(e);
+      }
+      if (r && 'claimed' in r) b.leaseUntil = r.claimed.leaseUntil;
+      else if (r) {
+        held.delete(key);
+        onDelivered.delete(key);
+        if ('busyUntil' in r) later(key, r.busyUntil - t + 1);
+        return true;
+      }
+    }
     const sentAt = now();
     const result = await send(b);
     if (ok(result)) {
@@ -308,15 +326,17 @@ export function createBeaconQueue(opts: BeaconQueueOptions): BeaconQueue {
       insert(key);
       return true;
     }
-    if ('busyUntil' in r) {
-      deferred++;
-      void sleep(r.busyUntil - t + 1).then(async () => {
-        if (await adopt(key)) void pump();
-        deferred--;
-        settleIdle();
-      });
-    }
+    if ('busyUntil' in r) later(key, r.busyUntil - t + 1);
     return false;
+  }
+  /** Looks at a beacon another live page holds again when its claim runs out, in case that page died. */
+  function later(key: string, ms: number): void {
+    deferred++;
+    void sleep(ms).then(async () => {
+      if (await adopt(key)) void pump();
+      deferred--;
+      settleIdle();
+    });
   }
 
   return {

@@ -155,6 +155,32 @@ describe('durability', () => {
     await q.idle();
     expect(collector.beacons.map((b) => b.pageName)).toEqual(['p9']);
   });
+  it('a claim that ran out while the beacon waited in line is renewed atomically before the send: two pages never both send it', async () => {
+    const store = memoryStore();
+    let clock = 9_000_000;
+    const sent: string[] = [];
+    let release: () => void = () => {};
+    // Page A: its first request hangs until released, so its second beacon waits in line past its claim.
+    const a = createBeaconQueue({
+      store,
+      now: () => clock,
+      sleep: realSleep,
+      log: () => {},
+      owner: 'a',
+      fetch: (u) => (sent.push(`a ${u.slice(-12)}`), sent.length === 1 ? new Promise((r) => (release = () => r({ status: 204 }))) : Promise.resolve({ status: 204 })),
+    });
+    await a.enqueue({ method: 'GET', url: 'http://x/b/ss/a/1/s1?first' });
+    await a.enqueue({ method: 'GET', url: 'http://x/b/ss/a/1/s2?second' });
+    await realSleep(10);
+    clock += 60_000;
+    // Page B opens: A's claims ran out, B takes both over (the first one is A's answer-lost case).
+    const b = createBeaconQueue({ store, now: () => clock, sleep: realSleep, log: () => {}, owner: 'b', fetch: async (u) => (sent.push(`b ${u.slice(-12)}`), { status: 204 }) });
+    expect(await b.resumePending()).toBe(2);
+    await b.idle();
+    release();
+    await a.idle();
+    expect(sent.filter((x) => x.endsWith('s2?second'))).toEqual(['b /1/s2?second']);
+  });
   it('retryNow cuts a back-off short', async () => {
     let n = 0;
     const { q } = queue({
