@@ -192,6 +192,11 @@ export type Effect =
 export interface EffectBatch {
   n: number;
   effects: Effect[];
+  /**
+   * Acknowledgement (docs/delivery.md): every event up to this seq, and every orphan the bridge
+   * handed over at init, is safe (its beacons are stored, or delivered): the bridge forgets them.
+   */
+  a?: number;
 }
 
 /**
@@ -211,7 +216,17 @@ export interface InitMessage {
   configDropped: string[];
   /** Adobe's debug switch (localStorage `com.adobe.reactor.debug`) as the page started. */
   debug: boolean;
+  /** Names this page in the beacon store's acknowledgement markers (`ack:<pid>`). */
+  pid?: string;
+  /**
+   * Events earlier pages of the origin closed on before they were acknowledged: localStorage
+   * `[key, JSON of EngineInput[]]`, key `ORPHAN_KEY` + that page's pid. The worker finishes them.
+   */
+  orphans?: Array<[string, string]>;
 }
+
+/** localStorage key prefix of a page's unacknowledged events, written on `pagehide`. */
+export const ORPHAN_KEY = 'offtag:u:';
 
 /** What the worker exposes through Comlink on the `api` port. */
 export interface WorkerApi {

@@ -1,5 +1,6 @@
 // `npm test`: type check, build, unit and browser tests (Vitest), end-to-end tests (Playwright)
-// and the bench's quick smoke run, then one closing line: "N passed, N failed".
+// the delivery fault suite's quick subset (tools/faults), and the bench's quick smoke run, then
+// one closing line: "N passed, N failed".
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 
@@ -51,6 +52,11 @@ if (want('e2e')) {
     passed += p.stats.expected + p.stats.flaky;
     failed += p.stats.unexpected;
   }
+}
+if (want('faults')) {
+  // Every fault line must lose nothing and duplicate nothing (docs/delivery.md).
+  if (step('delivery faults (quick)', bin('tsx'), ['tools/faults/run.ts', '--quick'])) passed++;
+  else failed++;
 }
 if (want('bench') && existsSync('bench/run.mjs')) {
   if (step('bench smoke run', 'node', ['bench/run.mjs', '--quick'])) passed++;

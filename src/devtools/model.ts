@@ -57,6 +57,17 @@ export function beaconRows(monitor: MonitorEntry[]): BeaconRow[] {
       });
     } else if (m.name === 'beacon-dropped') {
       rows.push({ kind: 'dropped', pageName: '', events: '', linkName: '', fields: m.data.hit ?? {}, dropped: m.data.message ?? m.data.reason });
+    } else if (m.name === 'beacon-set-aside' || m.name === 'beacon-given-up') {
+      // The transport: a beacon the server keeps refusing (docs/delivery.md, the retry policy).
+      const what = m.name === 'beacon-given-up' ? 'given up' : 'set aside';
+      rows.push({
+        kind: what,
+        pageName: '',
+        events: '',
+        linkName: '',
+        fields: { url: m.data.url },
+        dropped: `${what} after ${m.data.answered} refusals (${m.data.last})`,
+      });
     }
   }
   return rows.reverse();

@@ -3,7 +3,7 @@
  * to the worker in one one-way message, and applies the effect batches that come back. All
  * container logic runs in the worker.
  */
-import type { EffectBatch, EngineEvent, EngineInput, InitMessage } from '../protocol.ts';
+import { ORPHAN_KEY, type EffectBatch, type EngineEvent, type EngineInput, type InitMessage } from '../protocol.ts';
 import { SESSION_KEYS } from '../storefront/session-keys.ts';
 import { applyEffects, type ApplyHooks } from './apply-effects.ts';
 import { listenForClicks } from './clicks.ts';
@@ -52,6 +52,26 @@ function start(): void {
   const events = new MessageChannel();
   const apiChannel = new MessageChannel();
   const port = events.port1;
+  // Durable at `track` time (docs/delivery.md): each event is kept until the worker acknowledges
+  // it, and what is still kept goes to localStorage on pagehide for the next page's worker.
+  const pid = Math.random() + '';
+  const kept: Record<number, string> = {};
+  let orphans: Array<[string, string]> = [];
+  try {
+    orphans = Object.keys(localStorage)
+      .filter((k) => !k.indexOf(ORPHAN_KEY))
+      .map((k) => [k, localStorage[k]]);
+  } catch {
+    /* storage disabled: nothing was kept either */
+  }
+  addEventListener('pagehide', () => {
+    try {
+      const v = Object.values(kept);
+      if (v[0]) localStorage.setItem(ORPHAN_KEY + pid, `[${v}]`);
+    } catch {
+      /* storage disabled or full: these events rely on the worker alone */
+    }
+  });
 
   let seq = 0;
   let applied = 0;
@@ -65,14 +85,20 @@ function start(): void {
     if (dead) return void console.warn(`${dead} (${event.type})`), 0;
     const t0 = performance.now();
     const snap = takeSnapshot(++seq, applied, dataLayerName, sessionKeys);
-    const input: EngineInput = { type: 'event', event, snapshot: snap };
+    let input: EngineInput = { type: 'event', event, snapshot: snap };
     try {
       port.postMessage(input);
     } catch (err) {
       const paths: string[] = [];
-      const copy = cloneable(input, paths) as typeof input;
-      (copy.snapshot.problems ??= []).push({ kind: 'uncloneable', detail: `${(err as Error).name}: ${(err as Error).message}`, paths });
-      port.postMessage(copy);
+      input = cloneable(input, paths) as typeof input;
+      (input.snapshot.problems ??= []).push({ kind: 'uncloneable', detail: `${(err as Error).name}: ${(err as Error).message}`, paths });
+      port.postMessage(input);
+    }
+    // A copy as of now (the snapshot holds the live data layer): JSON, what pagehide writes.
+    try {
+      kept[seq] = JSON.stringify(input);
+    } catch {
+      /* a data layer JSON cannot write (a cycle, a BigInt): this event relies on the worker alone */
     }
     metrics.events++;
     metrics.postMs += metrics.lastPostMs = performance.now() - t0;
@@ -94,6 +120,10 @@ function start(): void {
   };
   const onBatch = (batch: EffectBatch) => {
     const t0 = performance.now();
+    if (batch.a) {
+      for (const k in kept) if (+k <= batch.a) delete kept[k];
+      for (const [k] of orphans.splice(0)) localStorage.removeItem(k);
+    }
     applyEffects(batch.effects, hooks);
     // `applied` only counts batches with no gap before them, so a snapshot never claims one it has not seen.
     early.add(batch.n);
@@ -112,6 +142,8 @@ function start(): void {
     page: readPageInfo(),
     events: events.port2,
     api: apiChannel.port2,
+    pid,
+    orphans,
   };
   // The next way to start the worker; the one that says hello gets the ports. A way the policy
   // blocks (at once, or by an error event) or that fails to load gives the next; none left: said once.

@@ -3,7 +3,7 @@
  * the Comlink API), `fetch`, timers and the durable beacon queue.
  */
 import { expose } from 'comlink';
-import { completePageInfo, MONITOR_LIMIT, type Effect, type EffectBatch, type EngineInput, type InitMessage, type RequestEffect, type WorkerApi } from '../protocol.ts';
+import { completePageInfo, MONITOR_LIMIT, ORPHAN_KEY, type Effect, type EffectBatch, type EngineInput, type InitMessage, type RequestEffect, type WorkerApi } from '../protocol.ts';
 import { createEngine, inputFailed } from './core/engine.ts';
 import { safeJson } from './core/safe-json.ts';
 import { sha256Hex } from './core/sha256.ts';
@@ -22,13 +22,17 @@ export interface BeaconSink {
   send(req: RequestEffect, delivered?: (rttMs: number) => void): void;
   /** Re-send what an earlier page left behind. */
   resume?(): void;
+  /** Resolves once every beacon sent so far is safe, stored with the marker `page` = `seq` (queue.ts `commit`). */
+  commit?(page: string, seq: number): Promise<void>;
+  /** The highest seq committed for `page`. */
+  committed?(page: string): Promise<number>;
   queue?: Promise<{ readonly size: number; idle(): Promise<void> }>;
 }
 
 export interface WorkerOptions<N extends string, S extends object> {
   container: Container<N, S>;
   services: (ctx: EngineContext) => S;
-  beacons: (log: (message: string) => void) => BeaconSink;
+  beacons: (log: (message: string) => void, monitor: (name: string, data: unknown) => void) => BeaconSink;
 }
 
 /** Starts the engine for one page; `scope` is the worker's global (a parameter for tests). */
@@ -39,7 +43,7 @@ export function startWorker<N extends string, S extends object>(
   const onInit = (ev: MessageEvent<InitMessage>) => {
     if (ev.data?.type !== 'offtag:init') return;
     scope.removeEventListener('message', onInit as EventListener);
-    const { config, page, events, api, configDropped, debug } = ev.data;
+    const { config, page, events, api, configDropped, debug, pid = '', orphans = [] } = ev.data;
     const values: Record<string, unknown> = {};
     const monitor: Array<{ name: string; data: unknown }> = [];
     /** What the bridge already holds for `getVar`, as JSON: only changed values travel again. */
@@ -92,34 +96,99 @@ export function startWorker<N extends string, S extends object>(
         events.postMessage({ n: b.n, effects: [...safe, { type: 'log', level: 'error', message }] });
       }
     };
+    const feed = (entry: { name: string; data: unknown }) => {
+      if (monitor.push(entry) > MONITOR_LIMIT) monitor.shift();
+    };
     const say = (level: 'warn' | 'error', message: string) => events.postMessage({ n: 0, effects: [{ type: 'log', level, message }] });
-    const beacons = opts.beacons((message) => say('warn', message));
-    let host: Host | undefined;
-    const engine = createEngine({
-      container: opts.container,
-      services: opts.services,
-      env: browserEnv,
-      config,
-      debug,
-      page: completePageInfo(page, navigator),
-      onLateEffects: (batch) => host?.route(batch),
-    });
-    host = createHost(engine, {
-      toBridge,
-      request: fetchWithTimeout,
-      beacon: (req, delivered) => beacons.send(req, delivered),
-      setTimer: (ms, fire) => setTimeout(fire, ms),
-      monitor: (entry) => {
-        if (monitor.push(entry) > MONITOR_LIMIT) monitor.shift();
-      },
-    });
+    const beacons = opts.beacons(
+      (message) => say('warn', message),
+      (name, data) => feed({ name, data }),
+    );
+    const pageInfo = completePageInfo(page, navigator);
+    /** An engine with its host; `pendingHits` reads its tracker (0 when it has none). */
+    const boot = (toPage: (b: EffectBatch) => void, tag?: string) => {
+      let services: S | undefined;
+      let h: Host | undefined;
+      const engine = createEngine({
+        container: opts.container,
+        services: (ctx) => (services = opts.services(ctx)),
+        env: browserEnv,
+        config,
+        debug,
+        page: pageInfo,
+        onLateEffects: (batch) => {
+          h?.route(batch);
+          acknowledge();
+        },
+      });
+      h = createHost(engine, {
+        toBridge: toPage,
+        request: fetchWithTimeout,
+        beacon: (req, delivered) => beacons.send(req, delivered),
+        setTimer: (ms, fire) => setTimeout(fire, ms),
+        monitor: tag ? (e) => feed({ name: e.name, data: { ...(e.data as object), replayOf: tag } }) : feed,
+      });
+      const pendingHits = () => (services as { analytics?: { pendingHits?(): number } } | undefined)?.analytics?.pendingHits?.() ?? 0;
+      return { engine, host: h, pendingHits };
+    };
+    const main = boot(toBridge);
+    const { engine, host } = main;
+
+    // Acknowledgements (docs/delivery.md): the bridge keeps each event until the worker says its
+    // beacons are safe, and writes the ones it still keeps to localStorage on pagehide.
+    let done = 0;
+    let asked = 0;
+    const replayed = finishOrphans();
+    function acknowledge(): void {
+      if (done <= asked || main.pendingHits() > 0 || !beacons.commit) return;
+      const seq = (asked = done);
+      void Promise.all([replayed, beacons.commit(pid, seq)]).then(() => events.postMessage({ n: 0, effects: [], a: seq }));
+    }
+    /** Runs the events earlier pages left unacknowledged on an engine of their own: their beacons go to the queue, nothing reaches this page. */
+    async function finishOrphans(): Promise<void> {
+      if (!orphans.length || !beacons.commit || !beacons.committed) return;
+      const work = async () => {
+        for (const [key, json] of orphans) {
+          const from = key.slice(ORPHAN_KEY.length);
+          let inputs: EngineInput[];
+          try {
+            inputs = JSON.parse(json) as EngineInput[];
+          } catch (e) {
+            feed({ name: 'orphans-unreadable', data: { key, error: String(e) } });
+            continue;
+          }
+          const safe = await beacons.committed!(from);
+          const todo = inputs.filter((i) => i.type === 'event' && i.snapshot.seq > safe);
+          feed({ name: 'orphans', data: { page: from, events: inputs.length, finishing: todo.length } });
+          if (!todo.length) continue;
+          const r = boot(() => {}, from);
+          for (const i of todo) await r.host.input(i);
+          while (r.pendingHits() > 0) await new Promise((res) => setTimeout(res, 50));
+          await beacons.commit!(from, Math.max(...todo.map((i) => (i.type === 'event' ? i.snapshot.seq : 0))));
+        }
+      };
+      const locks = (navigator as { locks?: { request(name: string, f: () => Promise<void>): Promise<void> } }).locks;
+      try {
+        // One page at a time reads the markers and finishes: two pages opening together never both do.
+        await (locks ? locks.request('offtag-orphans', work) : work());
+      } catch (e) {
+        feed({ name: 'orphans-failed', data: String(e) });
+      }
+    }
+
     // Inputs are handled one at a time, in the order the page sent them.
     let chain: Promise<void> = Promise.resolve();
     events.onmessage = (e: MessageEvent<EngineInput>) => {
-      // One input that fails is said once, with its name; the inputs after it go on as usual.
+      const input = e.data;
+      // One input that fails is said once, with its name; the inputs after it go on as usual
+      // (and it is acknowledged: it will not succeed on another page either).
       chain = chain
-        .then(() => host!.input(e.data))
-        .catch((err: unknown) => say('error', inputFailed(e.data, err)));
+        .then(() => host.input(input))
+        .catch((err: unknown) => say('error', inputFailed(input, err)))
+        .then(() => {
+          if (input?.type === 'event' && input.snapshot?.seq > done) done = input.snapshot.seq;
+          acknowledge();
+        });
     };
     const workerApi: WorkerApi = {
       settings: () => ({ ...engine.settings }),

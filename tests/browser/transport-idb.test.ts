@@ -11,11 +11,35 @@ describe('idb-keyval beacon store in Chromium', () => {
   it('stores, lists and deletes beacons', async () => {
     const store = idbStore(dbName());
     const b = { id: 'beacon:1', method: 'GET' as const, url: url(1), createdAt: 1, attempts: 0, owner: 'a', leaseUntil: 2 };
-    await store.set(b.id, b);
+    await store.setMany([[b.id, b]]);
     expect(await store.get(b.id)).toEqual(b);
     expect(await store.keys()).toEqual(['beacon:1']);
-    await store.del(b.id);
+    await store.delMany([b.id]);
     expect(await store.keys()).toEqual([]);
+  });
+
+  it('claims in one transaction: of two pages claiming the same orphan at once, exactly one gets it', async () => {
+    const name = dbName();
+    const b = { id: 'beacon:1', method: 'GET' as const, url: url(1), createdAt: 1, attempts: 0, owner: 'dead', leaseUntil: 2 };
+    await idbStore(name).setMany([[b.id, b]]);
+    // Two store objects (two pages) over the same database, claiming in the same instant.
+    const [x, y] = await Promise.all([idbStore(name).claim(b.id, 'x', 10, 10_000), idbStore(name).claim(b.id, 'y', 10, 10_000)]);
+    expect([x, y].filter((r) => 'claimed' in r)).toHaveLength(1);
+    expect([x, y].filter((r) => 'busyUntil' in r)).toEqual([{ busyUntil: 10_000 }]);
+    expect(((await idbStore(name).get(b.id)) as { owner: string }).owner).toMatch(/^[xy]$/);
+  });
+
+  it('indexedDB.open that never answers: memory after the timeout, said once', async () => {
+    const logs: string[] = [];
+    const realOpen = indexedDB.open;
+    indexedDB.open = (() => ({}) as IDBOpenDBRequest) as typeof indexedDB.open;
+    try {
+      const { durable } = await openBeaconStore((m) => logs.push(m), dbName(), 200);
+      expect(durable).toBe(false);
+    } finally {
+      indexedDB.open = realOpen;
+    }
+    expect(logs).toEqual([`${MEMORY_FALLBACK_MESSAGE} (indexedDB.open did not answer within 0.2 s).`]);
   });
 
   it('the queue survives a reload: a new queue over the same database sends what the dead one left', async () => {
@@ -32,7 +56,7 @@ describe('idb-keyval beacon store in Chromium', () => {
       sent.push({ url: u, method: init.method, body: init.body, keepalive: init.keepalive, credentials: init.credentials });
       return { status: 200 };
     };
-    const store = await openBeaconStore(() => {}, name);
+    const { store } = await openBeaconStore(() => {}, name);
     const next = createBeaconQueue({ store, fetch, now: () => clock, sleep, log: () => {} });
     expect(await next.resumePending()).toBe(2);
     await next.idle();
@@ -54,8 +78,9 @@ describe('idb-keyval beacon store in Chromium', () => {
     const original = Object.getOwnPropertyDescriptor(owner, 'indexedDB')!;
     Object.defineProperty(globalThis, 'indexedDB', { value: undefined, configurable: true, writable: true });
     try {
-      const store = await openBeaconStore((m) => logs.push(m), dbName());
-      await store.set('beacon:1', { id: 'beacon:1', method: 'GET', url: url(1), createdAt: 1, attempts: 0, owner: 'a', leaseUntil: 2 });
+      const { store, durable } = await openBeaconStore((m) => logs.push(m), dbName());
+      expect(durable).toBe(false);
+      await store.setMany([['beacon:1', { id: 'beacon:1', method: 'GET', url: url(1), createdAt: 1, attempts: 0, owner: 'a', leaseUntil: 2 }]]);
       expect(await store.keys()).toEqual(['beacon:1']);
     } finally {
       delete (globalThis as { indexedDB?: unknown }).indexedDB;

@@ -2,7 +2,9 @@
  * The local analytics collector: receives `/b/ss/…` beacons (GET and POST) from the demo page and
  * the tests, keeps them decoded, serves them at `GET /__beacons`, and prints one line per beacon.
  * `POST /__fail?count=N&status=503` makes the next N beacons fail (status 0: the connection is
- * dropped, a network error) so the fault tests can watch the queue retry.
+ * dropped, a network error; status -1: no answer at all) so the fault tests can watch the queue
+ * retry. `POST /__poison?match=TEXT` answers 500 to every beacon whose pageName contains TEXT
+ * (a beacon the server will never take: `npm run faults`).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -68,6 +70,7 @@ export async function startCollector({ port, host = '127.0.0.1', quiet = false }
   const beacons: CollectedBeacon[] = [];
   const seen = new Set<string>();
   let failures = { count: 0, status: 503 };
+  let poison: string | undefined;
 
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://collector');
@@ -84,6 +87,7 @@ export async function startCollector({ port, host = '127.0.0.1', quiet = false }
       if (url.pathname === '/__reset' && req.method === 'POST') {
         beacons.length = 0;
         seen.clear();
+        poison = undefined;
         failures = { count: 0, status: 503 };
         res.writeHead(204).end();
         return;
@@ -93,14 +97,25 @@ export async function startCollector({ port, host = '127.0.0.1', quiet = false }
         res.writeHead(204).end();
         return;
       }
+      if (url.pathname === '/__poison' && req.method === 'POST') {
+        poison = url.searchParams.get('match') || undefined;
+        res.writeHead(204).end();
+        return;
+      }
       if (url.pathname.startsWith('/b/ss/') && (req.method === 'GET' || req.method === 'POST')) {
         const body = req.method === 'POST' ? await readBody(req) : undefined;
+        if (poison && String(decodeBeacon(req.url ?? '', body).pageName ?? '').includes(poison)) {
+          res.writeHead(500, { 'Content-Type': 'text/plain' }).end('poisoned on purpose (/__poison)');
+          return;
+        }
         if (failures.count > 0) {
           failures.count--;
           if (failures.status === 0) {
             req.socket.destroy();
             return;
           }
+          // -1: never answer (the socket stays open until the client gives up).
+          if (failures.status === -1) return;
           res.writeHead(failures.status, { 'Content-Type': 'text/plain' }).end('failing on purpose (/__fail)');
           return;
         }

@@ -70,6 +70,7 @@ export async function startIdService({ port, host = '127.0.0.1', region = 7, sub
   /** The blob and region the service keeps per visitor, as AAM would. */
   const blobs = new Map<string, string>();
   let base = '';
+  let hang = false;
 
   const reply = (mid: string) => {
     let blob = blobs.get(mid);
@@ -106,13 +107,21 @@ export async function startIdService({ port, host = '127.0.0.1', region = 7, sub
       res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(calls));
       return;
     }
+    if (path === '/__hang' && req.method === 'POST') {
+      // `npm run faults`: /id calls get no answer while on (the socket stays open).
+      hang = query.on === '1';
+      res.writeHead(204).end();
+      return;
+    }
     if (path === '/__reset' && req.method === 'POST') {
       calls.length = 0;
       blobs.clear();
+      hang = false;
       res.writeHead(204).end();
       return;
     }
     calls.push({ path, query, search: url.search.slice(1), time: Date.now() });
+    if (hang && path === '/id') return;
     switch (path) {
       case '/id': {
         const known = query.d_mid && /^[0-9a-fA-F-]+$/.test(query.d_mid) ? query.d_mid : cookiesOf(req)[DEMDEX_COOKIE];

@@ -211,4 +211,6 @@ export interface AnalyticsService {
   onClick(link: import('../../protocol.ts').LinkClick): Promise<void>;
   /** A beacon of this page was delivered (2xx) after `rttMs`: the next beacon reports it as `lrt`. */
   onBeaconDelivered(rttMs: number): void;
+  /** Hits handed to `track`/`onClick` whose beacon is not emitted (or dropped) yet: the worker acknowledges events only at 0. */
+  pendingHits?(): number;
 }

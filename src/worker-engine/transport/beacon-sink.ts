@@ -9,28 +9,41 @@ import { createBeaconQueue, type BeaconQueue } from './queue.ts';
 export interface BeaconSink {
   /** `delivered` is called once, on a 2xx answer, with the fetch round trip in ms. */
   send(req: RequestEffect, delivered?: (rttMs: number) => void): void;
+  /** Resolves once every beacon sent so far is safe (stored with the marker `ack:<page>` = seq, or delivered). */
+  commit(page: string, seq: number): Promise<void>;
+  /** The highest seq `commit` stored for `page` (0: none). */
+  committed(page: string): Promise<number>;
   /** Sends what earlier pages left behind (call once at worker start). */
   resume(): void;
   /** The queue, once its store is open (tests and the devtools). */
   queue: Promise<BeaconQueue>;
 }
 
-export function createBeaconSink(log: (message: string) => void): BeaconSink {
-  const queue = openBeaconStore(log).then((store) =>
+export function createBeaconSink(log: (message: string) => void, monitor?: (name: string, data: unknown) => void): BeaconSink {
+  const queue = openBeaconStore(log).then(({ store, durable }) =>
     createBeaconQueue({
       store,
+      durable,
       fetch: (url, init) => fetch(url, init),
       now: () => Date.now(),
       sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
       log,
+      monitor,
     }),
   );
   // Back online: retry at once instead of waiting out the back-off.
   if (typeof addEventListener === 'function') addEventListener('online', () => void queue.then((q) => q.retryNow()));
+  // Sends are started synchronously so that beacons of one dispatch share one transaction.
+  let ready: BeaconQueue | undefined;
+  void queue.then((q) => (ready = q));
   return {
     send(req, delivered) {
-      void queue.then((q) => q.enqueue({ method: req.method, url: req.url, body: req.body, headers: req.headers }, delivered));
+      const b = { method: req.method, url: req.url, body: req.body, headers: req.headers };
+      if (ready) void ready.enqueue(b, delivered);
+      else void queue.then((q) => q.enqueue(b, delivered));
     },
+    commit: (page, seq) => (ready ? ready.commit(page, seq) : queue.then((q) => q.commit(page, seq))),
+    committed: (page) => queue.then((q) => q.committed(page)),
     resume() {
       void queue.then((q) => q.resumePending());
     },

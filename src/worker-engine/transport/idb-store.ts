@@ -1,38 +1,61 @@
 /**
- * The durable beacon store: idb-keyval over its own IndexedDB database, so beacons outlive the page
+ * The durable beacon store: its own IndexedDB database (idb-keyval), so beacons outlive the page
  * that made them (the next page load sends them, queue.ts `resumePending`).
  */
-import { createStore, del, get, keys, set } from 'idb-keyval';
-import { memoryStore, MEMORY_FALLBACK_MESSAGE, withMemoryFallback, type BeaconStore, type StoredBeacon } from './store.ts';
+import { createStore, delMany, get, keys, promisifyRequest, setMany } from 'idb-keyval';
+import { claimDecision, memoryStore, MEMORY_FALLBACK_MESSAGE, type BeaconStore, type StoredBeacon } from './store.ts';
 
 export const BEACON_DB = 'offtag-beacons';
 export const BEACON_OBJECT_STORE = 'beacons';
+/** `indexedDB.open` (or any later transaction) that has not answered by then counts as failed. */
+export const STORE_TIMEOUT_MS = 3_000;
 
 export function idbStore(dbName = BEACON_DB, storeName = BEACON_OBJECT_STORE): BeaconStore {
   const db = createStore(dbName, storeName);
   return {
-    get: (k) => get<StoredBeacon>(k, db),
-    set: (k, v) => set(k, v, db),
-    del: (k) => del(k, db),
+    get: (k) => get(k, db),
+    setMany: (entries) => setMany(entries, db),
+    delMany: (ks) => delMany(ks, db),
     keys: async () => (await keys(db)).map(String),
+    claim: (k, owner, now, leaseUntil) =>
+      db('readwrite', async (s) => {
+        const r = claimDecision((await promisifyRequest(s.get(k))) as StoredBeacon | undefined, owner, now, leaseUntil);
+        if ('claimed' in r) s.put(r.claimed, k);
+        return promisifyRequest(s.transaction).then(() => r);
+      }),
   };
 }
 
+/** Rejects when `p` has not settled within `ms`. */
+export function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`${what} did not answer within ${ms / 1000} s`)), ms);
+    p.then(
+      (v) => (clearTimeout(t), resolve(v)),
+      (e: unknown) => (clearTimeout(t), reject(e)),
+    );
+  });
+}
+
 /**
- * The store the worker uses: IndexedDB when it exists and answers, else memory (said once through
- * `log`); it also falls back to memory if IndexedDB fails later.
+ * The store the worker uses: IndexedDB when it exists and answers within `STORE_TIMEOUT_MS`, else
+ * memory (said once through `log`). `durable` tells the queue which one it got.
  */
-export async function openBeaconStore(log: (message: string) => void, dbName = BEACON_DB): Promise<BeaconStore> {
-  if (typeof indexedDB === 'undefined') {
-    log(`${MEMORY_FALLBACK_MESSAGE} (no indexedDB in this context)`);
-    return memoryStore();
+export async function openBeaconStore(
+  log: (message: string) => void,
+  dbName = BEACON_DB,
+  timeoutMs = STORE_TIMEOUT_MS,
+): Promise<{ store: BeaconStore; durable: boolean }> {
+  if (typeof indexedDB === 'undefined' || !indexedDB) {
+    log(`${MEMORY_FALLBACK_MESSAGE} (no indexedDB in this context).`);
+    return { store: memoryStore(), durable: false };
   }
-  const primary = idbStore(dbName);
   try {
-    await primary.keys();
+    const primary = idbStore(dbName);
+    await within(primary.keys(), timeoutMs, 'indexedDB.open');
+    return { store: primary, durable: true };
   } catch (e) {
-    log(`${MEMORY_FALLBACK_MESSAGE} (${e instanceof Error ? e.message : String(e)})`);
-    return memoryStore();
+    log(`${MEMORY_FALLBACK_MESSAGE} (${e instanceof Error ? e.message : String(e)}).`);
+    return { store: memoryStore(), durable: false };
   }
-  return withMemoryFallback(primary, log);
 }

@@ -1,10 +1,16 @@
 /**
  * The durable beacon queue (DECISIONS.md §7, docs/delivery.md). A beacon is written to the store
- * before it is sent and removed only once its request settled; failures are retried with capped
+ * before it is sent and removed once its request settled; failures are retried with capped
  * exponential back-off; `resumePending()` sends what a page that died left behind.
- * Beacons go out one at a time, in the order they were made, as AppMeasurement sends them.
+ *
+ * Beacons go out one at a time, in the order they were made (Analytics pathing depends on it).
+ * The queue's own memory is the truth for the beacons it holds: the store is written (one
+ * transaction per batch of beacons, deletes coalesced) but never read back for them, so a store
+ * that fails mid-life loses nothing while the page lives. A beacon the server keeps refusing
+ * steps aside (`STEP_ASIDE_AFTER`) once a later beacon went through, and is given up after
+ * `GIVE_UP_AFTER` refusals, said in the console and the devtools.
  */
-import type { BeaconStore, StoredBeacon } from './store.ts';
+import type { AckRecord, BeaconStore, ClaimResult, StoredBeacon } from './store.ts';
 
 export interface BeaconRequest {
   method: 'GET' | 'POST';
@@ -27,10 +33,14 @@ export type BeaconFetch = (url: string, init: BeaconFetchInit) => Promise<{ stat
 
 export interface BeaconQueueOptions {
   store: BeaconStore;
+  /** false: the store is memory (no IndexedDB); beacons are safe only once delivered. */
+  durable?: boolean;
   fetch: BeaconFetch;
   now(): number;
   sleep(ms: number): Promise<void>;
   log(message: string): void;
+  /** The devtools feed: `beacon-set-aside`, `beacon-given-up`. */
+  monitor?(name: string, data: unknown): void;
   /** Names this queue (page) in the store; random by default. */
   owner?: string;
   /** First retry delay; doubles with each failure up to `maxDelayMs`. */
@@ -40,26 +50,45 @@ export interface BeaconQueueOptions {
   requestTimeoutMs?: number;
   /** How long an owner's claim keeps other pages off a beacon beyond its own timers. */
   leaseMs?: number;
+  /** A store call that has not answered by then counts as a store failure. */
+  storeTimeoutMs?: number;
 }
 
 export interface BeaconQueue {
-  /** Stores the beacon (resolves then, with its id) and sends it in turn; `delivered` gets the round trip of a 2xx answer. */
+  /** Queues the beacon and resolves with its id once the store write was tried; `delivered` gets the round trip of a 2xx answer. */
   enqueue(request: BeaconRequest, delivered?: (rttMs: number) => void): Promise<string>;
+  /**
+   * Resolves once every beacon queued so far is safe — written to the store together with the
+   * marker `ack:<page>` = `seq` (one transaction), or, when the store does not work, delivered.
+   */
+  commit(page: string, seq: number): Promise<void>;
+  /** The marker `commit` wrote for `page`, if any. */
+  committed(page: string): Promise<number>;
   /** Takes over the beacons earlier pages left in the store; resolves with how many. */
   resumePending(): Promise<number>;
   /** Cuts the current back-off short (the shell calls this when the network comes back). */
   retryNow(): void;
-  /** Resolves when this queue has nothing left to send or wait for. */
+  /** Resolves when this queue has nothing left to send or wait for, and the store is up to date. */
   idle(): Promise<void>;
-  /** Beacons this queue is working on. */
+  /** Beacons this queue is working on (in line and set aside). */
   readonly size: number;
+  /** Whether the store still works. */
+  readonly durable: boolean;
 }
 
 export const BASE_RETRY_DELAY_MS = 1_000;
 export const MAX_RETRY_DELAY_MS = 30_000;
 export const REQUEST_TIMEOUT_MS = 5_000;
 export const LEASE_MS = 5_000;
+export const STORE_TIMEOUT_MS = 3_000;
+/** Server refusals (5xx, 408, 429) after which a beacon lets the next one try (it steps aside if that one goes through). */
+export const STEP_ASIDE_AFTER = 3;
+/** Server refusals after which a beacon that stepped aside is given up. Network failures never count. */
+export const GIVE_UP_AFTER = 10;
+/** Ack markers older than this are pruned at start. */
+export const ACK_MAX_AGE_MS = 7 * 864e5;
 const KEY_PREFIX = 'beacon:';
+const ACK_PREFIX = 'ack:';
 
 /** Whether an answer ends the beacon's life: any answer but 408, 429 and 5xx (network errors never do). */
 export function settles(status: number): boolean {
@@ -71,7 +100,9 @@ export function retryDelay(attempts: number, base = BASE_RETRY_DELAY_MS, max = M
   return Math.min(max, base * 2 ** Math.max(0, attempts - 1));
 }
 
-type Outcome = { kind: 'done' } | { kind: 'retry'; delay: number };
+type SendResult = { status: number } | { error: string };
+const ok = (r: SendResult): r is { status: number } => 'status' in r && settles(r.status);
+const why = (r: SendResult) => ('status' in r ? `HTTP ${r.status}` : r.error);
 
 export function createBeaconQueue(opts: BeaconQueueOptions): BeaconQueue {
   const { store, now, sleep, log } = opts;
@@ -79,33 +110,80 @@ export function createBeaconQueue(opts: BeaconQueueOptions): BeaconQueue {
   const max = opts.maxDelayMs ?? MAX_RETRY_DELAY_MS;
   const timeout = opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   const lease = opts.leaseMs ?? LEASE_MS;
+  const storeTimeout = opts.storeTimeoutMs ?? STORE_TIMEOUT_MS;
   const owner = opts.owner ?? `q${now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
-  /** Keys to work on, oldest first; the head is the one being sent or waited for. */
+  let durable = opts.durable !== false;
+  /** Keys in line, oldest first; the head is the one being sent or waited for. */
   const work: string[] = [];
-  /** Our own copy of each beacon we hold, in case the store loses it. */
+  /** Beacons that stepped aside: retried on their own. */
+  const aside = new Set<string>();
+  /** The queue's copy of every beacon it holds: the truth (the store is never read back for them). */
   const held = new Map<string, StoredBeacon>();
   let seq = 0;
   let running = false;
   let deferred = 0;
   let wake: (() => void) | undefined;
   let idleWaiters: (() => void)[] = [];
-  const storeProblems = new Set<string>();
   /** Who wants to hear a beacon's round trip (this page's own beacons only). */
   const onDelivered = new Map<string, (rttMs: number) => void>();
 
-  const storeFailed = (op: string, e: unknown) => {
-    if (storeProblems.has(op)) return;
-    storeProblems.add(op);
-    log(`Beacon queue: the store failed to ${op} (${e instanceof Error ? e.message : String(e)}); delivery goes on from memory.`);
-  };
-  const safe = async <T>(op: string, f: () => Promise<T>): Promise<T | undefined> => {
-    try {
-      return await f();
-    } catch (e) {
-      storeFailed(op, e);
-      return undefined;
-    }
-  };
+  // ── The store: writes and deletes are batched, one transaction per batch, in order.
+  let storeChain: Promise<unknown> = Promise.resolve();
+  let puts: Array<[string, unknown]> = [];
+  let dels: string[] = [];
+  let flushing: Promise<boolean> | undefined;
+
+  function storeFailed(e: unknown): void {
+    if (!durable) return;
+    durable = false;
+    const n = held.size;
+    log(
+      `Beacon queue: IndexedDB failed (${e instanceof Error ? e.message : String(e)}). ` +
+        `${n} analytics beacon${n === 1 ? ' is' : 's are'} now kept in memory only, with every later one: ` +
+        `they are still sent while this page stays open, and lost if it closes before they are.`,
+    );
+  }
+  /** Runs `f` after the store calls before it; false when the store is not working (or fails now). */
+  function storeOp(f: () => Promise<unknown>): Promise<boolean> {
+    const run = storeChain.then(async () => {
+      if (!durable) return false;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      try {
+        await Promise.race([
+          f(),
+          new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${storeTimeout / 1000} s`)), storeTimeout))),
+        ]);
+        return true;
+      } catch (e) {
+        storeFailed(e);
+        return false;
+      } finally {
+        clearTimeout(timer);
+      }
+    });
+    storeChain = run;
+    return run;
+  }
+  /**
+   * Everything written or deleted until the next task goes in one transaction each: a dispatch's
+   * beacons and the page's acknowledgement marker land together (a microtask would split them,
+   * the shell acknowledges a few microtasks after routing).
+   */
+  function flush(): Promise<boolean> {
+    flushing ??= new Promise<void>((r) => setTimeout(r, 0)).then(() => {
+      flushing = undefined;
+      const p = puts;
+      const d = dels;
+      puts = [];
+      dels = [];
+      const wrote = p.length ? storeOp(() => store.setMany(p)) : Promise.resolve(durable);
+      if (d.length) void storeOp(() => store.delMany(d));
+      return wrote;
+    });
+    return flushing;
+  }
+  const write = (key: string, value: unknown) => (puts.push([key, value]), flush());
+  const remove = (key: string) => (dels.push(key), void flush());
 
   function insert(key: string): void {
     if (work.includes(key)) return;
@@ -116,76 +194,95 @@ export function createBeaconQueue(opts: BeaconQueueOptions): BeaconQueue {
   }
 
   function settleIdle(): void {
-    if (running || work.length > 0 || deferred > 0) return;
+    if (running || work.length > 0 || aside.size > 0 || deferred > 0) return;
     const waiters = idleWaiters;
     idleWaiters = [];
     for (const w of waiters) w();
   }
 
-  async function send(b: StoredBeacon): Promise<{ status: number } | { error: string }> {
+  async function send(b: StoredBeacon): Promise<SendResult> {
     const ctl = typeof AbortController === 'undefined' ? undefined : new AbortController();
-    let timer = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const request = opts
       .fetch(b.url, { method: b.method, body: b.body, headers: b.headers, credentials: 'include', keepalive: true, signal: ctl?.signal })
       .then((r) => ({ status: r.status }))
-      .catch((e: unknown) => ({ error: timer ? 'timeout' : e instanceof Error ? e.message : String(e) }));
-    const timedOut = sleep(timeout).then(() => {
-      timer = true;
-      return { error: 'timeout' } as const;
-    });
+      .catch((e: unknown) => ({ error: e instanceof Error ? e.message : String(e) }));
+    const timedOut = new Promise<SendResult>((r) => (timer = setTimeout(() => r({ error: 'timeout' }), timeout)));
     const result = await Promise.race([request, timedOut]);
+    clearTimeout(timer);
     if ('error' in result && result.error === 'timeout') ctl?.abort();
     return result;
   }
 
-  async function attempt(key: string): Promise<Outcome> {
-    const t = now();
-    const mine = held.get(key);
-    let entry = await safe('read', () => store.get(key));
-    if (!entry) {
-      // Gone from the store: another page sent it, unless we still hold a live claim (the store lost it).
-      if (mine && mine.leaseUntil > t) entry = mine;
-      else {
+  /** Sends one held beacon: true when it is done with (settled), false when it failed and waits. */
+  async function attempt(key: string): Promise<boolean> {
+    const b = held.get(key)!;
+    // A claim about to run out (a long line, a long back-off) is renewed, atomically, before the
+    // send: if another page took the beacon over meanwhile, it is that page's to send now.
+    if (durable && b.leaseUntil - now() < timeout + 1_000) {
+      const t = now();
+      let r: ClaimResult | undefined;
+      try {
+        r = await store.claim(key, owner, t, t + timeout + lease);
+      } catch (e) {
+        storeFailed(e);
+      }
+      if (r && 'claimed' in r) b.leaseUntil = r.claimed.leaseUntil;
+      else if (r) {
         held.delete(key);
         onDelivered.delete(key);
-        return { kind: 'done' };
+        if ('busyUntil' in r) later(key, r.busyUntil - t + 1);
+        return true;
       }
     }
-    if (entry.owner !== owner && entry.leaseUntil > t) {
-      // A live page is on it; look again when its claim runs out, in case that page dies.
-      held.delete(key);
-      deferred++;
-      void sleep(entry.leaseUntil - t + 1).then(() => {
-        deferred--;
-        insert(key);
-        void pump();
-      });
-      return { kind: 'done' };
-    }
-    const claimed: StoredBeacon = { ...entry, owner, leaseUntil: t + timeout + lease };
-    held.set(key, claimed);
-    await safe('write', () => store.set(key, claimed));
     const sentAt = now();
-    const result = await send(claimed);
-    if ('status' in result && settles(result.status)) {
+    const result = await send(b);
+    if (ok(result)) {
       if (result.status >= 200 && result.status < 300) onDelivered.get(key)?.(now() - sentAt);
       onDelivered.delete(key);
-      await safe('delete', () => store.del(key));
       held.delete(key);
-      if (claimed.attempts > 0) log(`Analytics beacon delivered after ${claimed.attempts + 1} attempts.`);
-      return { kind: 'done' };
+      remove(key);
+      if (b.attempts > 0) log(`Analytics beacon delivered after ${b.attempts + 1} attempts.`);
+      return true;
     }
-    const attempts = claimed.attempts + 1;
-    const delay = retryDelay(attempts, base, max);
-    const retry: StoredBeacon = { ...claimed, attempts, leaseUntil: now() + delay + timeout + lease };
-    held.set(key, retry);
-    await safe('write', () => store.set(key, retry));
+    b.attempts++;
+    if ('status' in result) b.answered = (b.answered ?? 0) + 1;
+    b.leaseUntil = now() + retryDelay(b.attempts, base, max) + timeout + lease;
+    void write(key, { ...b });
     // Said once per beacon: a long offline spell should not fill the console.
-    if (attempts === 1) {
-      const why = 'status' in result ? `HTTP ${result.status}` : result.error;
-      log(`Analytics beacon not delivered (${why}); it stays queued and is retried with back-off.`);
+    if (b.attempts === 1) log(`Analytics beacon not delivered (${why(result)}); it stays queued and is retried with back-off.`);
+    (b as StoredBeacon & { last?: string }).last = why(result);
+    return false;
+  }
+
+  /** A beacon the server keeps refusing while others go through: retried on its own until `GIVE_UP_AFTER`. */
+  async function stepAside(key: string): Promise<void> {
+    const b = held.get(key)!;
+    aside.add(key);
+    const last = (b as { last?: string }).last;
+    log(
+      `Analytics beacon set aside after ${b.answered} refusals (${last}) while the next one went through: ` +
+        `the beacons after it go on; it is retried on its own and given up after ${GIVE_UP_AFTER} refusals. ${b.url}`,
+    );
+    opts.monitor?.('beacon-set-aside', { url: b.url, attempts: b.attempts, answered: b.answered, last });
+    try {
+      for (;;) {
+        await sleep(retryDelay(b.attempts, base, max));
+        if (await attempt(key)) return;
+        if ((b.answered ?? 0) >= GIVE_UP_AFTER) {
+          const lastNow = (b as { last?: string }).last;
+          log(`Analytics beacon given up after ${b.answered} refusals (${lastNow}); the server accepted the beacons after it. ${b.url}`);
+          opts.monitor?.('beacon-given-up', { url: b.url, attempts: b.attempts, answered: b.answered, last: lastNow });
+          held.delete(key);
+          onDelivered.delete(key);
+          remove(key);
+          return;
+        }
+      }
+    } finally {
+      aside.delete(key);
+      settleIdle();
     }
-    return { kind: 'retry', delay };
   }
 
   async function pump(): Promise<void> {
@@ -193,12 +290,19 @@ export function createBeaconQueue(opts: BeaconQueueOptions): BeaconQueue {
     running = true;
     try {
       while (work.length > 0) {
-        const outcome = await attempt(work[0]!);
-        if (outcome.kind === 'done') {
+        const key = work[0]!;
+        if (await attempt(key)) {
           work.shift();
           continue;
         }
-        await Promise.race([sleep(outcome.delay), new Promise<void>((r) => (wake = r))]);
+        const b = held.get(key)!;
+        // Refused often enough: does the next beacon go through? Then this one is the problem.
+        if ((b.answered ?? 0) >= STEP_ASIDE_AFTER && work.length > 1 && (await attempt(work[1]!))) {
+          work.splice(0, 2);
+          void stepAside(key);
+          continue;
+        }
+        await Promise.race([sleep(retryDelay(b.attempts, base, max)), new Promise<void>((r) => (wake = r))]);
         wake = undefined;
       }
     } finally {
@@ -207,41 +311,106 @@ export function createBeaconQueue(opts: BeaconQueueOptions): BeaconQueue {
     }
   }
 
+  /** Takes an orphan over if no live page holds it; looks again when a live claim runs out. */
+  async function adopt(key: string): Promise<boolean> {
+    const t = now();
+    let r;
+    try {
+      r = await store.claim(key, owner, t, t + timeout + lease);
+    } catch (e) {
+      storeFailed(e);
+      return false;
+    }
+    if ('claimed' in r) {
+      held.set(key, r.claimed);
+      insert(key);
+      return true;
+    }
+    if ('busyUntil' in r) later(key, r.busyUntil - t + 1);
+    return false;
+  }
+  /** Looks at a beacon another live page holds again when its claim runs out, in case that page died. */
+  function later(key: string, ms: number): void {
+    deferred++;
+    void sleep(ms).then(async () => {
+      if (await adopt(key)) void pump();
+      deferred--;
+      settleIdle();
+    });
+  }
+
   return {
-    async enqueue(request: BeaconRequest, delivered?: (rttMs: number) => void): Promise<string> {
+    enqueue(request, delivered) {
       const t = now();
       // Sortable: creation time, then a counter, then the owner for uniqueness across pages.
       const id = `${KEY_PREFIX}${t.toString(36).padStart(10, '0')}:${(seq++).toString(36).padStart(6, '0')}:${owner}`;
       const entry: StoredBeacon = { id, ...request, createdAt: t, attempts: 0, owner, leaseUntil: t + timeout + lease };
       held.set(id, entry);
       if (delivered) onDelivered.set(id, delivered);
-      await safe('write', () => store.set(id, entry));
+      const written = write(id, { ...entry });
       insert(id);
-      void pump();
-      return id;
+      // Sent after the write was started: the transaction is queued before the request leaves.
+      void written.then(() => pump());
+      return written.then(() => id);
     },
-    async resumePending(): Promise<number> {
-      const keys = (await safe('list', () => store.keys())) ?? [];
+    async commit(page, n) {
+      const record: AckRecord = { seq: n, at: now() };
+      if (await write(`${ACK_PREFIX}${page}`, record)) return;
+      const mine = [...held.keys()];
+      await new Promise<void>((resolve) => {
+        const check = () => (mine.some((k) => held.has(k)) ? setTimeout(check, 20) : resolve());
+        check();
+      });
+    },
+    async committed(page) {
+      if (!durable) return 0;
+      try {
+        const r = (await store.get(`${ACK_PREFIX}${page}`)) as AckRecord | undefined;
+        return r?.seq ?? 0;
+      } catch {
+        return 0;
+      }
+    },
+    async resumePending() {
+      let keys: string[] = [];
+      try {
+        keys = durable ? await store.keys() : [];
+      } catch (e) {
+        storeFailed(e);
+      }
+      const t = now();
+      const stale: string[] = [];
+      for (const k of keys.filter((x) => x.startsWith(ACK_PREFIX))) {
+        const r = (await store.get(k).catch(() => undefined)) as AckRecord | undefined;
+        if (!r || t - r.at > ACK_MAX_AGE_MS) stale.push(k);
+      }
+      if (stale.length) void storeOp(() => store.delMany(stale));
       let n = 0;
       for (const key of keys.filter((k) => k.startsWith(KEY_PREFIX)).sort()) {
-        if (held.has(key) || work.includes(key)) continue;
-        insert(key);
-        n++;
+        if (held.has(key)) continue;
+        if (await adopt(key)) n++;
       }
       void pump();
       return n;
     },
-    retryNow(): void {
+    retryNow() {
       wake?.();
     },
-    idle(): Promise<void> {
+    idle() {
       return new Promise<void>((r) => {
         idleWaiters.push(r);
         settleIdle();
-      });
+      })
+        // ...and the store has caught up with the deletes.
+        .then(() => flushing)
+        .then(() => storeChain)
+        .then(() => undefined);
     },
     get size() {
-      return work.length;
+      return work.length + aside.size;
+    },
+    get durable() {
+      return durable;
     },
   };
 }

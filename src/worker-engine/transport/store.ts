@@ -1,6 +1,6 @@
 /**
  * Where queued beacons wait until their request settles. IndexedDB in the worker (idb-store.ts);
- * memory where IndexedDB is missing, and in tests.
+ * memory where IndexedDB is missing, and in tests. Every call is one transaction.
  */
 
 /** One beacon in the queue, as stored. */
@@ -13,64 +13,66 @@ export interface StoredBeacon {
   headers?: Record<string, string>;
   /** Epoch ms when it was queued. */
   createdAt: number;
-  /** Failed attempts so far. */
+  /** Failed attempts so far (any failure). */
   attempts: number;
+  /** Failed attempts the server answered (5xx, 408, 429): these count towards giving up. */
+  answered?: number;
   /** The queue (page) working on it. */
   owner: string;
   /** Until then no other page touches it: its owner is sending it or waiting to retry. */
   leaseUntil: number;
 }
 
+/** `ack:<page>`: the page's events up to `seq` have their beacons stored (queue.ts `commit`). */
+export interface AckRecord {
+  seq: number;
+  at: number;
+}
+
+export type ClaimResult = { claimed: StoredBeacon } | { busyUntil: number } | { gone: true };
+
 export interface BeaconStore {
-  get(key: string): Promise<StoredBeacon | undefined>;
-  set(key: string, value: StoredBeacon): Promise<void>;
-  del(key: string): Promise<void>;
+  get(key: string): Promise<unknown>;
+  /** Writes all entries in one transaction. */
+  setMany(entries: Array<[string, unknown]>): Promise<void>;
+  /** Deletes all keys in one transaction. */
+  delMany(keys: string[]): Promise<void>;
   keys(): Promise<string[]>;
+  /**
+   * Reads and, when nobody else holds a live claim, claims a beacon for `owner` until `leaseUntil`,
+   * in one read-write transaction: two pages can never both claim it.
+   */
+  claim(key: string, owner: string, now: number, leaseUntil: number): Promise<ClaimResult>;
+}
+
+export function claimDecision(entry: StoredBeacon | undefined, owner: string, now: number, leaseUntil: number): ClaimResult {
+  if (!entry) return { gone: true };
+  if (entry.owner !== owner && entry.leaseUntil > now) return { busyUntil: entry.leaseUntil };
+  return { claimed: { ...entry, owner, leaseUntil } };
 }
 
 export function memoryStore(): BeaconStore {
-  const map = new Map<string, StoredBeacon>();
+  const map = new Map<string, unknown>();
   return {
     get: async (k) => {
       const v = map.get(k);
       return v && structuredClone(v);
     },
-    set: async (k, v) => {
-      map.set(k, structuredClone(v));
+    setMany: async (entries) => {
+      for (const [k, v] of entries) map.set(k, structuredClone(v));
     },
-    del: async (k) => {
-      map.delete(k);
+    delMany: async (keys) => {
+      for (const k of keys) map.delete(k);
     },
-    keys: async () => [...map.keys()],
+    keys: async () => [...map.keys()].sort(),
+    claim: async (k, owner, now, leaseUntil) => {
+      const r = claimDecision(map.get(k) as StoredBeacon | undefined, owner, now, leaseUntil);
+      if ('claimed' in r) map.set(k, structuredClone(r.claimed));
+      return r;
+    },
   };
 }
 
-/**
- * A store that moves to memory for good the first time the primary one throws (a private mode
- * that lets IndexedDB open but not write, a quota), and says so once.
- */
-export function withMemoryFallback(primary: BeaconStore, log: (message: string) => void): BeaconStore {
-  let current = primary;
-  let fellBack = false;
-  const fallback = memoryStore();
-  const guard = async <T>(op: (s: BeaconStore) => Promise<T>): Promise<T> => {
-    if (fellBack) return op(current);
-    try {
-      return await op(current);
-    } catch (e) {
-      fellBack = true;
-      current = fallback;
-      log(`${MEMORY_FALLBACK_MESSAGE} (${e instanceof Error ? e.message : String(e)})`);
-      return op(current);
-    }
-  };
-  return {
-    get: (k) => guard((s) => s.get(k)),
-    set: (k, v) => guard((s) => s.set(k, v)),
-    del: (k) => guard((s) => s.del(k)),
-    keys: () => guard((s) => s.keys()),
-  };
-}
-
+/** Said when the worker starts without a working IndexedDB (missing, refused, or not answering). */
 export const MEMORY_FALLBACK_MESSAGE =
   'IndexedDB is not available: analytics beacons are queued in memory only, and a page that closes loses those it had not sent';

@@ -26,4 +26,15 @@ describe('devtools model', () => {
     ]);
     expect(beaconVariables(rows[1].fields).map(([k]) => k)).toEqual(['events', 'hitType', 'pageName', 'eVar2', 'eVar10', 'prop1']);
   });
+
+  it('shows a beacon the transport set aside or gave up, with its refusals', () => {
+    const rows = beaconRows([
+      { name: 'beacon-set-aside', data: { url: 'http://c/b/ss/x', attempts: 3, answered: 3, last: 'HTTP 500' } },
+      { name: 'beacon-given-up', data: { url: 'http://c/b/ss/x', attempts: 10, answered: 10, last: 'HTTP 500' } },
+    ]);
+    expect(rows.map((r) => [r.kind, r.dropped, r.fields.url])).toEqual([
+      ['given up', 'given up after 10 refusals (HTTP 500)', 'http://c/b/ss/x'],
+      ['set aside', 'set aside after 3 refusals (HTTP 500)', 'http://c/b/ss/x'],
+    ]);
+  });
 });

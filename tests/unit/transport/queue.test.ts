@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createBeaconQueue, retryDelay, settles, type BeaconFetch, type BeaconQueueOptions } from '../../../src/worker-engine/transport/queue.ts';
-import { memoryStore, MEMORY_FALLBACK_MESSAGE, withMemoryFallback, type BeaconStore } from '../../../src/worker-engine/transport/store.ts';
+import { createBeaconQueue, GIVE_UP_AFTER, retryDelay, settles, STEP_ASIDE_AFTER, type BeaconFetch, type BeaconQueueOptions } from '../../../src/worker-engine/transport/queue.ts';
+import { memoryStore, type BeaconStore } from '../../../src/worker-engine/transport/store.ts';
 import { startCollector, type Collector } from '../../../tools/collector/server.ts';
 
 const realSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -60,8 +60,9 @@ describe('against the collector', () => {
     const { q } = queue({ now: () => (t += 7) });
     // The first beacon is answered 404 (settled, not delivered), the second 200; the third has no listener.
     await fetch(`${collector.url}/__fail?count=1&status=404`, { method: 'POST' });
-    await q.enqueue({ method: 'GET', url: beaconUrl(1) }, (ms) => rtts.push([1, ms]));
-    await q.enqueue({ method: 'GET', url: beaconUrl(2) }, (ms) => rtts.push([2, ms]));
+    // Queued together (one dispatch): no clock read of a later enqueue falls inside a send.
+    void q.enqueue({ method: 'GET', url: beaconUrl(1) }, (ms) => rtts.push([1, ms]));
+    void q.enqueue({ method: 'GET', url: beaconUrl(2) }, (ms) => rtts.push([2, ms]));
     await q.enqueue({ method: 'GET', url: beaconUrl(3) });
     await q.idle();
     expect(rtts).toEqual([[2, 7]]);
@@ -155,6 +156,32 @@ describe('durability', () => {
     await q.idle();
     expect(collector.beacons.map((b) => b.pageName)).toEqual(['p9']);
   });
+  it('a claim that ran out while the beacon waited in line is renewed atomically before the send: two pages never both send it', async () => {
+    const store = memoryStore();
+    let clock = 9_000_000;
+    const sent: string[] = [];
+    let release: () => void = () => {};
+    // Page A: its first request hangs until released, so its second beacon waits in line past its claim.
+    const a = createBeaconQueue({
+      store,
+      now: () => clock,
+      sleep: realSleep,
+      log: () => {},
+      owner: 'a',
+      fetch: (u) => (sent.push(`a ${u.slice(-12)}`), sent.length === 1 ? new Promise((r) => (release = () => r({ status: 204 }))) : Promise.resolve({ status: 204 })),
+    });
+    await a.enqueue({ method: 'GET', url: 'http://x/b/ss/a/1/s1?first' });
+    await a.enqueue({ method: 'GET', url: 'http://x/b/ss/a/1/s2?second' });
+    await realSleep(10);
+    clock += 60_000;
+    // Page B opens: A's claims ran out, B takes both over (the first one is A's answer-lost case).
+    const b = createBeaconQueue({ store, now: () => clock, sleep: realSleep, log: () => {}, owner: 'b', fetch: async (u) => (sent.push(`b ${u.slice(-12)}`), { status: 204 }) });
+    expect(await b.resumePending()).toBe(2);
+    await b.idle();
+    release();
+    await a.idle();
+    expect(sent.filter((x) => x.endsWith('s2?second'))).toEqual(['b /1/s2?second']);
+  });
   it('retryNow cuts a back-off short', async () => {
     let n = 0;
     const { q } = queue({
@@ -171,30 +198,84 @@ describe('durability', () => {
   });
 });
 
-describe('memory fallback', () => {
-  it('moves to memory when the store throws, says so once, and still delivers', async () => {
-    const broken: BeaconStore = {
-      get: () => Promise.reject(new Error('quota')),
-      set: () => Promise.reject(new Error('quota')),
-      del: () => Promise.reject(new Error('quota')),
-      keys: () => Promise.reject(new Error('quota')),
-    };
-    const logs: string[] = [];
-    const store = withMemoryFallback(broken, (m) => logs.push(m));
-    const { q } = queue({ store });
+describe('store failures', () => {
+  it('IndexedDB failing mid-life loses nothing: the queue holds its beacons, says how many are at risk, and delivers them', async () => {
+    const base = memoryStore();
+    let broken = false;
+    const store: BeaconStore = { ...base, setMany: (e) => (broken ? Promise.reject(new Error('QuotaExceededError')) : base.setMany(e)) };
+    // Offline first: three beacons wait, stored.
+    let online = false;
+    const { q, logs } = queue({ store, fetch: (u, i) => (online ? nodeFetch(u, i) : Promise.reject(new Error('offline'))) });
+    for (let i = 0; i < 3; i++) await q.enqueue({ method: 'GET', url: beaconUrl(i) });
+    expect(q.durable).toBe(true);
+    // Then the store starts failing (a quota): the next write fails, the store is gone for this page.
+    broken = true;
     await q.enqueue({ method: 'GET', url: beaconUrl(3) });
-    await q.enqueue({ method: 'GET', url: beaconUrl(4) });
+    expect(q.durable).toBe(false);
+    expect(logs.filter((l) => l.startsWith('Beacon queue: IndexedDB failed'))).toEqual([
+      'Beacon queue: IndexedDB failed (QuotaExceededError). 4 analytics beacons are now kept in memory only, with every later one: they are still sent while this page stays open, and lost if it closes before they are.',
+    ]);
+    online = true;
+    q.retryNow();
     await q.idle();
-    expect(logs).toHaveLength(1);
-    expect(logs[0]!.startsWith(MEMORY_FALLBACK_MESSAGE)).toBe(true);
-    expect(collector.beacons.map((b) => b.pageName)).toEqual(['p3', 'p4']);
+    expect(collector.beacons.map((b) => b.pageName)).toEqual(['p0', 'p1', 'p2', 'p3']);
   });
-  it('keeps delivering when a raw store fails (the queue holds its own copy)', async () => {
-    const flaky: BeaconStore = { ...memoryStore(), set: () => Promise.reject(new Error('disk')), get: async () => undefined };
-    const { q, logs } = queue({ store: flaky });
+  it('a store call that never answers counts as failed after the store timeout', async () => {
+    const store: BeaconStore = { ...memoryStore(), setMany: () => new Promise(() => {}) };
+    const { q, logs } = queue({ store, storeTimeoutMs: 50 });
     await q.enqueue({ method: 'GET', url: beaconUrl(5) });
     await q.idle();
     expect(collector.beacons.map((b) => b.pageName)).toEqual(['p5']);
-    expect(logs.some((l) => l.includes('store failed to write'))).toBe(true);
+    expect(logs[0]).toContain('IndexedDB failed (no answer within 0.05 s)');
+  });
+  it('commit: one transaction holds the dispatch\'s beacons and the page\'s marker; without a store it waits for delivery', async () => {
+    const base = memoryStore();
+    const batches: string[][] = [];
+    const store: BeaconStore = { ...base, setMany: (e) => (batches.push(e.map(([k]) => k.split(':')[0]!)), base.setMany(e)) };
+    const { q } = queue({ store, fetch: () => new Promise(() => {}) });
+    void q.enqueue({ method: 'GET', url: beaconUrl(1) });
+    void q.enqueue({ method: 'GET', url: beaconUrl(2) });
+    await q.commit('page1', 7);
+    expect(batches[0]).toEqual(['beacon', 'beacon', 'ack']);
+    expect(await q.committed('page1')).toBe(7);
+    expect(await q.committed('page2')).toBe(0);
+    // No store: commit resolves only once the beacons are delivered.
+    const { q: m } = queue({ store: memoryStore(), durable: false });
+    let committed = false;
+    await fetch(`${collector.url}/__fail?count=1&status=0`, { method: 'POST' });
+    void m.enqueue({ method: 'GET', url: beaconUrl(3) });
+    const c = m.commit('page3', 1).then(() => (committed = true));
+    await realSleep(2);
+    expect(committed).toBe(false);
+    await c;
+    expect(collector.beacons.map((b) => b.pageName)).toEqual(['p3']);
+  });
+});
+
+describe('a poisoned beacon', () => {
+  it(`steps aside after ${STEP_ASIDE_AFTER} refusals once the next one goes through, and is given up after ${GIVE_UP_AFTER}, logged and in the devtools feed; the others keep their order`, async () => {
+    const poisoned = beaconUrl(0);
+    const fetchPoison: BeaconFetch = (u, i) => (u === poisoned ? Promise.resolve({ status: 500 }) : nodeFetch(u, i));
+    const feed: Array<[string, unknown]> = [];
+    const store = memoryStore();
+    const { q, logs } = queue({ store, fetch: fetchPoison, baseDelayMs: 1, maxDelayMs: 2, monitor: (n, d) => feed.push([n, d]) });
+    await q.enqueue({ method: 'GET', url: poisoned });
+    for (let i = 1; i <= 20; i++) await q.enqueue({ method: 'GET', url: beaconUrl(i) });
+    await q.idle();
+    expect(collector.beacons.map((b) => b.pageName)).toEqual(Array.from({ length: 20 }, (_, i) => `p${i + 1}`));
+    expect(feed.map(([n]) => n)).toEqual(['beacon-set-aside', 'beacon-given-up']);
+    expect(feed[1]![1]).toMatchObject({ url: poisoned, answered: GIVE_UP_AFTER, last: 'HTTP 500' });
+    expect(logs.some((l) => l.startsWith(`Analytics beacon set aside after ${STEP_ASIDE_AFTER} refusals (HTTP 500)`))).toBe(true);
+    expect(logs.some((l) => l.startsWith(`Analytics beacon given up after ${GIVE_UP_AFTER} refusals (HTTP 500)`))).toBe(true);
+    expect(await store.keys()).toEqual([]);
+  });
+  it('an outage (every beacon refused) sets nothing aside and gives nothing up: order is kept', async () => {
+    await fetch(`${collector.url}/__fail?count=${3 * GIVE_UP_AFTER}&status=503`, { method: 'POST' });
+    const feed: string[] = [];
+    const { q } = queue({ baseDelayMs: 1, maxDelayMs: 2, monitor: (n) => feed.push(n) });
+    for (let i = 1; i <= 3; i++) await q.enqueue({ method: 'GET', url: beaconUrl(i) });
+    await q.idle();
+    expect(collector.beacons.map((b) => b.pageName)).toEqual(['p1', 'p2', 'p3']);
+    expect(feed).toEqual([]);
   });
 });

@@ -1,0 +1,2 @@
+self.offtagIdbFault = 'hang';
+importScripts(self.location.origin + '/test/faults/idb.js');

@@ -1,0 +1,2 @@
+self.offtagIdbFault = 'missing';
+importScripts(self.location.origin + '/test/faults/idb.js');

@@ -1,0 +1,2 @@
+self.offtagIdbFault = 'quota';
+importScripts(self.location.origin + '/test/faults/idb.js');

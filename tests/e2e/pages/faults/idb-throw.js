@@ -1,0 +1,2 @@
+self.offtagIdbFault = 'throw';
+importScripts(self.location.origin + '/test/faults/idb.js');
