@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EffectBatch, EngineEvent, InitMessage, ReadSet } from '../../src/protocol.ts';
+import type { EffectBatch, EngineEvent, InitMessage } from '../../src/protocol.ts';
 import { takeSnapshot } from '../../src/main-bridge/snapshot.ts';
 import { narrow } from '../../src/main-bridge/read-set.ts';
 import { applyEffects, type ApplyHooks } from '../../src/main-bridge/apply-effects.ts';
