@@ -166,11 +166,23 @@ function explain(r: Results): string {
   const first = r.dataLayer[0];
   const last = r.dataLayer[r.dataLayer.length - 1];
   if (first && last && last !== first) {
+    const flat = (last.offtag ?? Infinity) <= 1.2 * (first.offtag ?? 0);
+    const dearer = (['main-thread', 'turbine'] as const).filter((v) => r.dataLayer.some((row) => (row.offtag ?? 0) > (row[v] ?? Infinity)));
     s.push(
-      `Offtag's cost is not free of the page: it grows with the data layer, because the clone happens on the main thread (${ms(first.offtag)} ms at ${kb(first.bytes)}, ${ms(last.offtag)} ms at ${kb(last.bytes)}). ` +
-        `Turbine reads the data layer in place and barely changes (${ms(first.turbine)} → ${ms(last.turbine)} ms)` +
-        ((last.offtag ?? 0) > (last.turbine ?? 0) ? `, so with a ${kb(last.bytes)} data layer **turbine is cheaper per event than Offtag**: a large data layer is where Offtag is not yet ahead (a cheaper snapshot — posting only the paths the container reads, or diffs — would fix it).` : '.'),
+      (flat
+        ? `Offtag's cost stays flat in the data layer's size (${ms(first.offtag)} ms at ${kb(first.bytes)}, ${ms(last.offtag)} ms at ${kb(last.bytes)}): the bridge copies only the paths the container's data elements read (the read set), where posting the whole layer would cost ${ms(last.floor)} ms at ${kb(last.bytes)} before any other work. `
+        : `**Not yet flat:** Offtag's cost grows with the data layer (${ms(first.offtag)} ms at ${kb(first.bytes)}, ${ms(last.offtag)} ms at ${kb(last.bytes)}, ${times((last.offtag ?? 0) / (first.offtag ?? 1))}; the goal is 1.2×). `) +
+        `Turbine reads the data layer in place (${ms(first.turbine)} → ${ms(last.turbine)} ms)` +
+        (dearer.length ? `; **at some size Offtag is dearer than ${dearer.join(' and ')}**.` : `; Offtag is cheaper than every other variant at every size.`),
     );
+  }
+  if (r.floor.vsB) {
+    const miss = ['Page View', 'Element Interactions'].filter((id) => (r.floor.vsB?.[id] ?? Infinity) > 1.5);
+    if (miss.length) {
+      s.push(
+        `**Not yet at the floor:** ${miss.map((id) => `${id} costs ${times(r.floor.vsB?.[id] ?? null)} floor (b)`).join(', ')} (goal 1.5×). What is left is the snapshot object, the message dispatch, the effect batch (its cookie writes and the \`getVar\` values) and Chrome's reporting of each request the worker makes to the page's main thread (docs/bench.md).`,
+      );
+    }
   }
   const c0 = r.container[0];
   const c1 = r.container[r.container.length - 1];
