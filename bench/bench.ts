@@ -13,6 +13,7 @@ import {
   latencyRun,
   median,
   idleRate,
+  inpRun,
   openPage,
   sample,
   singleEvents,
@@ -41,6 +42,8 @@ export interface Plan {
   containerSizes: typeof CONTAINER_SIZES;
   containerN: number;
   paced: { n: number; gapMs: number };
+  /** Clicks per variant on the INP page. */
+  inpClicks: number;
 }
 
 export const FULL: Plan = {
@@ -60,6 +63,7 @@ export const FULL: Plan = {
   containerSizes: CONTAINER_SIZES,
   containerN: 200,
   paced: { n: 1000, gapMs: 15 },
+  inpClicks: 40,
 };
 
 export const QUICK: Plan = {
@@ -77,6 +81,7 @@ export const QUICK: Plan = {
   containerSizes: [CONTAINER_SIZES[0], CONTAINER_SIZES[2]],
   containerN: 25,
   paced: { n: 20, gapMs: 15 },
+  inpClicks: 3,
 };
 
 /** Per-event ms of a sample, minus the page's idle CPU over the sample's wall time. */
@@ -110,7 +115,8 @@ export async function runBench(plan: Plan): Promise<{ outDir: string; markdown: 
     await installFloor(pages.offtag.page);
     const samples: Record<string, Record<string, Sample[]>> = {};
     const idle: Record<string, number[]> = {};
-    const floor: number[] = [];
+    const floorA: number[] = [];
+    const floorB: number[] = [];
     for (let r = 0; r < plan.samples; r++) {
       for (const v of VARIANTS) {
         (idle[v] ??= []).push(await idleRate(pages[v]));
@@ -119,7 +125,8 @@ export async function runBench(plan: Plan): Promise<{ outDir: string; markdown: 
           ((samples[v] ??= {})[id] ??= []).push(s);
         }
       }
-      floor.push(await floorSample(pages.offtag, plan.n * 4));
+      floorA.push(await floorSample(pages.offtag, plan.n * 4, 'a'));
+      floorB.push(await floorSample(pages.offtag, plan.n * 4, 'b'));
       log(`  round ${r + 1}/${plan.samples} (${Math.round((Date.now() - started) / 1000)} s)`);
     }
     // Idle correction: the page's own background CPU over the sample's wall time is not the variant's.
@@ -147,10 +154,18 @@ export async function runBench(plan: Plan): Promise<{ outDir: string; markdown: 
         };
       }
     }
-    const floorMs = median(floor);
+    const floorMs = median(floorA);
+    const floorBMs = median(floorB);
     results.perEvent = perEvent;
     results.idleMsPerSec = Object.fromEntries(VARIANTS.map((v) => [v, round(idleMsPerSec[v], 2)]));
-    results.floor = { threadMs: round(floorMs), offtagMultiple: round(allMs('offtag') / floorMs, 1) };
+    results.floor = {
+      threadMs: round(floorMs),
+      bThreadMs: round(floorBMs),
+      offtagMultiple: round(allMs('offtag') / floorMs, 1),
+      // The goal (issue 12): Page View and Element Interactions each ≤ 1.5 × floor (b).
+      vsB: Object.fromEntries([...EVENTS, 'all'].map((id) => [id, round((id === 'all' ? allMs('offtag') : typeMs('offtag', id)) / floorBMs, 2)])),
+    };
+    log(`  floor (a) ${round(floorMs)} ms, floor (b) ${round(floorBMs)} ms; Offtag × floor (b): ${JSON.stringify((results.floor as { vsB: unknown }).vsB)}`);
     results.consoleMessages = Object.fromEntries(VARIANTS.map((v) => [v, pages[v].consoleMessages]));
 
     // ---- single events (method B) -------------------------------------------------------------
@@ -207,7 +222,7 @@ export async function runBench(plan: Plan): Promise<{ outDir: string; markdown: 
       const xs: Record<string, number[]> = { floor: [] };
       for (let r = 0; r < plan.scalingSamples; r++) {
         for (const v of dlVariants) (xs[v] ??= []).push(idleCorrected(await sample(world, ps[v], EVENTS[0], size.n), rates[v], size.n));
-        xs.floor.push(await floorSample(ps.offtag, size.n));
+        xs.floor.push(await floorSample(ps.offtag, size.n, 'whole'));
       }
       const row: Record<string, unknown> = { bytes: size.bytes, eventsPerSample: size.n };
       for (const k of Object.keys(xs)) row[k] = round(median(xs[k]));
@@ -249,6 +264,15 @@ export async function runBench(plan: Plan): Promise<{ outDir: string; markdown: 
       paced[v] = { ...r, latencyMedianMs: round(r.latencyMedianMs, 1), latencyP95Ms: round(r.latencyP95Ms, 1), longestTaskMs: round(r.longestTaskMs, 1), longestFrameMs: round(r.longestFrameMs, 1) };
     }
     results.paced = paced;
+
+    // ---- 6. INP on a small React page -------------------------------------------------------------
+    log('INP (React page, Event Timing)…');
+    const inp: Record<string, unknown> = {};
+    for (const v of VARIANTS) {
+      const x = await inpRun(world, v, plan.inpClicks);
+      inp[v] = { ...x, durationMedianMs: round(x.durationMedianMs, 0), durationP98Ms: round(x.durationP98Ms, 0), durationMaxMs: round(x.durationMaxMs, 0), handlerMedianMs: round(x.handlerMedianMs, 3) };
+    }
+    results.inp = inp;
   } finally {
     await world.close();
   }

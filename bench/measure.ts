@@ -189,33 +189,62 @@ export async function warm(world: World, p: OpenPage, perEvent: number): Promise
 }
 
 /**
- * The physical floor, measured on the Offtag page itself (same cookies, same data layer): read
- * `document.cookie`, the container's sessionStorage keys, and post the data layer to a worker.
+ * The physical floor, measured on the Offtag page itself (same cookies, same session keys):
+ * - floor (a): read `document.cookie` and the container's two sessionStorage keys, and post them
+ *   with a 2 KB data layer to an idle worker;
+ * - floor (b): floor (a) plus what a Page View cannot avoid once a visit is warm: 6 cookie writes
+ *   of ~65 bytes each (values that change), and receiving one small message back from the worker.
+ * (`whole`, for the data layer scaling: floor (a) posting the page's whole data layer instead.)
+ * No worker design pays less per event. The cookies are written on the path /__floor, so they
+ * never reach the Offtag page's own `document.cookie`.
  */
+export type FloorKind = 'a' | 'b' | 'whole';
 export async function installFloor(page: Page): Promise<void> {
   await page.evaluate(() => {
     const w = window as unknown as Record<string, unknown>;
-    const worker = new Worker(URL.createObjectURL(new Blob(['onmessage = (e) => { e.ports[0].onmessage = () => {}; };'])));
-    const ch = new MessageChannel();
-    worker.postMessage(null, [ch.port2]);
+    const worker = new Worker(
+      URL.createObjectURL(new Blob(['onmessage = (e) => { e.ports[0].onmessage = () => {}; const b = e.ports[1]; b.onmessage = () => b.postMessage(0); };'])),
+    );
+    const a = new MessageChannel();
+    const b = new MessageChannel();
+    b.port1.onmessage = () => {};
+    worker.postMessage(null, [a.port2, b.port2]);
     const keys = ['acmeUserData', 'acmePreviousPageName'];
-    w.__floor = () => {
+    // A 2 KB data layer (JSON length), the size of the storefront's.
+    const small = { page: { pageInfo: { pageType: 'product detail', pageUID: 'product 4km91', language: 'en' } }, items: [] as unknown[] };
+    for (let i = 0; JSON.stringify(small).length < 2000; i++) small.items.push({ id: `item-${i}`, name: `product ${i}`, price: i * 1.5 });
+    const expires = new Date(Date.now() + 864e5).toUTCString();
+    let k = 0;
+    const read = () => {
       const session: Record<string, string | null> = {};
-      for (const k of keys) session[k] = sessionStorage.getItem(k);
-      ch.port1.postMessage({ cookie: document.cookie, session, dataLayer: w.digitalData });
+      for (const key of keys) session[key] = sessionStorage.getItem(key);
+      return { cookie: document.cookie, session };
+    };
+    w.__floor = {
+      a: () => a.port1.postMessage({ ...read(), dataLayer: small }),
+      whole: () => a.port1.postMessage({ ...read(), dataLayer: w.digitalData }),
+      b: () => {
+        b.port1.postMessage({ ...read(), dataLayer: small });
+        k++;
+        for (let i = 0; i < 6; i++) document.cookie = `floor_${i}=${k}|${'v'.repeat(20)}; path=/__floor; expires=${expires}`;
+      },
     };
   });
 }
 
-export async function floorSample(p: OpenPage, n: number): Promise<number> {
+export async function floorSample(p: OpenPage, n: number, kind: FloorKind = 'a'): Promise<number> {
   const m0 = await metrics(p.cdp);
-  await p.page.evaluate((n) => {
-    setTimeout(() => {
-      const f = (window as unknown as { __floor(): void }).__floor;
-      for (let i = 0; i < n; i++) f();
-    }, 0);
-  }, n);
-  await sleep(60);
+  await p.page.evaluate(
+    ([n, kind]) => {
+      setTimeout(() => {
+        const f = (window as unknown as { __floor: Record<string, () => void> }).__floor[kind];
+        for (let i = 0; i < n; i++) f();
+      }, 0);
+    },
+    [n, kind] as const,
+  );
+  // Long enough for the replies of floor (b) to come back.
+  await sleep(kind === 'b' ? 150 : 60);
   const m1 = await metrics(p.cdp);
   return ((m1.ThreadTime - m0.ThreadTime) * 1000) / n;
 }
@@ -350,3 +379,52 @@ export async function latencyRun(world: World, o: PageOptions, n: number, gapMs:
 }
 
 export { VARIANTS };
+
+/**
+ * INP on a small React page: `clicks` trusted clicks (Playwright) on a button whose handler updates
+ * React state and calls `_satellite.track('Element Interactions')`, with 4× CPU throttling. Each
+ * click waits for its beacon and a quiet moment. Event Timing reports entries from 16 ms (Chrome's
+ * minimum `durationThreshold`), rounded to 8 ms; a click with no entry counts as 0 here ("< 16").
+ */
+export async function inpRun(world: World, variant: Variant, clicks: number) {
+  const p = await openPage(world, { variant, react: true });
+  try {
+    await warm(world, p, 1);
+    await p.page.evaluate(() => {
+      const w = window as unknown as { __inp: Array<{ id: number; d: number }> };
+      w.__inp = [];
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries() as Array<PerformanceEntry & { interactionId?: number }>) {
+          if (e.interactionId) w.__inp.push({ id: e.interactionId, d: e.duration });
+        }
+      }).observe({ type: 'event', durationThreshold: 16, buffered: true } as PerformanceObserverInit);
+    });
+    await p.cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    for (let i = 0; i < clicks; i++) {
+      const c0 = arrived(world, variant);
+      await p.page.click('#add');
+      await waitFor(() => arrived(world, variant) >= c0 + 1, 30_000, `the click's beacon from ${variant}`);
+      await sleep(40);
+    }
+    await p.cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+    await sleep(200);
+    const { entries, handler } = await p.page.evaluate(() => {
+      const w = window as unknown as { __inp: Array<{ id: number; d: number }>; __inpHandlerMs: number[] };
+      return { entries: w.__inp, handler: w.__inpHandlerMs };
+    });
+    const byInteraction = new Map<number, number>();
+    for (const e of entries) byInteraction.set(e.id, Math.max(byInteraction.get(e.id) ?? 0, e.d));
+    const durations = [...byInteraction.values()];
+    while (durations.length < clicks) durations.push(0);
+    return {
+      clicks,
+      durationMedianMs: median(durations),
+      durationP98Ms: quantile(durations, 0.98),
+      durationMaxMs: Math.max(...durations),
+      reported: byInteraction.size,
+      handlerMedianMs: median(handler),
+    };
+  } finally {
+    await p.close();
+  }
+}

@@ -70,6 +70,7 @@ export async function buildVariants(sizes = CONTAINER_SIZES): Promise<void> {
   await bundle('bench/variants/main-thread.ts', 'main-thread.js');
   await bundle('bench/variants/turbine.ts', 'turbine.js');
   await bundle('bench/variants/alloy.ts', 'alloy.js');
+  await bundle('bench/variants/react-app.ts', 'react-app.js');
   for (const s of sizes) {
     await bundle('bench/variants/offtag-worker-synthetic.ts', workerFile(s), {
       __BENCH_DE__: String(s.dataElements),
@@ -116,6 +117,8 @@ export interface PageOptions {
   variant: Variant | 'none';
   dataLayerBytes?: number;
   synthetic?: { dataElements: number; rules: number };
+  /** The INP page: a small React app (bench/variants/react-app.ts) after the variant's script. */
+  react?: boolean;
 }
 
 export interface World {
@@ -142,7 +145,7 @@ window.digitalData = ${JSON.stringify(dataLayer(o.dataLayerBytes))};
 ${o.synthetic && o.variant !== 'offtag' ? `window.benchSynthetic = ${JSON.stringify(o.synthetic)};` : ''}
 </script>
 ${script}
-</head><body><h1>Bench page: ${o.variant}</h1><p>Storefront events are fired by the bench.</p></body></html>`;
+</head><body><h1>Bench page: ${o.variant}</h1><p>Storefront events are fired by the bench.</p>${o.react ? '<div id="root"></div><script src="/build/react-app.js"></script>' : ''}</body></html>`;
 }
 
 export async function startWorld(): Promise<World> {

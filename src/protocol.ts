@@ -9,7 +9,7 @@ export interface Snapshot {
   seq: number;
   /** The highest effect batch number the bridge had applied when it took this snapshot. */
   applied: number;
-  /** Epoch milliseconds when the event fired, and `Date#getTimezoneOffset()`. */
+  /** Epoch milliseconds when the event fired, and `Date#getTimezoneOffset()` then (added by the worker shell). */
   time: number;
   tz: number;
   url: string;
@@ -186,7 +186,29 @@ export type Effect =
   /** The answer to a `get-var` or `service-call` event. */
   | { type: 'reply'; seq: number; value?: unknown; error?: string; callbacks?: unknown[][] }
   /** A feed for the devtools overlay (rule firings, beacons); the worker keeps it, the page never gets it. */
-  | { type: 'monitor'; name: string; data: unknown };
+  | { type: 'monitor'; name: string; data: unknown }
+  /** The worker shell's, never the engine's: a cookie write as the `document.cookie` string, built in the worker. */
+  | { type: 'cookie-string'; cookie: string }
+  /** The worker shell's, sent once: the data layer paths the container reads, or null for all (main-bridge/read-set.ts). */
+  | { type: 'read-set'; tree: ReadSet | null };
+
+/** Data layer keys the container reads, as a tree: 0 marks a path's end, whose whole value is read. */
+export interface ReadSet {
+  [key: string]: ReadSet | 0;
+}
+
+/** `document.cookie` text for a cookie write (built by the worker shell; the bridge's `_satellite.cookie` uses it too). */
+export function cookieString(e: Omit<CookieWrite, 'type'>): string {
+  let s = `${e.name}=${e.value}; path=${e.path ?? '/'}`;
+  if (e.domain) s += `; domain=${e.domain}`;
+  if (e.expires !== undefined) s += `; expires=${new Date(e.expires).toUTCString()}`;
+  if (e.sameSite) s += `; SameSite=${e.sameSite}`;
+  if (e.secure) s += '; Secure';
+  return s;
+}
+
+/** An effect as the bridge applies it: cookie writes become their `document.cookie` string (the bridge has no `cookie` case). */
+export const forPage = (e: Effect): Effect => (e.type === 'cookie' ? { type: 'cookie-string', cookie: cookieString(e) } : e);
 
 /** A batch of effects for the bridge, numbered so that snapshots can say what they have seen. */
 export interface EffectBatch {

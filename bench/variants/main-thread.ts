@@ -8,6 +8,7 @@
  */
 import { completePageInfo, type EffectBatch, type EngineEvent, type EngineInput } from '../../src/protocol.ts';
 import { applyEffects, type ApplyHooks } from '../../src/main-bridge/apply-effects.ts';
+import { forPage } from '../../src/protocol.ts';
 import { listenForClicks } from '../../src/main-bridge/clicks.ts';
 import { readPageInfo } from '../../src/main-bridge/page-info.ts';
 import { installSatellite, isDebug } from '../../src/main-bridge/satellite.ts';
@@ -51,7 +52,7 @@ const engine = createEngine({
 });
 host = createHost(engine, {
   toBridge(batch: EffectBatch) {
-    applyEffects(batch.effects, hooks);
+    applyEffects(batch.effects.map(forPage), hooks);
     if (batch.n > applied) applied = batch.n;
   },
   request: fetchWithTimeout,

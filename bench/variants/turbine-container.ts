@@ -15,6 +15,7 @@
  */
 import { completePageInfo, type Effect, type EngineEvent, type LogLevel, type RequestEffect, type Snapshot } from '../../src/protocol.ts';
 import { applyEffects, cookieString, type ApplyHooks } from '../../src/main-bridge/apply-effects.ts';
+import { forPage } from '../../src/protocol.ts';
 import { readPageInfo } from '../../src/main-bridge/page-info.ts';
 import { storefront } from '../../src/storefront/container.ts';
 import { parseCookieString, safeDecode } from '../../src/worker-engine/core/cookies.ts';
@@ -90,7 +91,7 @@ const ctx: EngineContext = {
   cookies,
   session,
   emit: (e: Effect) => {
-    if (e.type !== 'request' && e.type !== 'timer' && e.type !== 'monitor' && e.type !== 'vars') applyEffects([e], hooks);
+    if (e.type !== 'request' && e.type !== 'timer' && e.type !== 'monitor' && e.type !== 'vars') applyEffects([forPage(e)], hooks);
   },
   log,
   monitor: () => undefined,

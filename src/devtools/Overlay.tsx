@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { beaconRows, beaconVariables, ruleFirings, thirdPartyScripts, type MonitorEntry } from './model.ts';
 
 export interface OverlaySource {
-  metrics(): { events: number; postMs: number; applyMs: number; lastPostMs: number; lastApplyMs: number };
+  metrics(): { events: number; postMs: number; applyMs: number };
   monitor(): Promise<MonitorEntry[]>;
   values(): Promise<Record<string, unknown>>;
   pendingBeacons(): Promise<number>;
@@ -53,8 +53,7 @@ export function Overlay({ source, onClose }: { source: OverlaySource; onClose():
               <tr><th>events</th><td>{m.events}</td></tr>
               <tr><th>main thread, all events</th><td>{ms(m.postMs + m.applyMs)}</td></tr>
               <tr><th>per event (snapshot + post)</th><td>{ms(m.events ? m.postMs / m.events : 0)}</td></tr>
-              <tr><th>last event: snapshot + post</th><td>{ms(m.lastPostMs)}</td></tr>
-              <tr><th>last batch: apply effects</th><td>{ms(m.lastApplyMs)}</td></tr>
+              <tr><th>per event (apply effects)</th><td>{ms(m.events ? m.applyMs / m.events : 0)}</td></tr>
               <tr><th>beacons waiting in the queue</th><td>{pending}</td></tr>
             </tbody>
           </table>

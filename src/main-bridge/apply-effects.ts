@@ -1,5 +1,5 @@
 /** Applies effect batches from the worker: the only page writes Offtag makes. */
-import type { Effect } from '../protocol.ts';
+import { cookieString, type Effect, type ReadSet } from '../protocol.ts';
 import type { applyRareEffect, RareEffect } from './rare-effects.ts';
 
 export interface ApplyHooks {
@@ -7,6 +7,8 @@ export interface ApplyHooks {
   frameMessage(frameId: string, origin: string, data: unknown): void;
   reply(seq: number, effect: Extract<Effect, { type: 'reply' }>): void;
   vars: Record<string, unknown>;
+  /** The data layer read set, once the worker has sent it (read-set.ts). */
+  tree?: ReadSet | null;
   /** Where offtag-effects.js is (beside offtag.js). */
   base: string;
 }
@@ -31,20 +33,16 @@ function applyRare(e: RareEffect, hooks: ApplyHooks): void {
   waiting.push(e);
 }
 
-export function cookieString(e: Omit<Extract<Effect, { type: 'cookie' }>, 'type'>): string {
-  let s = `${e.name}=${e.value}; path=${e.path ?? '/'}`;
-  if (e.domain) s += `; domain=${e.domain}`;
-  if (e.expires !== undefined) s += `; expires=${new Date(e.expires).toUTCString()}`;
-  if (e.sameSite) s += `; SameSite=${e.sameSite}`;
-  if (e.secure) s += '; Secure';
-  return s;
-}
+export { cookieString };
 
 export function applyEffects(effects: Effect[], hooks: ApplyHooks): void {
   for (const e of effects) {
     switch (e.type) {
-      case 'cookie':
-        document.cookie = cookieString(e);
+      case 'cookie-string':
+        document.cookie = e.cookie;
+        break;
+      case 'read-set':
+        hooks.tree = e.tree;
         break;
       case 'storage':
         try {
@@ -64,12 +62,9 @@ export function applyEffects(effects: Effect[], hooks: ApplyHooks): void {
       case 'reply':
         hooks.reply(e.seq, e);
         break;
-      case 'iframe':
-      case 'post-message':
-      case 'image':
-      case 'script':
-        applyRare(e, hooks);
-      // Requests, timers and the devtools feed stay in the worker.
+      default:
+        // Iframes, pixels and scripts: requests, timers and the devtools feed never leave the worker (isBridgeEffect).
+        applyRare(e as RareEffect, hooks);
     }
   }
 }

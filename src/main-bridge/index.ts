@@ -9,6 +9,7 @@ import { applyEffects, type ApplyHooks } from './apply-effects.ts';
 import { listenForClicks } from './clicks.ts';
 import { readPageInfo } from './page-info.ts';
 import { cloneable, takeSnapshot } from './snapshot.ts';
+import { narrow } from './read-set.ts';
 import { installSatellite, isDebug } from './satellite.ts';
 import { pageSetting } from '../page-settings.ts';
 
@@ -75,16 +76,16 @@ function start(): void {
 
   let seq = 0;
   let applied = 0;
-  const early = new Set<number>();
   const replies: Record<number, (e: { value?: unknown; error?: string; callbacks?: unknown[][] }) => void> = {};
   /** Main-thread milliseconds the bridge spent: per event (snapshot + post) and applying effect batches. */
-  const metrics = { events: 0, postMs: 0, applyMs: 0, lastPostMs: 0, lastApplyMs: 0 };
+  const metrics = { events: 0, postMs: 0, applyMs: 0 };
 
   const send = (event: EngineEvent): number => {
     // No worker: say where the event went (nowhere) rather than accept it silently.
     if (dead) return void console.warn(`${dead} (${event.type})`), 0;
     const t0 = performance.now();
     const snap = takeSnapshot(++seq, applied, dataLayerName, sessionKeys);
+    snap.dataLayer = narrow(snap.dataLayer, hooks.tree);
     let input: EngineInput = { type: 'event', event, snapshot: snap };
     try {
       port.postMessage(input);
@@ -101,7 +102,7 @@ function start(): void {
       /* a data layer JSON cannot write (a cycle, a BigInt): this event relies on the worker alone */
     }
     metrics.events++;
-    metrics.postMs += metrics.lastPostMs = performance.now() - t0;
+    metrics.postMs += performance.now() - t0;
     return seq;
   };
   const ask = (event: EngineEvent) =>
@@ -125,10 +126,9 @@ function start(): void {
       for (const [k] of orphans.splice(0)) localStorage.removeItem(k);
     }
     applyEffects(batch.effects, hooks);
-    // `applied` only counts batches with no gap before them, so a snapshot never claims one it has not seen.
-    early.add(batch.n);
-    while (early.delete(applied + 1)) applied++;
-    metrics.applyMs += metrics.lastApplyMs = performance.now() - t0;
+    // Numbered batches come in order, 1, 2, 3… (the worker shell numbers the ones it posts); 0 is a log.
+    applied = batch.n || applied;
+    metrics.applyMs += performance.now() - t0;
   };
   port.onmessage = (ev: MessageEvent<EffectBatch>) => onBatch(ev.data);
 

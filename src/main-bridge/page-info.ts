@@ -11,7 +11,7 @@ export function probeCookieDomain(host: string): string {
     const domain = '.' + labels.slice(i).join('.');
     document.cookie = `${PROBE}=cookie; path=/; domain=${domain}`;
     if (document.cookie.includes(`${PROBE}=cookie`)) {
-      document.cookie = `${PROBE}=; path=/; domain=${domain}; expires=Thu, 01 Jan 1970 00:00:01 GMT`;
+      document.cookie = `${PROBE}=; path=/; domain=${domain}; max-age=0`;
       return domain;
     }
   }

@@ -129,6 +129,7 @@ type ProfileGroup = 'attributes' | 'profileInfo';
  */
 const userField = (group: ProfileGroup, field: string, finish: Finish = {}): Element => ({
   type: 'custom',
+    reads: [`user.profile.${group}.${field}`],
   default: '',
   description: `user.profile.${group}.${field}, else sessionStorage <brand>UserData`,
   fn: (ctx) => {
@@ -151,6 +152,7 @@ const plugin = (
   run: (cookies: Ctx['cookies'], now: number, options: { domain: string }) => string,
 ): Element => ({
   type: 'custom',
+    reads: [],
   default: '',
   description,
   fn: (ctx) =>
@@ -159,9 +161,10 @@ const plugin = (
 
 export const dataElements: Record<StorefrontElement, Element> = {
   // ---- page ---------------------------------------------------------------------------------
-  brand: { type: 'custom', fn: (ctx) => ctx.settings.brand, description: 'SPEC.md {product}: the brand setting' },
+  brand: { type: 'custom', reads: [], fn: (ctx) => ctx.settings.brand, description: 'SPEC.md {product}: the brand setting' },
   'page name': {
     type: 'custom',
+    reads: [],
     forceLowerCase: true,
     default: '',
     description: '<brand>:<pageType>:<pageId>, lowercased (DECISIONS.md §3)',
@@ -169,6 +172,7 @@ export const dataElements: Record<StorefrontElement, Element> = {
   },
   'modal page name': {
     type: 'custom',
+    reads: ['modal.page.pageInfo.pageType', 'modal.page.pageInfo.pageUID'],
     forceLowerCase: true,
     default: '',
     description: '<brand>:<modal type or page type - modal>:<modal id>, 20 characters per segment',
@@ -196,6 +200,7 @@ export const dataElements: Record<StorefrontElement, Element> = {
   },
   hierarchy: {
     type: 'custom',
+    reads: [],
     forceLowerCase: true,
     default: '',
     description: 'hier1: <brand>|<pageType>|<pageId>, lowercased (DECISIONS.md §5)',
@@ -203,12 +208,14 @@ export const dataElements: Record<StorefrontElement, Element> = {
   },
   hostname: {
     type: 'custom',
+    reads: [],
     default: '',
     description: 'the analytics server variable: the page URL\'s hostname',
     fn: (ctx) => new URL(ctx.snapshot.url).hostname,
   },
   'element click ids': {
     type: 'custom',
+    reads: ['page.element'],
     default: NOT_SET_IN_PDL,
     missingMessage: notSetMessage('Element click id (page.element[].click.id)'),
     description: 'every page.element[].click.id, joined with ","',
@@ -216,12 +223,14 @@ export const dataElements: Record<StorefrontElement, Element> = {
   },
   'element impression ids': {
     type: 'custom',
+    reads: ['page.element'],
     default: '',
     description: 'every page.element[].impression.id, joined with ","',
     fn: (ctx) => joinIds(ctx.dataLayer('page.element'), 'impression.id', 'page.element'),
   },
   'internal campaign impressions': {
     type: 'custom',
+    reads: ['internalCampaign'],
     default: '',
     description: 'every internalCampaign[].impression.id, joined with ","',
     fn: (ctx) => joinIds(ctx.dataLayer('internalCampaign'), 'impression.id', 'internalCampaign'),
@@ -229,6 +238,7 @@ export const dataElements: Record<StorefrontElement, Element> = {
   'modal page info': dl('modal.page.pageInfo', 'the modal\'s pageType, pageUID and contentTitle'),
   'previous page name': {
     type: 'custom',
+    reads: [],
     default: '',
     description: 'sessionStorage <brand>PreviousPageName; reading it stores the current page name',
     fn: (ctx) => {
@@ -240,12 +250,14 @@ export const dataElements: Record<StorefrontElement, Element> = {
   },
   'platform id': {
     type: 'custom',
+    reads: [],
     default: '',
     description: 'gcom mweb when the site-type cookie says mobile, else gcom fullsite',
     fn: (ctx) => platformId(ctx.cookies.get(ctx.settings.siteTypeCookie)),
   },
   'browser width': {
     type: 'custom',
+    reads: [],
     default: NOT_SET_IN_PDL,
     missingMessage: notSetMessage('Browser width'),
     description: 'the viewport width (window.innerWidth)',
@@ -253,6 +265,7 @@ export const dataElements: Record<StorefrontElement, Element> = {
   },
   'browser height': {
     type: 'custom',
+    reads: [],
     default: NOT_SET_IN_PDL,
     missingMessage: notSetMessage('Browser height'),
     description: 'the viewport height (window.innerHeight)',
@@ -262,6 +275,7 @@ export const dataElements: Record<StorefrontElement, Element> = {
   // ---- user ---------------------------------------------------------------------------------
   'cached user profile': {
     type: 'custom',
+    reads: [],
     default: '',
     description: 'sessionStorage <brand>UserData, parsed (a broken copy is logged once per event)',
     fn: (ctx) => {
@@ -272,6 +286,7 @@ export const dataElements: Record<StorefrontElement, Element> = {
   'login state': userField('attributes', 'loginState', { default: NOT_LOGGED_IN }),
   'login event': {
     type: 'custom',
+    reads: [],
     default: '',
     description: 'event49 when the login state is Full Logged In or Soft Logged In',
     fn: (ctx) => loginEvents(ctx.get('login state')),
@@ -288,6 +303,7 @@ export const dataElements: Record<StorefrontElement, Element> = {
   'night flag': dl('user.niteFlag', 'user.niteFlag'),
   'customer combination key': {
     type: 'custom',
+    reads: [],
     default: UNKNOWN_USER,
     description: 'Unknown User, <account>:Unassigned or <account>:<SAP id>',
     fn: (ctx) => customerCombinationKey(ctx.get('account number'), ctx.get('SAP account id')),
@@ -311,6 +327,7 @@ export const dataElements: Record<StorefrontElement, Element> = {
   // ---- consent and environment (strings "true"/"false", as SPEC.md §5 writes them) -----------
   'targeting cookies enabled': {
     type: 'custom',
+    reads: [],
     default: 'false',
     description: '"true" when the OneTrust cookie contains C0007:0 or C0007%3A0',
     // The raw cookie, not decoded: both spellings are looked for as they are.
@@ -318,24 +335,28 @@ export const dataElements: Record<StorefrontElement, Element> = {
   },
   GPC: {
     type: 'custom',
+    reads: [],
     default: 'false',
     description: '"true" when navigator.globalPrivacyControl is true',
     fn: (ctx) => flag(ctx.snapshot.gpc === true),
   },
   'Datadog enabled': {
     type: 'custom',
+    reads: [],
     default: 'false',
     description: '"false" when targeting cookies are enabled or GPC is on, else "true"',
     fn: (ctx) => flag(datadogEnabled(ctx.get('targeting cookies enabled') === 'true', ctx.get('GPC') === 'true')),
   },
   'production flag': {
     type: 'custom',
+    reads: [],
     default: 'false',
     description: '"true" only when the environment setting is production',
     fn: (ctx) => flag(ctx.settings.environment === PRODUCTION),
   },
   'environment stage': {
     type: 'custom',
+    reads: [],
     default: '',
     description: 'the environment setting: development, staging or production',
     fn: (ctx) => ctx.settings.environment,
@@ -364,6 +385,7 @@ export const dataElements: Record<StorefrontElement, Element> = {
   // Reads only: nothing to hold back without consent.
   'geo coordinates': {
     type: 'custom',
+    reads: [],
     default: '',
     description: 'latitude=X | longitude=Y from the geo cookie only (getGeoCoordinates)',
     fn: (ctx) => getGeoCoordinates(ctx.cookies),

@@ -3,9 +3,11 @@
  * the Comlink API), `fetch`, timers and the durable beacon queue.
  */
 import { expose } from 'comlink';
-import { completePageInfo, MONITOR_LIMIT, ORPHAN_KEY, type Effect, type EffectBatch, type EngineInput, type InitMessage, type RequestEffect, type WorkerApi } from '../protocol.ts';
+import { completePageInfo, cookieString, forPage, MONITOR_LIMIT, ORPHAN_KEY, type Snapshot, type Effect, type EffectBatch, type EngineInput, type InitMessage, type RequestEffect, type WorkerApi } from '../protocol.ts';
 import { createEngine, inputFailed } from './core/engine.ts';
 import { safeJson } from './core/safe-json.ts';
+import { parseCookieString } from './core/cookies.ts';
+import { readSetOf } from './core/data-layer.ts';
 import { sha256Hex } from './core/sha256.ts';
 import type { Container, EngineContext, EngineEnv } from './core/types.ts';
 import { createHost, fetchWithTimeout, type Host } from './host.ts';
@@ -48,9 +50,48 @@ export function startWorker<N extends string, S extends object>(
     const monitor: Array<{ name: string; data: unknown }> = [];
     /** What the bridge already holds for `getVar`, as JSON: only changed values travel again. */
     const sent = new Map<string, string>();
+    /**
+     * The page's last known cookies and session keys (from the latest snapshot), and what this
+     * worker last wrote: a write that leaves the page as it is does not travel.
+     */
+    let latest: Snapshot | undefined;
+    let latestCookies: Record<string, string> | undefined;
+    const cookiesWritten = new Map<string, string>();
+    const sessionWritten = new Map<string, string | null>();
+    /**
+     * Batches that end up with nothing for the page are not posted, so the bridge numbers the
+     * posted ones 1, 2, 3…: `engineBatch[m]` is the engine's number of the bridge's batch m, and
+     * `lastEngineBatch` the engine's latest (see `fromBridge`).
+     */
+    const engineBatch: number[] = [0];
+    let lastEngineBatch = 0;
+    const unchanged = (e: Effect): boolean => {
+      if (e.type === 'storage') {
+        return latest?.session[e.key] === e.value && (!sessionWritten.has(e.key) || sessionWritten.get(e.key) === e.value);
+      }
+      if (e.type === 'cookie') {
+        const text = cookieString(e);
+        latestCookies ??= parseCookieString(latest?.cookie ?? '');
+        const leaves = e.expires !== undefined && e.expires <= Date.now() ? undefined : e.value;
+        return cookiesWritten.get(e.name) === text && latestCookies[e.name] === leaves;
+      }
+      return false;
+    };
     const toBridge = (b: EffectBatch) => {
       const effects: Effect[] = [];
       for (const e of b.effects) {
+        if (e.type === 'cookie' || e.type === 'storage') {
+          if (unchanged(e)) continue;
+          if (e.type === 'storage') {
+            sessionWritten.set(e.key, e.value);
+            effects.push(e);
+          } else {
+            const page = forPage(e) as { type: 'cookie-string'; cookie: string };
+            cookiesWritten.set(e.name, page.cookie);
+            effects.push(page);
+          }
+          continue;
+        }
         if (e.type !== 'vars') {
           effects.push(e);
           continue;
@@ -66,8 +107,12 @@ export function startWorker<N extends string, S extends object>(
         }
         if (Object.keys(changed).length) effects.push({ type: 'vars', values: changed });
       }
+      lastEngineBatch = b.n;
+      if (!effects.length) return;
+      engineBatch.push(b.n);
+      const n = engineBatch.length - 1;
       try {
-        events.postMessage({ n: b.n, effects });
+        events.postMessage({ n, effects });
       } catch (err) {
         // A value the page cannot receive (a function from a custom data element…) is left out, by name.
         const dropped: string[] = [];
@@ -93,8 +138,21 @@ export function startWorker<N extends string, S extends object>(
           safe.push({ type: 'vars', values });
         }
         const message = `Offtag could not send these values to the page (${(err as Error).name}); left out: ${dropped.join(', ')}.`;
-        events.postMessage({ n: b.n, effects: [...safe, { type: 'log', level: 'error', message }] });
+        events.postMessage({ n, effects: [...safe, { type: 'log', level: 'error', message }] });
       }
+    };
+    /** The worker adds the snapshot's time zone (same clock, same zone as the page): one Date less per event there. */
+    const zoned = (input: EngineInput): EngineInput =>
+      input?.type === 'event' && input.snapshot ? { ...input, snapshot: { ...input.snapshot, tz: new Date(input.snapshot.time).getTimezoneOffset() } } : input;
+    /** An input from the page: a snapshot's `applied` counts posted batches; the engine counts its own. */
+    const fromBridge = (input: EngineInput): EngineInput => {
+      if (input?.type !== 'event' || !input.snapshot) return input;
+      const m = input.snapshot.applied;
+      latest = input.snapshot;
+      latestCookies = undefined;
+      // Batches not posted were "applied" at once: up to the one after the next posted batch, or all.
+      const applied = m + 1 < engineBatch.length ? engineBatch[m + 1] - 1 : lastEngineBatch;
+      return zoned({ ...input, snapshot: { ...input.snapshot, applied } });
     };
     const feed = (entry: { name: string; data: unknown }) => {
       if (monitor.push(entry) > MONITOR_LIMIT) monitor.shift();
@@ -162,7 +220,7 @@ export function startWorker<N extends string, S extends object>(
           feed({ name: 'orphans', data: { page: from, events: inputs.length, finishing: todo.length } });
           if (!todo.length) continue;
           const r = boot(() => {}, from);
-          for (const i of todo) await r.host.input(i);
+          for (const i of todo) await r.host.input(zoned(i));
           while (r.pendingHits() > 0) await new Promise((res) => setTimeout(res, 50));
           await beacons.commit!(from, Math.max(...todo.map((i) => (i.type === 'event' ? i.snapshot.seq : 0))));
         }
@@ -183,7 +241,7 @@ export function startWorker<N extends string, S extends object>(
       // One input that fails is said once, with its name; the inputs after it go on as usual
       // (and it is acknowledged: it will not succeed on another page either).
       chain = chain
-        .then(() => host.input(input))
+        .then(() => host.input(fromBridge(input)))
         .catch((err: unknown) => say('error', inputFailed(input, err)))
         .then(() => {
           if (input?.type === 'event' && input.snapshot?.seq > done) done = input.snapshot.seq;
@@ -204,6 +262,9 @@ export function startWorker<N extends string, S extends object>(
       const message = `offtagConfig values that cannot be sent to the worker were ignored: ${configDropped.join(', ')}.`;
       events.postMessage({ n: 0, effects: [{ type: 'log', level: 'error', message }] });
     }
+    // The paths the container reads, once: from the next event on, the bridge copies only those.
+    const readSet = readSetOf(opts.container.dataElements as Record<string, { type: string }>);
+    if (readSet) events.postMessage({ n: 0, effects: [{ type: 'read-set', tree: readSet }] });
     beacons.resume?.();
   };
   scope.addEventListener('message', onInit as EventListener);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { wrap } from 'comlink';
-import type { EffectBatch, EngineEvent, InitMessage, WorkerApi } from '../../src/protocol.ts';
+import { forPage, type Effect, type EffectBatch, type EngineEvent, type InitMessage, type WorkerApi } from '../../src/protocol.ts';
 import { cloneable, takeSnapshot } from '../../src/main-bridge/snapshot.ts';
 import { applyEffects, type ApplyHooks } from '../../src/main-bridge/apply-effects.ts';
 import { applyRareEffect } from '../../src/main-bridge/rare-effects.ts';
@@ -75,17 +75,17 @@ describe('snapshot', () => {
 });
 
 describe('applying effects', () => {
-  it('writes cookies with path, expiry and SameSite, and removes them', () => {
+  it('writes cookies (as the strings the worker builds) with path, expiry and SameSite, and removes them', () => {
     applyEffects(
-      [
+      ([
         { type: 'cookie', name: 'a', value: '1', path: '/', expires: Date.now() + 60_000, sameSite: 'Lax' },
         { type: 'cookie', name: 'b', value: 'x%7Cy', path: '/' },
-      ],
+      ] as Effect[]).map(forPage),
       hooks(),
     );
     expect(document.cookie).toContain('a=1');
     expect(document.cookie).toContain('b=x%7Cy');
-    applyEffects([{ type: 'cookie', name: 'a', value: '', path: '/', expires: 0 }], hooks());
+    applyEffects([forPage({ type: 'cookie', name: 'a', value: '', path: '/', expires: 0 })], hooks());
     expect(document.cookie).not.toContain('a=1');
   });
 
@@ -105,13 +105,12 @@ describe('applying effects', () => {
     }
   });
 
-  it('keeps vars and replies for the page-side API; ignores the devtools feed', () => {
+  it('keeps vars and replies for the page-side API', () => {
     const h = hooks();
     applyEffects(
       [
         { type: 'vars', values: { pageName: 'acme:home:x' } },
         { type: 'reply', seq: 4, value: 1 },
-        { type: 'monitor', name: 'rule-completed', data: {} },
       ],
       h,
     );
@@ -210,7 +209,8 @@ describe('bridge ↔ worker', () => {
     const { port1, port2 } = new MessageChannel();
     const apiChannel = new MessageChannel();
     const batches: EffectBatch[] = [];
-    port1.onmessage = (e) => batches.push(e.data);
+    // Numbered batches only (the read set and worker logs travel as batch 0).
+    port1.onmessage = (e) => e.data.n && batches.push(e.data);
     const init: InitMessage = {
       type: 'offtag:init',
       config: { brand: 'acme' },
@@ -228,7 +228,7 @@ describe('bridge ↔ worker', () => {
     send({ type: 'direct-call', id: 'Page View' });
     await expect.poll(() => batches.length, { timeout: 5000 }).toBe(1);
     expect(batches[0].n).toBe(1);
-    expect(batches[0].effects).toContainEqual({ type: 'cookie', name: 'pt', value: 'Cart', path: '/' });
+    expect(batches[0].effects).toContainEqual({ type: 'cookie-string', cookie: 'pt=Cart; path=/' });
     expect(batches[0].effects).toContainEqual({ type: 'log', level: 'log', message: 'page view Cart' });
     expect(batches[0].effects.some((e) => e.type === 'request' || e.type === 'timer')).toBe(false);
 

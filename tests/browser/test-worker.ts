@@ -27,6 +27,20 @@ const container: Container<N, object> = {
       ],
     },
     {
+      // The same writes as Page View, without a log: nothing for the page when nothing changed.
+      name: 'Again',
+      events: [{ type: 'direct-call', id: 'Again' }],
+      actions: [
+        {
+          name: 'write',
+          fn: (c) => {
+            c.cookies.set('pt', String(c.get('pageType')));
+            c.session.set('acmeUserData', JSON.stringify({ seen: c.get('pageType') }));
+          },
+        },
+      ],
+    },
+    {
       name: 'Network',
       events: [{ type: 'direct-call', id: 'Fetch' }],
       actions: [

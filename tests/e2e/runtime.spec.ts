@@ -123,18 +123,21 @@ test.describe('bad input: a clear message, and the event is processed with what 
     const lines = consoleOf(page);
     await page.goto('/test/minimal.html?silent');
     await page.evaluate(() => {
+      // On a path the container reads (page.element), so the bridge copies it with or without the read set.
       const dl = (window as any).digitalData;
-      dl.page.render = () => 1;
-      dl.page.node = document.body;
-      Object.defineProperty(dl.page, 'broken', { enumerable: true, get: () => { throw new Error('nope'); } });
-      dl.page.self = dl;
+      const el: any = { click: { id: 'hero' } };
+      dl.page.element = [el];
+      el.render = () => 1;
+      el.node = document.body;
+      Object.defineProperty(el, 'broken', { enumerable: true, get: () => { throw new Error('nope'); } });
+      el.self = el;
       (window as any)._satellite.track('Page View');
     });
     const [beacon] = await waitForBeacons(request, 1);
     expect(beacon.pageName).toBe('acme:product detail:product 4km91');
     await expect.poll(() => lines.find((l) => l.startsWith('The data layer could not be copied as it is'))).toBeDefined();
     const warning = lines.find((l) => l.startsWith('The data layer could not be copied as it is'));
-    for (const path of ['digitalData.page.render', 'digitalData.page.node', 'digitalData.page.broken', 'digitalData.page.self']) {
+    for (const path of ['digitalData.page.element[0].render', 'digitalData.page.element[0].node', 'digitalData.page.element[0].broken', 'digitalData.page.element[0].self']) {
       expect(warning).toContain(path);
     }
   });
@@ -144,11 +147,13 @@ test.describe('bad input: a clear message, and the event is processed with what 
     await page.goto('/test/minimal.html?silent');
     await page.evaluate(() => {
       const dl = (window as any).digitalData;
-      dl.page.self = dl;
+      const el: any = { click: { id: 'hero' } };
+      el.self = el;
+      dl.page.element = [el];
       (window as any)._satellite.track('Page View');
     });
     await waitForBeacons(request, 1);
-    await expect.poll(() => lines).toContain('The data layer refers back to itself at page.self; those references were dropped.');
+    await expect.poll(() => lines).toContain('The data layer refers back to itself at page.element[0].self; those references were dropped.');
   });
 
   test('a 10 MB data layer', async ({ page, request }) => {

@@ -1,4 +1,5 @@
 /** Reading the data layer copy the bridge sent: dotted paths, and a guard against cycles. */
+import type { ReadSet } from '../../protocol.ts';
 
 const PATH_PART = /[^.[\]]+|\[(\d+)\]/g;
 
@@ -50,4 +51,35 @@ export function dropCycles(root: unknown): { value: unknown; cycles: string[] } 
   };
   const value = walk(root, '');
   return { value, cycles };
+}
+
+/**
+ * The data layer paths a container reads, for the bridge to copy instead of the whole layer
+ * (docs/runtime.md, "The read set"): each data-layer element's path and each custom element's
+ * declared `reads`, as a tree of keys whose leaves are 0 (a path under another one is covered by
+ * it: the shorter path's whole value is read). `null` when a custom element declares no `reads`:
+ * it may read anything, so the whole data layer keeps travelling.
+ */
+export function readSetOf(elements: Record<string, { type: string; path?: string; reads?: string[] }>): ReadSet | null {
+  const paths: string[][] = [];
+  for (const de of Object.values(elements)) {
+    if (de.type === 'data-layer' && typeof de.path === 'string') paths.push(parsePath(de.path));
+    else if (de.type === 'custom') {
+      if (!Array.isArray(de.reads)) return null;
+      for (const p of de.reads) paths.push(parsePath(p));
+    }
+  }
+  const tree: ReadSet = {};
+  for (const p of paths) {
+    // An empty path is the whole layer.
+    if (!p.length) return null;
+    let node = tree;
+    for (let i = 0; i < p.length; i++) {
+      const next = node[p[i]];
+      if (next === 0) break;
+      if (i === p.length - 1) node[p[i]] = 0;
+      else node = (node[p[i]] = next ?? {}) as ReadSet;
+    }
+  }
+  return tree;
 }

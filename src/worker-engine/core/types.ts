@@ -60,7 +60,15 @@ export type DataElementSource<N extends string> =
   | { type: 'cookie'; name: string | ((s: Settings) => string); decode?: boolean }
   | { type: 'session'; key: string | ((s: Settings) => string) }
   | { type: 'constant'; value: unknown }
-  | { type: 'custom'; fn: (ctx: DataElementContext<N>) => unknown };
+  | {
+      type: 'custom';
+      fn: (ctx: DataElementContext<N>) => unknown;
+      /**
+       * The data layer paths `fn` reads through `ctx.dataLayer` (`[]`: none). Absent: it may read
+       * anything, so the bridge keeps sending the whole data layer (see `readSetOf`).
+       */
+      reads?: string[];
+    };
 
 export type DataElement<N extends string> = DataElementSource<N> & {
   /**
