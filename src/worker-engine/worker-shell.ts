@@ -8,6 +8,7 @@ import { createEngine } from './core/engine.ts';
 import { sha256Hex } from './core/sha256.ts';
 import type { Container, EngineContext, EngineEnv } from './core/types.ts';
 import { createHost, fetchWithTimeout, type Host } from './host.ts';
+import { createSessionRecorder } from './session-recorder.ts';
 
 export const browserEnv: EngineEnv = {
   now: () => Date.now(),
@@ -65,18 +66,25 @@ export function startWorker<N extends string, S extends object>(
     };
     const beacons = opts.beacons((message) => events.postMessage({ n: 0, effects: [{ type: 'log', level: 'warn', message }] }));
     let host: Host | undefined;
+    const pageInfo = completePageInfo(page, navigator);
+    /** The session so far, for the devtools' "export session as replay fixture". */
+    const recorder = createSessionRecorder(config, pageInfo);
     const engine = createEngine({
       container: opts.container,
       services: opts.services,
       env: browserEnv,
       config,
       debug,
-      page: completePageInfo(page, navigator),
+      page: pageInfo,
       onLateEffects: (batch) => host?.route(batch),
     });
     host = createHost(engine, {
       toBridge,
-      request: fetchWithTimeout,
+      request: (req) =>
+        fetchWithTimeout(req).then((res) => {
+          recorder.response(req, res);
+          return res;
+        }),
       beacon: (req, delivered) => beacons.send(req, delivered),
       setTimer: (ms, fire) => setTimeout(fire, ms),
       monitor: (entry) => {
@@ -86,6 +94,7 @@ export function startWorker<N extends string, S extends object>(
     // Inputs are handled one at a time, in the order the page sent them.
     let chain: Promise<void> = Promise.resolve();
     events.onmessage = (e: MessageEvent<EngineInput>) => {
+      recorder.input(e.data);
       chain = chain.then(() => host!.input(e.data));
     };
     const workerApi: WorkerApi = {
@@ -93,6 +102,7 @@ export function startWorker<N extends string, S extends object>(
       values: () => ({ ...values }),
       pendingBeacons: async () => (beacons.queue ? (await beacons.queue).size : 0),
       monitor: () => [...monitor],
+      session: () => recorder.fixture(),
       beaconsIdle: async () => {
         if (beacons.queue) await (await beacons.queue).idle();
       },
