@@ -153,6 +153,7 @@ const plugin = (
   type: 'custom',
   default: '',
   description,
+  sideEffects: true,
   fn: (ctx) =>
     trackingConsented(ctx) ? run(ctx.cookies, ctx.snapshot.time, { domain: ctx.page.cookieDomain }) : undefined,
 });
@@ -231,6 +232,7 @@ export const dataElements: Record<StorefrontElement, Element> = {
     type: 'custom',
     default: '',
     description: 'sessionStorage <brand>PreviousPageName; reading it stores the current page name',
+    sideEffects: true,
     fn: (ctx) => {
       const key = sessionKey(PREVIOUS_PAGE_NAME_KEY, ctx.settings.brand);
       const previous = ctx.session.get(key);

@@ -48,7 +48,7 @@ describe('docs/configuration.md', () => {
       out = String((err as { stdout?: string }).stdout ?? err);
     }
     expect(out).toBe('');
-  });
+  }, 60_000);
 
   it('package.json ships offtag.d.ts as its types', () => {
     const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));

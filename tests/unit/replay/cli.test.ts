@@ -20,7 +20,7 @@ describe('npx offtag', () => {
 
   it('replay says what is wrong with a missing fixture', () => {
     expect(() => execFileSync('node', ['tools/offtag.mjs', 'replay', 'no-such.json'], { stdio: 'pipe' })).toThrow(/cannot read no-such.json/);
-  });
+  }, 30_000);
 
   it('decode --json turns a beacon URL into named fields', () => {
     const url =
