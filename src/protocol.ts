@@ -262,6 +262,8 @@ export interface WorkerApi {
   beaconsIdle(): Promise<void>;
   /** The devtools feed, oldest first (the latest `MONITOR_LIMIT` entries). */
   monitor(): Array<{ name: string; data: unknown }>;
+  /** The session so far as a replay fixture (docs/replay.md): the page's snapshots and events, the network's answers. */
+  session(): import('./worker-engine/session-recorder.ts').SessionFixture;
 }
 
 /** How many devtools feed entries the worker keeps. */

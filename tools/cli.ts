@@ -2,28 +2,36 @@
 import { readFile } from 'node:fs/promises';
 
 const USAGE = `usage:
-  offtag replay <fixture.json>   run the engine on a fixture; one JSON line per effect
-  offtag decode '<beacon url>'   decode an analytics beacon (from a production page or the collector)
-  offtag serve                   the demo page and the local collector, ID service and RUM intake`;
+  offtag replay [--json] <fixture.json>   run the engine on a fixture: one summary line per event
+                                         (--json: one JSON line per effect, byte for byte the same each run)
+  offtag decode [--json] '<beacon url>'  decode an analytics beacon: a table of named fields (--json: all of it)
+  offtag serve [--port <n>] [--host <h>] the demo page and the local collector, ID service and RUM intake
+                                         (offtag serve --help for every option)`;
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'replay': {
-      if (!rest[0]) {
+      const json = rest.includes('--json');
+      const files = rest.filter((a) => a !== '--json');
+      if (!files[0]) {
         console.error('offtag replay: give a fixture file.');
         return 2;
       }
       let fixture: unknown;
       try {
-        fixture = JSON.parse(await readFile(rest[0], 'utf8'));
+        fixture = JSON.parse(await readFile(files[0], 'utf8'));
       } catch (err) {
-        console.error(`offtag replay: cannot read ${rest[0]}: ${(err as Error).message}`);
+        console.error(`offtag replay: cannot read ${files[0]}: ${(err as Error).message}`);
         return 2;
       }
       const { replay } = await import('./replay/replay.ts');
       const result = await replay(fixture as Parameters<typeof replay>[0]);
-      process.stdout.write(result.lines.map((l) => l + '\n').join(''));
+      if (json) process.stdout.write(result.lines.map((l) => l + '\n').join(''));
+      else {
+        const { summarizeReplay } = await import('./replay/summary.ts');
+        process.stdout.write(summarizeReplay(result.steps).map((l) => l + '\n').join(''));
+      }
       return 0;
     }
     case 'decode': {
@@ -32,8 +40,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     case 'serve': {
       const { serve } = await import('./dev-server.ts');
-      await serve(rest);
-      return 0;
+      return serve(rest);
     }
     default:
       console.error(USAGE);

@@ -57,9 +57,45 @@ export function localConfig(s: Pick<Servers, 'collectorUrl' | 'idServiceUrl' | '
   };
 }
 
-export async function startServers({ quiet = false, base = PORTS as Record<keyof typeof PORTS, number> } = {}): Promise<Servers> {
+export type PortName = keyof typeof PORTS;
+
+/** A port that is taken: `serve` turns it into one line instead of a stack. */
+export class PortInUseError extends Error {
+  constructor(readonly server: PortName, readonly host: string, readonly port: number) {
+    super(`port ${port} on ${host} (the ${SERVER_NAMES[server]}) is in use`);
+  }
+}
+
+const SERVER_NAMES: Record<PortName, string> = {
+  page: 'demo page',
+  scripts: 'script host',
+  collector: 'collector',
+  idService: 'ID service',
+  rum: 'RUM intake',
+};
+
+/** Fails with PortInUseError for the first of the five ports that cannot be listened on. */
+async function checkPorts(host: string, base: Record<PortName, number>): Promise<void> {
+  for (const name of Object.keys(base) as PortName[]) {
+    const probe = createServer();
+    await new Promise<void>((resolve, reject) => {
+      probe.once('error', (err: NodeJS.ErrnoException) =>
+        reject(err.code === 'EADDRINUSE' || err.code === 'EACCES' ? new PortInUseError(name, host, base[name]) : err),
+      );
+      probe.listen(base[name], host, () => probe.close(() => resolve()));
+    });
+  }
+}
+
+export async function startServers({
+  quiet = false,
+  base = PORTS as Record<PortName, number>,
+  host = HOST,
+}: { quiet?: boolean; base?: Record<PortName, number>; host?: string } = {}): Promise<Servers> {
+  const HOST = host;
   const dist = `${root}dist`;
   if (!existsSync(`${dist}/offtag.js`)) throw new Error('dist/offtag.js is missing: run "npm run build" first.');
+  await checkPorts(HOST, base);
   const { startCollector } = await import('./collector/server.ts');
   const { startIdService } = await import('./id-service/server.ts');
   const collector = await startCollector({ port: base.collector, host: HOST, quiet });
@@ -103,16 +139,83 @@ export async function startServers({ quiet = false, base = PORTS as Record<keyof
   };
 }
 
-export async function serve(argv: string[]): Promise<void> {
-  const quiet = argv.includes('--quiet');
-  const s = await startServers({ quiet });
+export const SERVE_USAGE = `usage: offtag serve [--port <n>] [--host <address>] [--scripts-port <n>] [--collector-port <n>]
+                   [--id-port <n>] [--rum-port <n>] [--quiet]
+  --port             the demo page (default ${PORTS.page}, or OFFTAG_PORT_BASE); the other four follow it: +1 … +4
+  --host             the address to listen on and to put in the URLs (default ${HOST})
+  --scripts-port     the script host (offtag.js from another origin)
+  --collector-port   the analytics collector
+  --id-port          the visitor-ID service
+  --rum-port         the RUM intake`;
+
+const PORT_FLAGS: Record<string, PortName> = {
+  '--port': 'page',
+  '--scripts-port': 'scripts',
+  '--collector-port': 'collector',
+  '--id-port': 'idService',
+  '--rum-port': 'rum',
+};
+
+/** Parses serve's options; a bad one is an Error whose message is the one line to print. */
+export function parseServeArgs(argv: string[]): { quiet: boolean; host: string; base: Record<PortName, number> } {
+  let host = HOST;
+  let quiet = false;
+  const given: Partial<Record<PortName, number>> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].split(/=(.*)/s, 2) as [string, string | undefined];
+    if (flag === '--quiet' || flag === '--no-build') {
+      quiet ||= flag === '--quiet';
+      continue;
+    }
+    if (flag !== '--host' && !(flag in PORT_FLAGS)) throw new Error(`offtag serve: unknown option ${argv[i]}`);
+    const value = inline ?? argv[++i];
+    if (value === undefined || value === '') throw new Error(`offtag serve: ${flag} needs a value`);
+    if (flag === '--host') {
+      host = value;
+      continue;
+    }
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1 || n > 65535) throw new Error(`offtag serve: ${flag} must be a port number (1-65535); got ${value}`);
+    given[PORT_FLAGS[flag]] = n;
+  }
+  const page = given.page ?? PORTS.page;
+  const base: Record<PortName, number> = {
+    page,
+    scripts: given.scripts ?? page + 1,
+    collector: given.collector ?? page + 2,
+    idService: given.idService ?? page + 3,
+    rum: given.rum ?? page + 4,
+  };
+  const ports = Object.values(base);
+  if (new Set(ports).size !== ports.length) throw new Error(`offtag serve: two servers cannot share a port (${ports.join(', ')})`);
+  return { quiet, host, base };
+}
+
+/** `offtag serve`: returns an exit code when it cannot start; otherwise runs until stopped. */
+export async function serve(argv: string[]): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    console.log(SERVE_USAGE);
+    return 0;
+  }
+  let s: Servers;
+  try {
+    s = await startServers(parseServeArgs(argv));
+  } catch (err) {
+    if (err instanceof PortInUseError) {
+      const flag = Object.entries(PORT_FLAGS).find(([, n]) => n === err.server)![0];
+      console.error(`offtag serve: ${err.message}; stop what uses it or pick another with ${flag} <n>${err.server === 'page' ? '' : ' (or --port <n>: the others follow it)'}.`);
+      return 1;
+    }
+    console.error((err as Error).message);
+    return 1;
+  }
   console.log(`Offtag demo: open ${s.pageUrl}/`);
   console.log(`  offtag.js from ${s.scriptUrl}/offtag.js (another origin than the page)`);
   console.log(`  collector ${s.collectorUrl}/__beacons · ID service ${s.idServiceUrl} · RUM intake ${s.rumUrl}/__events`);
   const stop = () => void s.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-  await new Promise(() => {});
+  return new Promise<number>(() => {});
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await serve(process.argv.slice(2));
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) process.exitCode = await serve(process.argv.slice(2));

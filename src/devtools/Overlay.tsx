@@ -6,6 +6,21 @@ export interface OverlaySource {
   monitor(): Promise<MonitorEntry[]>;
   values(): Promise<Record<string, unknown>>;
   pendingBeacons(): Promise<number>;
+  /** The session so far as a replay fixture (docs/replay.md). */
+  session(): Promise<unknown>;
+}
+
+/** Downloads the session as `offtag-session-<time>.json`: `npx offtag replay` runs it. */
+export async function exportSession(source: Pick<OverlaySource, 'session'>, doc: Document = document): Promise<void> {
+  const fixture = await source.session();
+  const blob = new Blob([JSON.stringify(fixture, null, 2) + '\n'], { type: 'application/json' });
+  const a = doc.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  a.download = `offtag-session-${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
+  doc.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
 }
 
 type Tab = 'cost' | 'data' | 'rules' | 'beacons' | 'third parties';
@@ -42,6 +57,13 @@ export function Overlay({ source, onClose }: { source: OverlaySource; onClose():
             {t === 'cost' ? 'main thread' : t === 'data' ? 'data elements' : t}
           </button>
         ))}
+        <button
+          className="export"
+          title="Download the session so far as a replay fixture: npx offtag replay <file> reproduces its beacons"
+          onClick={() => void exportSession(source).catch((err: unknown) => console.error(`Offtag devtools: the export failed (${String(err)}).`))}
+        >
+          export session
+        </button>
         <button className="close" aria-label="close" onClick={onClose}>
           ×
         </button>

@@ -40,6 +40,7 @@ function open(): void {
     monitor: () => api.monitor(),
     values: () => api.values(),
     pendingBeacons: () => api.pendingBeacons(),
+    session: () => api.session(),
   };
   root.render(
     <Overlay

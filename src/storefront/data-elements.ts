@@ -155,6 +155,7 @@ const plugin = (
     reads: [],
   default: '',
   description,
+  sideEffects: true,
   fn: (ctx) =>
     trackingConsented(ctx) ? run(ctx.cookies, ctx.snapshot.time, { domain: ctx.page.cookieDomain }) : undefined,
 });
@@ -241,6 +242,7 @@ export const dataElements: Record<StorefrontElement, Element> = {
     reads: [],
     default: '',
     description: 'sessionStorage <brand>PreviousPageName; reading it stores the current page name',
+    sideEffects: true,
     fn: (ctx) => {
       const key = sessionKey(PREVIOUS_PAGE_NAME_KEY, ctx.settings.brand);
       const previous = ctx.session.get(key);

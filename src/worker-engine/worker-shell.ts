@@ -11,6 +11,7 @@ import { readSetOf } from './core/data-layer.ts';
 import { sha256Hex } from './core/sha256.ts';
 import type { Container, EngineContext, EngineEnv } from './core/types.ts';
 import { createHost, fetchWithTimeout, type Host } from './host.ts';
+import { createSessionRecorder } from './session-recorder.ts';
 
 export const browserEnv: EngineEnv = {
   now: () => Date.now(),
@@ -163,6 +164,8 @@ export function startWorker<N extends string, S extends object>(
       (name, data) => feed({ name, data }),
     );
     const pageInfo = completePageInfo(page, navigator);
+    /** The session so far, for the devtools' "export session as replay fixture". */
+    const recorder = createSessionRecorder(config, pageInfo);
     /** An engine with its host; `pendingHits` reads its tracker (0 when it has none). */
     const boot = (toPage: (b: EffectBatch) => void, tag?: string) => {
       let services: S | undefined;
@@ -181,7 +184,14 @@ export function startWorker<N extends string, S extends object>(
       });
       h = createHost(engine, {
         toBridge: toPage,
-        request: fetchWithTimeout,
+        // The page's own engine records the network's answers for the session export; an orphan's does not.
+        request: tag
+          ? fetchWithTimeout
+          : (req) =>
+              fetchWithTimeout(req).then((res) => {
+                recorder.response(req, res);
+                return res;
+              }),
         beacon: (req, delivered) => beacons.send(req, delivered),
         setTimer: (ms, fire) => setTimeout(fire, ms),
         monitor: tag ? (e) => feed({ name: e.name, data: { ...(e.data as object), replayOf: tag } }) : feed,
@@ -238,6 +248,7 @@ export function startWorker<N extends string, S extends object>(
     let chain: Promise<void> = Promise.resolve();
     events.onmessage = (e: MessageEvent<EngineInput>) => {
       const input = e.data;
+      recorder.input(input);
       // One input that fails is said once, with its name; the inputs after it go on as usual
       // (and it is acknowledged: it will not succeed on another page either).
       chain = chain
@@ -253,6 +264,7 @@ export function startWorker<N extends string, S extends object>(
       values: () => ({ ...values }),
       pendingBeacons: async () => (beacons.queue ? (await beacons.queue).size : 0),
       monitor: () => [...monitor],
+      session: () => recorder.fixture(),
       beaconsIdle: async () => {
         if (beacons.queue) await (await beacons.queue).idle();
       },

@@ -53,9 +53,36 @@ export interface Fixture {
 export interface ReplayResult {
   effects: Effect[];
   lines: string[];
+  /** The effects by what caused them: each fixture event (with its responses), and timers that fired between events. */
+  steps: ReplayStep[];
   /** The page's cookies and sessionStorage after the last event. */
   cookies: Record<string, string>;
   session: Record<string, string>;
+}
+
+export interface ReplayStep {
+  /** 1-based index in `fixture.events`; absent for timers that fired on their own. */
+  index?: number;
+  /** The event (`direct-call "Page View"`, `click https://…`) or `timers`. */
+  label: string;
+  effects: Effect[];
+}
+
+function eventLabel(e: EngineEvent): string {
+  switch (e.type) {
+    case 'direct-call':
+      return `direct-call ${JSON.stringify(e.id)}`;
+    case 'click':
+      return `click ${e.link.href}`;
+    case 'get-var':
+      return `get-var ${JSON.stringify(e.name)}`;
+    case 'set-var':
+      return `set-var ${Object.keys(e.values).join(',')}`;
+    case 'service-call':
+      return `service-call ${e.service}.${e.method}`;
+    default:
+      return e.type;
+  }
 }
 
 /** A small seeded generator (mulberry32): the same seed, the same sequence. */
@@ -128,6 +155,12 @@ export async function replay<N extends string, S extends object>(
   let applied = 0;
   let seq = 0;
   const out: Effect[] = [];
+  const steps: ReplayStep[] = [];
+  let step: ReplayStep = { label: 'timers', effects: [] };
+  const begin = (next: ReplayStep) => {
+    if (step.effects.length || step.index !== undefined) steps.push(step);
+    step = next;
+  };
 
   const engine = createEngine({ container, services, env, config: fixture.settings, page });
 
@@ -154,6 +187,7 @@ export async function replay<N extends string, S extends object>(
     const followUps: Array<() => Promise<void>> = [];
     for (const e of batch.effects) {
       out.push(e);
+      step.effects.push(e);
       applyToPage(e);
       if (e.type === 'timer') timers.push({ id: e.id, due: clock + e.delay, order: timerOrder++ });
       if (e.type === 'request' && !e.fireAndForget) {
@@ -185,6 +219,7 @@ export async function replay<N extends string, S extends object>(
   for (const raw of fixture.events) {
     const ev = typeof raw === 'string' ? { type: 'direct-call' as const, id: raw } : raw;
     const { advance, dataLayer, set, ...event } = ev as Exclude<FixtureEvent, string>;
+    begin({ label: 'timers', effects: [] });
     if (advance) {
       await fireTimersUntil(clock + advance);
       clock += advance;
@@ -207,13 +242,17 @@ export async function replay<N extends string, S extends object>(
       viewport: p.viewport ?? { width: 1280, height: 720 },
       gpc: world.gpc,
     };
+    begin({ index: seq, label: eventLabel(event as EngineEvent), effects: [] });
     await run({ type: 'event', event: event as EngineEvent, snapshot });
   }
+  begin({ label: 'timers', effects: [] });
   await fireTimersUntil(Infinity);
+  begin({ label: 'timers', effects: [] });
 
   return {
     effects: out,
     lines: out.map((e) => JSON.stringify(e)),
+    steps,
     cookies: world.cookies,
     session: world.session,
   };

@@ -27,11 +27,14 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { constants, inflateSync } from 'node:zlib';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
 import { serveStatic } from '../static.ts';
 
-const SDK_BUNDLE = fileURLToPath(new URL('../../node_modules/@datadog/browser-rum/bundle/', import.meta.url));
-const AMPLITUDE_SCRIPTS = fileURLToPath(new URL('../../node_modules/@amplitude/analytics-browser/lib/scripts/', import.meta.url));
+/** A dependency's folder, wherever npm put it (beside offtag in an installed package, or in the checkout). */
+const packageDir = (name: string) => dirname(createRequire(import.meta.url).resolve(`${name}/package.json`));
+const SDK_BUNDLE = `${packageDir('@datadog/browser-rum')}/bundle/`;
+const AMPLITUDE_SCRIPTS = `${packageDir('@amplitude/analytics-browser')}/lib/scripts/`;
 
 export interface RumBatch {
   /** The path the request came to, and the Datadog intake path it was meant for. */
@@ -199,7 +202,10 @@ export async function startRumIntake({ port = 0, host = '127.0.0.1', quiet = tru
     }
     res.writeHead(404).end();
   });
-  await new Promise<void>((r) => server.listen(port, host, r));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
   const address = server.address();
   const url = `http://${host}:${typeof address === 'object' && address ? address.port : port}`;
   return {

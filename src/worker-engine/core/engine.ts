@@ -25,7 +25,7 @@ import { createResolver, type Resolver } from './data-elements.ts';
 import { rulesFor, runRule } from './rules.ts';
 import { resolveSettings, type Settings } from './settings.ts';
 import { replaceTokens } from './tokens.ts';
-import type { Container, EngineContext, EngineEnv, RuleContext, SessionStore } from './types.ts';
+import type { Container, DataElement, EngineContext, EngineEnv, RuleContext, SessionStore } from './types.ts';
 
 export interface EngineOptions<N extends string, S> {
   container: Container<N, S>;
@@ -317,6 +317,28 @@ export function createEngine<N extends string, S extends object>(opts: EngineOpt
       ctx.monitor(outcome.fired ? 'rule-completed' : 'rule-condition-failed', { ...outcome, seq: snapshot.seq });
     }
     publishValues();
+    if (event.type === 'library-loaded' && !earlyValuesSent) {
+      earlyValuesSent = true;
+      publishEarlyValues(event);
+    }
+  };
+
+  /**
+   * `_satellite.getVar` right after the script tag: with the first lifecycle event, every data
+   * element without side effects is evaluated on that event's snapshot and its value sent to the
+   * page. Quietly: a value missing this early logs nothing (the rules that read it later do).
+   * Elements whose reading writes (`sideEffects`) wait for the rules that read them.
+   */
+  let earlyValuesSent = false;
+  const publishEarlyValues = (event: EngineEvent) => {
+    const all = opts.container.dataElements as Record<string, DataElement<N>>;
+    const pure = Object.fromEntries(
+      Object.entries(all).map(([name, de]) => [name, de.sideEffects ? ({ type: 'constant', value: undefined } as DataElement<N>) : de]),
+    ) as Record<N, DataElement<N>>;
+    const early = createResolver(pure, { settings, page: opts.page, snapshot, event, cookies, session, log: () => {}, customVars });
+    const values: Record<string, unknown> = {};
+    for (const [name, de] of Object.entries(all)) if (!de.sideEffects) values[name] = early.get(name as N);
+    if (Object.keys(values).length) emit({ type: 'vars', values });
   };
 
   const handle = (input: EngineInput): Promise<void> | void => {

@@ -47,10 +47,27 @@ describe('decodeBeacon', () => {
 });
 
 describe('decodeCommand', () => {
-  it('prints the decoded JSON', () => {
+  it('prints the decoded JSON with --json', () => {
+    const out: string[] = [];
+    expect(decodeCommand(['--json', PRODUCTION], (t) => out.push(t), () => {})).toBe(0);
+    expect(JSON.parse(out[0]!)).toMatchObject({ rsid: 'acmeprod', linkName: 'add to cart' });
+  });
+  it('prints a readable table of named fields by default, named fields first and short', () => {
     const out: string[] = [];
     expect(decodeCommand([PRODUCTION], (t) => out.push(t), () => {})).toBe(0);
-    expect(JSON.parse(out[0]!)).toMatchObject({ rsid: 'acmeprod', linkName: 'add to cart' });
+    const lines = out[0]!.split('\n');
+    expect(lines[0]).toBe('link beacon · acmeprod · GET · JS-2.27.0-LGPQ · s71234567890123');
+    expect(lines.length).toBeLessThan(45);
+    const row = (field: string) => lines.find((l) => l.startsWith(field + ' '))?.replace(/ {2,}/g, ' | ');
+    expect(row('hit')).toBe('hit | pe | link, custom (lnk_o)');
+    expect(row('pageName')).toBe('pageName | pageName | acme:home:not set in pdl');
+    expect(row('link name')).toBe('link name | pev2 | add to cart');
+    expect(row('eVar1')).toBe('eVar1 | v1 | Full Logged In');
+    expect(row('c.a.activitymap.link')).toBe('c.a.activitymap.link | Add');
+    expect(row('cid.userId.id')).toBe('cid.userId.id | U1');
+    // The named rows come before the numbered variables, the technical parameters last, on one line.
+    expect(lines.findIndex((l) => l.startsWith('pageName'))).toBeLessThan(lines.findIndex((l) => l.startsWith('eVar1')));
+    expect(lines.find((l) => l.startsWith('technical: '))).toBe('technical: ndh=1 pf=1 ce=UTF-8 s=1920x1080 c=24 j=1.6 v=N k=Y bw=1280 bh=720');
   });
   it('fails with a usage line without a URL, and on something that is not a beacon', () => {
     const err: string[] = [];

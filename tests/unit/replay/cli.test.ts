@@ -7,9 +7,9 @@ const GOLDEN = 'tests/fixtures/storefront/page-view-logged-in.golden.jsonl';
 const run = (...args: string[]) => execFileSync('node', ['tools/offtag.mjs', ...args], { encoding: 'utf8' });
 
 describe('npx offtag', () => {
-  it('replay prints one JSON line per effect, the same lines every run, as the library does', () => {
-    const first = run('replay', FIXTURE);
-    const second = run('replay', FIXTURE);
+  it('replay --json prints one JSON line per effect, the same lines every run, as the library does', () => {
+    const first = run('replay', '--json', FIXTURE);
+    const second = run('replay', '--json', FIXTURE);
     expect(first).toBe(second);
     // The golden leaves out the devtools feed (`monitor` effects); everything else is the same.
     const withoutMonitor = first.split('\n').filter((l) => l && !l.startsWith('{"type":"monitor"'));
@@ -20,12 +20,12 @@ describe('npx offtag', () => {
 
   it('replay says what is wrong with a missing fixture', () => {
     expect(() => execFileSync('node', ['tools/offtag.mjs', 'replay', 'no-such.json'], { stdio: 'pipe' })).toThrow(/cannot read no-such.json/);
-  });
+  }, 30_000);
 
-  it('decode turns a beacon URL into named fields', () => {
+  it('decode --json turns a beacon URL into named fields', () => {
     const url =
       'https://metrics.example.com/b/ss/acmeprod/1/JS-2.27.0/s12345?AQB=1&ndh=1&pf=1&t=15%2F0%2F2026%2010%3A30%3A0%204%200&pageName=acme%3Ahome%3Ax&v1=Full%20Logged%20In&c1=D%3Dv1&events=event49&AQE=1';
-    const out = JSON.parse(run('decode', url));
+    const out = JSON.parse(run('decode', '--json', url));
     expect(out).toMatchObject({ rsid: 'acmeprod', pageName: 'acme:home:x', eVar1: 'Full Logged In', prop1: 'D=v1', events: 'event49' });
   }, 30_000);
 });
