@@ -225,7 +225,17 @@ export function createAnalyticsService(ctx: EngineContext, visitor: VisitorServi
       headers = { 'Content-Type': FORM_CONTENT_TYPE };
     }
     hitsSent++;
-    ctx.monitor('beacon', { url, method, body, fields: decodeBeacon(url, body) });
+    // Decoded only when read (the devtools overlay asks, or a replay writes the feed): a page with
+    // no overlay open pays nothing for it. Structured clone and JSON both read the getter.
+    let fields: ReturnType<typeof decodeBeacon> | undefined;
+    ctx.monitor('beacon', {
+      url,
+      method,
+      body,
+      get fields() {
+        return (fields ??= decodeBeacon(url, body));
+      },
+    });
     ctx.log('debug', `Analytics ${isLink ? 'link' : 'page view'} beacon: ${url}${body ? ` (POST ${body.length} characters)` : ''}`);
     await ctx.fetch({ kind: 'beacon', method, url, body, headers, credentials: 'include', fireAndForget: true });
   }

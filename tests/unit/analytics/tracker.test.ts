@@ -221,6 +221,15 @@ describe('transport choice and devtools feed', () => {
     expect(m.url).toBe(ctx.requests[0]!.url);
     expect(m.fields.pageName).toBe('acme:product detail:12345');
   });
+  it('decodes a beacon for the devtools feed only when the feed is read (structured clone reads it)', async () => {
+    const { ctx, analytics } = setup();
+    await analytics.track(PAGE_VIEW);
+    const data = ctx.monitors.find((x) => x.name === 'beacon')!.data as object;
+    // A getter, not a value: nothing is decoded while no overlay asks.
+    expect(typeof Object.getOwnPropertyDescriptor(data, 'fields')?.get).toBe('function');
+    const copy = structuredClone(data) as { fields: { pageName: string } };
+    expect(copy.fields.pageName).toBe('acme:product detail:12345');
+  });
   it('warns once about names that are not AppMeasurement variables', async () => {
     const { ctx, analytics } = setup();
     await analytics.track({ type: 't', vars: { pageName: 'p', eVar251: 'x' } });
