@@ -122,7 +122,8 @@ test.describe('hostile data layers never throw into the caller (point 3)', () =>
       await waitForBeacons(request, 1);
       const threw = await page.evaluate((expr) => {
         const good = (window as any).digitalData;
-        (window as any).digitalData = (0, eval)(expr);
+        // Under page.element, a path the container reads, so the value travels with the read set too.
+        (window as any).digitalData = { page: { pageInfo: good.page.pageInfo, element: (0, eval)(expr) } };
         try {
           (window as any)._satellite.track('Page View');
           return '';
