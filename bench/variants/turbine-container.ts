@@ -14,8 +14,8 @@
  * before the runtime, which reads the container once.
  */
 import { completePageInfo, type Effect, type EngineEvent, type LogLevel, type RequestEffect, type Snapshot } from '../../src/protocol.ts';
-import { applyEffects, cookieString, type ApplyHooks } from '../../src/main-bridge/apply-effects.ts';
-import { forPage } from '../../src/protocol.ts';
+import { applyEffects, type ApplyHooks } from '../../src/main-bridge/apply-effects.ts';
+import { cookieString, forPage } from '../../src/protocol.ts';
 import { readPageInfo } from '../../src/main-bridge/page-info.ts';
 import { storefront } from '../../src/storefront/container.ts';
 import { parseCookieString, safeDecode } from '../../src/worker-engine/core/cookies.ts';

@@ -1,5 +1,5 @@
 /** Applies effect batches from the worker: the only page writes Offtag makes. */
-import { cookieString, type Effect, type ReadSet } from '../protocol.ts';
+import type { Effect, ReadSet } from '../protocol.ts';
 import type { applyRareEffect, RareEffect } from './rare-effects.ts';
 
 export interface ApplyHooks {
@@ -17,7 +17,7 @@ let rare: typeof applyRareEffect | undefined;
 let waiting: RareEffect[] | undefined;
 
 /** Iframes, pixels and scripts: loads offtag-effects.js once, then applies them in order. */
-function applyRare(e: RareEffect, hooks: ApplyHooks): void {
+export function applyRare(e: RareEffect, hooks: ApplyHooks): void {
   if (rare) return rare(e, hooks.frameMessage);
   if (!waiting) {
     waiting = [];
@@ -32,8 +32,6 @@ function applyRare(e: RareEffect, hooks: ApplyHooks): void {
   }
   waiting.push(e);
 }
-
-export { cookieString };
 
 export function applyEffects(effects: Effect[], hooks: ApplyHooks): void {
   for (const e of effects) {

@@ -5,7 +5,7 @@
  */
 import { ORPHAN_KEY, type EffectBatch, type EngineEvent, type EngineInput, type InitMessage } from '../protocol.ts';
 import { SESSION_KEYS } from '../storefront/session-keys.ts';
-import { applyEffects, type ApplyHooks } from './apply-effects.ts';
+import { applyEffects, applyRare, type ApplyHooks } from './apply-effects.ts';
 import { listenForClicks } from './clicks.ts';
 import { readPageInfo } from './page-info.ts';
 import { cloneable, takeSnapshot } from './snapshot.ts';
@@ -45,8 +45,9 @@ function start(): void {
   // README.md, "Content-Security-Policy".
   const same = workerUrl.startsWith(location.origin + '/');
   const ways = same ? [workerUrl, ''] : [''];
-  let dead = '';
-  const stop = (why: string) => console.error((dead = `Offtag: ${why}; nothing is tracked.`));
+  // Set when no way to start the worker is left; the messages are rare effects (offtag-effects.js).
+  let dead = false;
+  const noWorker = (event?: string) => applyRare({ type: 'no-worker', url: workerUrl, same, event }, hooks);
   const dataLayerName = pageSetting(cfg, 'dataLayer');
   const brand = pageSetting(cfg, 'brand');
   const sessionKeys = SESSION_KEYS.map((k) => k.replace('{brand}', brand));
@@ -82,7 +83,7 @@ function start(): void {
 
   const send = (event: EngineEvent): number => {
     // No worker: say where the event went (nowhere) rather than accept it silently.
-    if (dead) return void console.warn(`${dead} (${event.type})`), 0;
+    if (dead) return noWorker(event.type), 0;
     const t0 = performance.now();
     const snap = takeSnapshot(++seq, applied, dataLayerName, sessionKeys);
     snap.dataLayer = narrow(snap.dataLayer, hooks.tree);
@@ -92,7 +93,7 @@ function start(): void {
     } catch (err) {
       const paths: string[] = [];
       input = cloneable(input, paths) as typeof input;
-      (input.snapshot.problems ??= []).push({ kind: 'uncloneable', detail: `${(err as Error).name}: ${(err as Error).message}`, paths });
+      input.snapshot.problems!.push({ kind: 'uncloneable', detail: `${(err as Error).name}: ${(err as Error).message}`, paths });
       port.postMessage(input);
     }
     // A copy as of now (the snapshot holds the live data layer): JSON, what pagehide writes.
@@ -150,8 +151,7 @@ function start(): void {
   let worker: Worker | undefined;
   const next = (): void => {
     const url = ways.shift();
-    if (url == null)
-      return stop(`the worker did not start (${workerUrl}): a Content-Security-Policy must allow ${same ? "'self' or " : ''}blob: in worker-src`);
+    if (url == null) return noWorker(), void (dead = true);
     try {
       const wk = new Worker(url || URL.createObjectURL(new Blob([`importScripts(${JSON.stringify(workerUrl)})`])));
       wk.onerror = () => worker || next();

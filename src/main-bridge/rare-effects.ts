@@ -6,7 +6,12 @@
 import type { Effect } from '../protocol.ts';
 import { loadScript } from '../third-party/load-script.ts';
 
-export type RareEffect = Extract<Effect, { type: 'iframe' | 'post-message' | 'image' | 'script' }>;
+/**
+ * `no-worker` is the bridge's own (never from the worker): every way to start the worker failed.
+ * Without `event`, the one error naming worker-src; with it, the warning for an event that goes nowhere.
+ */
+export type NoWorker = { type: 'no-worker'; url: string; same: boolean; event?: string };
+export type RareEffect = Extract<Effect, { type: 'iframe' | 'post-message' | 'image' | 'script' }> | NoWorker;
 export type FrameMessage = (frameId: string, origin: string, data: unknown) => void;
 
 const frames: Record<string, { el: HTMLIFrameElement; ready: boolean; queue: Array<[string, string]> }> = {};
@@ -52,5 +57,11 @@ export function applyRareEffect(e: RareEffect, frameMessage: FrameMessage): void
     case 'script':
       loadScript(e);
       break;
+    case 'no-worker': {
+      // docs/errors.md: the text is kept here, out of offtag.js, as no page that tracks needs it.
+      const m = `Offtag: the worker did not start (${e.url}): a Content-Security-Policy must allow ${e.same ? "'self' or " : ''}blob: in worker-src; nothing is tracked.`;
+      if (e.event) console.warn(`${m} (${e.event})`);
+      else console.error(m);
+    }
   }
 }

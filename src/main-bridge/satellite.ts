@@ -4,7 +4,7 @@
  * `getVarAsync` evaluates now.
  */
 import type { EngineEvent } from '../protocol.ts';
-import { cookieString, type ApplyHooks } from './apply-effects.ts';
+import type { ApplyHooks } from './apply-effects.ts';
 
 type Send = (event: EngineEvent) => number;
 type Ask = (event: EngineEvent) => Promise<{ value?: unknown; error?: string }>;
@@ -58,8 +58,11 @@ export function installSatellite(send: Send, ask: Ask, hooks: ApplyHooks, stage:
       get: readCookie,
       /** `expires` in days, as js-cookie (Adobe's reactor-cookie) takes it. */
       set(name: string, value: string, o: { expires?: number; path?: string; domain?: string } = {}) {
-        const expires = o.expires ? Date.now() + o.expires * 864e5 : undefined;
-        document.cookie = cookieString({ name, value: encodeURIComponent(value), path: o.path, domain: o.domain, expires });
+        // js-cookie's writer, compact (the worker builds its own cookie strings: protocol.ts `cookieString`).
+        document.cookie =
+          `${name}=${encodeURIComponent(value)}; path=${o.path ?? '/'}` +
+          (o.domain ? '; domain=' + o.domain : '') +
+          (o.expires ? '; expires=' + new Date(Date.now() + o.expires * 864e5).toUTCString() : '');
       },
       remove(name: string, o: { path?: string; domain?: string } = {}) {
         satellite.cookie.set(name, '', { ...o, expires: -1 });

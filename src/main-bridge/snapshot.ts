@@ -5,39 +5,35 @@
  */
 import type { Snapshot, SnapshotProblem } from '../protocol.ts';
 
-export function readSession(keys: string[], problems: SnapshotProblem[]): Record<string, string | null> {
-  const out: Record<string, string | null> = {};
-  try {
-    for (const k of keys) out[k] = sessionStorage.getItem(k);
-  } catch (e) {
-    problems.push({ kind: 'session-unreadable', detail: (e as Error).name });
-  }
-  return out;
-}
-
 export function takeSnapshot(seq: number, applied: number, dataLayerName: string, sessionKeys: string[]): Snapshot {
+  // Always an array (the worker reads `problems ?? []`), so the bridge can add to it without a check.
   const problems: SnapshotProblem[] = [];
+  const session: Record<string, string | null> = {};
   let dataLayer: unknown;
   try {
     dataLayer = (window as unknown as Record<string, unknown>)[dataLayerName];
   } catch (e) {
     problems.push({ kind: 'data-layer-unreadable', detail: (e as Error).message });
   }
+  try {
+    for (const k of sessionKeys) session[k] = sessionStorage.getItem(k);
+  } catch (e) {
+    problems.push({ kind: 'session-unreadable', detail: (e as Error).name });
+  }
   // `tz` is the worker shell's to add (same clock, same zone): one Date less per event here.
-  const s = {
+  return {
     seq,
     applied,
     time: Date.now(),
     url: location.href,
     referrer: document.referrer,
     cookie: document.cookie,
-    session: readSession(sessionKeys, problems),
+    session,
     dataLayer,
     viewport: { width: innerWidth, height: innerHeight },
     gpc: (navigator as { globalPrivacyControl?: boolean }).globalPrivacyControl === true,
+    problems,
   } as Snapshot;
-  if (problems.length) s.problems = problems;
-  return s;
 }
 
 /** How deep `cloneable` copies; what lies deeper is left out, by path (issue 9). */

@@ -1,0 +1,22 @@
+import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The project rule (README.md): dist/offtag.js, the script every page pays for, is at most 3072
+ * bytes gzip. `npm test` builds first (tools/test.mjs); run `node tools/build.mjs` before running
+ * this file alone. The gzip is measured here from the file itself, and must agree with what the
+ * build wrote to dist/size.json.
+ */
+const GOAL = 3072;
+const dist = new URL('../../../dist/', import.meta.url);
+
+describe('dist/offtag.js size', () => {
+  it(`is at most ${GOAL} bytes gzip, as dist/size.json says`, () => {
+    const file = readFileSync(new URL('offtag.js', dist));
+    const gzip = gzipSync(file, { level: 9 }).length;
+    const size = JSON.parse(readFileSync(new URL('size.json', dist), 'utf8'))['offtag.js'];
+    expect(size).toEqual({ raw: file.length, gzip });
+    expect(gzip, `dist/offtag.js is ${gzip} bytes gzip (goal ${GOAL}): node tools/build.mjs prints it`).toBeLessThanOrEqual(GOAL);
+  });
+});
