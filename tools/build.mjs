@@ -1,6 +1,8 @@
 // Builds dist/: offtag.js (the one classic script a site embeds), offtag-worker.js (the worker,
-// loaded by offtag.js through a same-origin blob), the devtools overlay and Partytown's files.
+// loaded by offtag.js through a same-origin blob), the devtools overlay, Partytown's files and the
+// demo storefront (a React app, dist/demo/, served by `offtag serve`).
 import { build } from 'vite';
+import react from '@vitejs/plugin-react';
 import { cp, mkdir, rm, readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -35,6 +37,16 @@ await bundle('src/main-bridge/visitor-entry.ts', 'offtag-visitor.js');
 await bundle('src/main-bridge/rare-effects-entry.ts', 'offtag-effects.js');
 if (existsSync(`${root}src/devtools/index.tsx`)) await bundle('src/devtools/index.tsx', 'offtag-devtools.js');
 await cp(`${root}node_modules/@qwik.dev/partytown/lib`, `${dist}/~partytown`, { recursive: true });
+// The demo storefront (demo/, README "The two commands"): an app of its own, not part of Offtag.
+if (existsSync(`${root}demo/index.html`)) {
+  await build({
+    root: `${root}demo`,
+    configFile: false,
+    logLevel: 'warn',
+    plugins: [react()],
+    build: { outDir: `${dist}/demo`, emptyOutDir: true, target: 'es2020', sourcemap: false },
+  });
+}
 
 const main = await readFile(`${dist}/offtag.js`);
 const size = { raw: main.length, gzip: gzipSync(main, { level: 9 }).length };

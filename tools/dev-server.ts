@@ -1,7 +1,8 @@
 /**
  * `npm start` / `offtag serve`: the demo storefront page and the local servers the container
  * talks to, all on loopback:
- *   page        http://127.0.0.1:4173   demo page, test pages (/test/), dist/ same-origin (/dist/)
+ *   page        http://127.0.0.1:4173   the demo storefront (dist/demo/, every route), test pages (/test/),
+ *                                       dist/ same-origin (/dist/)
  *   script host http://127.0.0.1:4174   dist/ from another origin, as a CDN would serve offtag.js
  *   collector   http://127.0.0.1:4175   analytics beacons (/b/ss/…), decoded at /__beacons
  *   ID service  http://127.0.0.1:4176   /id, /optOutStatus, /dest5.html
@@ -95,6 +96,7 @@ export async function startServers({
   const HOST = host;
   const dist = `${root}dist`;
   if (!existsSync(`${dist}/offtag.js`)) throw new Error('dist/offtag.js is missing: run "npm run build" first.');
+  if (!existsSync(`${dist}/demo/index.html`)) throw new Error('dist/demo/ (the demo storefront) is missing: run "npm run build" first.');
   await checkPorts(HOST, base);
   const { startCollector } = await import('./collector/server.ts');
   const { startIdService } = await import('./id-service/server.ts');
@@ -115,9 +117,13 @@ export async function startServers({
     if (await serveStatic(req, res, `${dist}/`, '/dist/')) return;
     if (await serveStatic(req, res, `${dist}/~partytown/`, '/~partytown/')) return;
     if (await serveStatic(req, res, `${root}tests/e2e/pages/`, '/test/')) return;
-    // The insights area (where the RUM rule applies) is the same demo page under /insights/.
-    if (path === '/insights/') req.url = '/';
-    if (await serveStatic(req, res, `${root}demo/`, '/')) return;
+    // The demo storefront (dist/demo/, built from demo/ by tools/build.mjs), a client-side routed
+    // app: its files, and index.html for every route (a path with no file extension).
+    if (await serveStatic(req, res, `${dist}/demo/`, '/')) return;
+    if ((req.method === 'GET' || req.method === 'HEAD') && !/\.[^/]*$/.test(path)) {
+      req.url = '/';
+      if (await serveStatic(req, res, `${dist}/demo/`, '/')) return;
+    }
     res.writeHead(404).end('not found');
   });
   const scripts = createServer(async (req, res) => {

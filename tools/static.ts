@@ -13,6 +13,7 @@ const TYPES: Record<string, string> = {
   '.png': 'image/png',
   '.gif': 'image/gif',
   '.map': 'application/json',
+  '.pdf': 'application/pdf',
 };
 
 /** Serves `dir` under `prefix`; answers false when the path is not a file there. */

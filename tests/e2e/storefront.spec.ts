@@ -1,14 +1,18 @@
 import { expect, test } from '@playwright/test';
 import { SERVERS, beacons, idCalls, resetServers, waitForBeacons } from './helpers.ts';
 
-/** The demo storefront page fires each rule of the container in real Chromium. */
+/**
+ * The storefront control page (every data layer field and direct call by hand; the demo for people
+ * is the React storefront, tests/e2e/demo.spec.ts) fires each rule of the container in real Chromium.
+ */
+const CONTROLS = '/test/storefront/';
 test.beforeEach(async ({ request }) => {
   await resetServers(request);
 });
 
-/** The demo fires its page view at load, as a storefront does; the tests below start after it, with an empty collector. */
+/** The page fires its page view at load, as a storefront does; the tests below start after it, with an empty collector. */
 async function openDemo(page: import('@playwright/test').Page, request: import('@playwright/test').APIRequestContext) {
-  await page.goto('/');
+  await page.goto(CONTROLS);
   const [pv] = await waitForBeacons(request, 1);
   expect(pv).toMatchObject({ hitType: 't', pageName: 'acme:product detail:product 4km91' });
   await request.post(`${SERVERS.collector}/__reset`);
@@ -84,12 +88,12 @@ test('Real user monitoring: loads the RUM script on /insights in production when
       body: 'window.DD_RUM = { init: function (o) { window.recordRumInit(o); }, setGlobalContextProperty: function (k, v) { window.recordRumInit({ context: k, value: v }); } };',
     }),
   );
-  await page.goto('/');
+  await page.goto(CONTROLS);
   await page.waitForLoadState('load');
   await page.waitForTimeout(1000);
   expect(await page.locator('#offtag-rum').count()).toBe(0);
 
-  await page.goto('/insights/');
+  await page.goto(`${CONTROLS}?area=/insights`);
   await expect.poll(() => inits.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
   expect(inits[0]).toMatchObject({ applicationId: 'demo-app', clientToken: 'pubdemo', sessionSampleRate: 100, sessionReplaySampleRate: 100 });
   expect(inits[1]).toMatchObject({ context: 'cookies' });
