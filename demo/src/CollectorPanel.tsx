@@ -136,23 +136,25 @@ export function CollectorPanel() {
   };
   return (
     <aside className="panel" id="collector">
-      <h2>
-        At the local collector <span className="count">{beacons?.length ?? 0}</span>
-        <button type="button" className="button small" id="clear-beacons" onClick={clear}>clear</button>
-      </h2>
-      <p className="hint">
-        Every beacon that reached <code>{collector ?? 'the collector'}/__beacons</code>, newest first. Click one to decode it.
-      </p>
-      {!collector && <p className="error">No collector configured: open the demo through <code>npm start</code>.</p>}
-      {down && <p className="error">The collector does not answer (is <code>npm start</code> still running?).</p>}
-      <ol className="beacons" id="beacons">
-        {(beacons ?? []).map((b, i) => ({ b, i })).reverse().map(({ b, i }) => (
-          <BeaconItem key={`${i}:${b.sid}`} b={b} n={i + 1} collector={collector ?? ''} />
-        ))}
-      </ol>
-      <h2>Main-thread cost: <code>offtag.metrics()</code></h2>
-      <Metrics />
-      <p><button type="button" className="button small" id="devtools" onClick={openDevtools}>Open the Offtag devtools</button></p>
+      <div className="inner">
+        <h2>Main-thread cost: <code>offtag.metrics()</code></h2>
+        <Metrics />
+        <p><button type="button" className="button small" id="devtools" onClick={openDevtools}>Open the Offtag devtools</button></p>
+        <h2>
+          At the local collector <span className="count">{beacons?.length ?? 0}</span>
+          <button type="button" className="button small" id="clear-beacons" onClick={clear}>clear</button>
+        </h2>
+        <p className="hint">
+          Every beacon that reached <code>{collector ?? 'the collector'}/__beacons</code>, newest first. Click one to decode it.
+        </p>
+        {!collector && <p className="error">No collector configured: open the demo through <code>npm start</code>.</p>}
+        {down && <p className="error">The collector does not answer (is <code>npm start</code> still running?).</p>}
+        <ol className="beacons" id="beacons">
+          {(beacons ?? []).map((b, i) => ({ b, i })).reverse().map(({ b, i }) => (
+            <BeaconItem key={`${i}:${b.sid}`} b={b} n={i + 1} collector={collector ?? ''} />
+          ))}
+        </ol>
+      </div>
     </aside>
   );
 }

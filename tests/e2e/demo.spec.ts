@@ -214,7 +214,9 @@ test('every screen fits a 390 px phone screen (no horizontal scroll) with the pa
   await page.locator('.product a', { hasText: 'Hard Hat' }).click();
   await page.click('#add-to-cart');
   await beacon(request, { linkName: 'add-to-cart:3NX27' });
-  await page.locator('#beacons > li').first().locator('.summary').click();
+  const item = page.locator('#beacons > li', { hasText: 'add-to-cart:3NX27' });
+  await item.locator('.summary').click();
+  await expect(item.locator('table')).toContainText('linkName');
   await fits('product-detail');
   await page.click('#nav-cart');
   await fits('cart');

@@ -84,14 +84,13 @@ export function Orders() {
   return (
     <>
       <h1>Orders</h1>
-      <div className="scroll"><table className="orders">
-        <thead><tr><th>Order</th><th>Date</th><th>Items</th><th>Total</th><th>Status</th></tr></thead>
-        <tbody>
-          {ORDERS.map((o) => (
-            <tr key={o.id}><td>{o.id}</td><td>{o.date}</td><td>{o.items}</td><td>${o.total.toFixed(2)}</td><td>{o.status}</td></tr>
-          ))}
-        </tbody>
-      </table></div>
+      <ul className="orders">
+        {ORDERS.map((o) => (
+          <li key={o.id}>
+            <strong>Order {o.id}</strong> · {o.date} · {o.items} {o.items === 1 ? 'item' : 'items'} · ${o.total.toFixed(2)} · {o.status}
+          </li>
+        ))}
+      </ul>
       <SignOutButtons />
     </>
   );
