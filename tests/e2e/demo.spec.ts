@@ -195,15 +195,25 @@ test('the insights area: Educational Content page views, and the real Datadog RU
   expect(problems).toEqual([]);
 });
 
-test('every screen fits a 390 px phone screen (no horizontal scroll) with the panel below the store', async ({ page, request }, info) => {
+test('every screen fits a 390 px phone screen (no horizontal scroll) with the panel below the store; the page view at load waits for a late offtag.js', async ({ page, request }, info) => {
   await page.setViewportSize({ width: 390, height: 844 });
   const problems = watch(page);
   const fits = async (name: string) => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth), name).toBeLessThanOrEqual(390);
     await shot(page, info, `phone-${name}`);
   };
-  await page.goto('/');
-  await beacon(request, { pageName: 'acme:home:home' });
+  // offtag.js arrives late (after the app has rendered): the page view fired at load waits for it, with its data layer.
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  await page.route(`${SERVERS.scripts}/offtag.js`, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/', { waitUntil: 'domcontentloaded' });
+  await expect(page.locator('main h1')).toBeVisible();
+  expect(await page.evaluate(() => '_satellite' in window)).toBe(false);
+  release();
+  expect(await beacon(request, { pageName: 'acme:home:home' })).toMatchObject({ list1: 'home-hero,home-categories', eVar1: 'Not Logged In' });
   const store = await page.locator('.store').boundingBox();
   const panel = await page.locator('#collector').boundingBox();
   expect(panel!.y).toBeGreaterThanOrEqual(store!.y + store!.height - 1);
