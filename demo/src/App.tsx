@@ -55,6 +55,7 @@ export function App() {
               {login === 'Full Logged In' ? `Hi, ${DEMO_ACCOUNT.name}` : login === 'Soft Logged In' ? `Sign in, ${DEMO_ACCOUNT.name}` : 'Sign in'}
             </Link>
             <Link to="/cart" id="nav-cart" className={route.name === 'cart' ? 'on' : ''}>Cart ({cart.length})</Link>
+            <button type="button" className="to-panel" onClick={() => document.getElementById('collector')?.scrollIntoView()}>Beacons ↓</button>
           </nav>
         </header>
         <main key={path}>

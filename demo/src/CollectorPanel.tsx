@@ -5,6 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import { offtag, openDevtools, servers } from './offtag.ts';
+import { useStore } from './store.ts';
 
 interface Beacon {
   hitType: 't' | 'tl';
@@ -106,6 +107,7 @@ function Metrics() {
 
 export function CollectorPanel() {
   const collector = servers()?.collectorUrl;
+  const { tracking } = useStore();
   const [beacons, setBeacons] = useState<Beacon[] | undefined>();
   const [down, setDown] = useState(false);
   useEffect(() => {
@@ -123,7 +125,20 @@ export function CollectorPanel() {
     };
     void poll();
     const t = setInterval(poll, 1000);
-    return () => clearInterval(t);
+    // Sooner after the page fires an event or a link is clicked: a beacon is usually there within 300 ms.
+    let soon: ReturnType<typeof setTimeout> | undefined;
+    const nudge = () => {
+      clearTimeout(soon);
+      soon = setTimeout(poll, 300);
+    };
+    addEventListener('demo:tracked', nudge);
+    addEventListener('click', nudge, { capture: true, passive: true });
+    return () => {
+      clearInterval(t);
+      clearTimeout(soon);
+      removeEventListener('demo:tracked', nudge);
+      removeEventListener('click', nudge, { capture: true });
+    };
   }, [collector]);
   const clear = async () => {
     if (!collector) return;
@@ -147,6 +162,7 @@ export function CollectorPanel() {
         <p className="hint">
           Every beacon that reached <code>{collector ?? 'the collector'}/__beacons</code>, newest first. Click one to decode it.
         </p>
+        {!tracking && <p className="error" id="tracking-off">Analytics tracking is off (<code>sat_track=false</code>): the container sends nothing until it is on again.</p>}
         {!collector && <p className="error">No collector configured: open the demo through <code>npm start</code>.</p>}
         {down && <p className="error">The collector does not answer (is <code>npm start</code> still running?).</p>}
         <ol className="beacons" id="beacons">

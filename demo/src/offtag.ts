@@ -43,6 +43,8 @@ export function track(event: DirectCall, dataLayer: unknown): void {
   page.digitalData = dataLayer;
   if (page._satellite) page._satellite.track(event);
   else waiting.push([event, dataLayer]);
+  // For the collector panel: look again soon.
+  dispatchEvent(new Event('demo:tracked'));
 }
 
 function flush(): void {

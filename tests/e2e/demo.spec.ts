@@ -36,6 +36,7 @@ async function beacon(request: Parameters<typeof beacons>[0], fields: Partial<Be
     .poll(async () => (found = (await beacons(request)).find((b) => Object.entries(fields).every(([k, v]) => b[k] === v))), {
       message: `a beacon with ${JSON.stringify(fields)}`,
       timeout: 10_000,
+      intervals: [100, 200],
     })
     .toBeTruthy();
   return found!;
@@ -151,6 +152,7 @@ test('the storefront: route changes send Page View, impressions, add-to-cart, li
   const said = page.waitForEvent('console', (m) => m.text() === EU);
   await page.getByRole('link', { name: 'Products' }).click();
   await said;
+  await expect(page.locator('#tracking-off')).toBeVisible();
   await page.waitForTimeout(500);
   expect((await beacons(request)).length).toBe(before);
   await shot(page, info, 'consent-off');
