@@ -252,6 +252,56 @@ describe('store failures', () => {
   });
 });
 
+describe('a page\'s beacons wait for its marker', () => {
+  it('a beacon queued for a page is neither stored nor sent before that page\'s commit; then it is stored with the marker in one transaction and sent only once that transaction is over', async () => {
+    const base = memoryStore();
+    const log: string[] = [];
+    let release!: () => void;
+    const slow = new Promise<void>((r) => (release = r));
+    const store: BeaconStore = {
+      ...base,
+      setMany: async (e) => {
+        log.push(`store ${e.map(([k]) => k.split(':')[0]).join('+')}`);
+        await slow;
+        await base.setMany(e);
+        log.push('stored');
+      },
+    };
+    const fetchLogged: BeaconFetch = (u, i) => (log.push('send'), nodeFetch(u, i));
+    const { q } = queue({ store, fetch: fetchLogged });
+    await q.enqueue({ method: 'GET', url: beaconUrl(1) }, undefined, 'page1');
+    await q.enqueue({ method: 'GET', url: beaconUrl(2) }, undefined, 'page1');
+    await realSleep(30);
+    expect(log).toEqual([]);
+    expect(await base.keys()).toEqual([]);
+    expect(q.size).toBe(2);
+    const committed = q.commit('page1', 3);
+    await realSleep(30);
+    expect(log).toEqual(['store beacon+beacon+ack']);
+    release();
+    await committed;
+    await q.idle();
+    expect(log).toEqual(['store beacon+beacon+ack', 'stored', 'send', 'send']);
+    expect(collector.beacons.map((b) => b.pageName)).toEqual(['p1', 'p2']);
+    expect(await q.committed('page1')).toBe(3);
+  });
+  it('another page\'s commit does not release them; without a store a commit releases them and waits for their delivery', async () => {
+    const { q } = queue();
+    await q.enqueue({ method: 'GET', url: beaconUrl(1) }, undefined, 'page1');
+    await q.enqueue({ method: 'GET', url: beaconUrl(2) }, undefined, 'orphan');
+    await q.commit('orphan', 1);
+    await realSleep(30);
+    expect(collector.beacons.map((b) => b.pageName)).toEqual(['p2']);
+    await q.commit('page1', 1);
+    await q.idle();
+    expect(collector.beacons.map((b) => b.pageName)).toEqual(['p2', 'p1']);
+    const { q: m } = queue({ store: memoryStore(), durable: false });
+    await m.enqueue({ method: 'GET', url: beaconUrl(3) }, undefined, 'page3');
+    await m.commit('page3', 1);
+    expect(collector.beacons.map((b) => b.pageName)).toEqual(['p2', 'p1', 'p3']);
+  });
+});
+
 describe('a poisoned beacon', () => {
   it(`steps aside after ${STEP_ASIDE_AFTER} refusals once the next one goes through, and is given up after ${GIVE_UP_AFTER}, logged and in the devtools feed; the others keep their order`, async () => {
     const poisoned = beaconUrl(0);
