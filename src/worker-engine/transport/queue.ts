@@ -92,6 +92,10 @@ export const STORE_TIMEOUT_MS = 3_000;
 export const STEP_ASIDE_AFTER = 3;
 /** Server refusals after which a beacon that stepped aside is given up. Network failures never count. */
 export const GIVE_UP_AFTER = 10;
+/** A renewal also renews the claims in line that would run out within this much more (one transaction for a long line). */
+export const RENEW_AHEAD_MS = 10_000;
+/** At most this many claims in one renewal. */
+export const RENEW_BATCH = 200;
 /** Ack markers older than this are pruned at start. */
 export const ACK_MAX_AGE_MS = 7 * 864e5;
 const KEY_PREFIX = 'beacon:';
@@ -228,22 +232,31 @@ export function createBeaconQueue(opts: BeaconQueueOptions): BeaconQueue {
   async function attempt(key: string): Promise<boolean> {
     const b = held.get(key)!;
     // A claim about to run out (a long line, a long back-off) is renewed, atomically, before the
-    // send: if another page took the beacon over meanwhile, it is that page's to send now.
+    // send — with the claims of the beacons in line after it that run out as soon, in the same
+    // transaction: if another page took a beacon over meanwhile, it is that page's to send now.
     if (durable && b.leaseUntil - now() < timeout + 1_000) {
       const t = now();
-      let r: ClaimResult | undefined;
+      const soon = t + timeout + 1_000 + RENEW_AHEAD_MS;
+      const keys = [key, ...work.filter((k) => k !== key && held.get(k)!.leaseUntil < soon).slice(0, RENEW_BATCH - 1)];
+      let rs: ClaimResult[] | undefined;
       try {
-        r = await store.claim(key, owner, t, t + timeout + lease);
+        rs = await store.claimMany(keys, owner, t, t + timeout + lease);
       } catch (e) {
         storeFailed(e);
       }
-      if (r && 'claimed' in r) b.leaseUntil = r.claimed.leaseUntil;
-      else if (r) {
-        held.delete(key);
-        onDelivered.delete(key);
-        if ('busyUntil' in r) later(key, r.busyUntil - t + 1);
-        return true;
-      }
+      let headGone = false;
+      rs?.forEach((r, i) => {
+        const k = keys[i]!;
+        const mine = held.get(k);
+        if (!mine) return;
+        if ('claimed' in r) return void (mine.leaseUntil = r.claimed.leaseUntil);
+        held.delete(k);
+        onDelivered.delete(k);
+        if (k === key) headGone = true;
+        else drop(k);
+        if ('busyUntil' in r) later(k, r.busyUntil - t + 1);
+      });
+      if (headGone) return true;
     }
     const sentAt = now();
     const result = await send(b);

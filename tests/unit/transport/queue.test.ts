@@ -182,6 +182,38 @@ describe('durability', () => {
     await a.idle();
     expect(sent.filter((x) => x.endsWith('s2?second'))).toEqual(['b /1/s2?second']);
   });
+  it('a line whose claims ran out is renewed in one transaction, not one per beacon; a beacon another page took and sent meanwhile leaves the line', async () => {
+    const base = memoryStore();
+    const claims: number[] = [];
+    const store: BeaconStore = {
+      ...base,
+      claim: (...a) => (claims.push(1), base.claim(...a)),
+      claimMany: (keys, ...a) => (claims.push(keys.length), base.claimMany(keys, ...a)),
+    };
+    let clock = 5_000_000;
+    const sent: string[] = [];
+    let release: () => void = () => {};
+    const q = createBeaconQueue({
+      store,
+      now: () => clock,
+      sleep: realSleep,
+      log: () => {},
+      owner: 'a',
+      fetch: (u) => (sent.push(u.slice(-3)), sent.length === 1 ? new Promise((r) => (release = () => r({ status: 204 }))) : Promise.resolve({ status: 204 })),
+    });
+    for (let i = 10; i < 30; i++) await q.enqueue({ method: 'GET', url: `http://x/b/ss/a/1/s?${i}` });
+    await realSleep(10);
+    clock += 60_000;
+    // Another page took beacon 15 over while A's claims were out, and delivered it.
+    const keys = (await base.keys()).filter((k) => k.startsWith('beacon:'));
+    expect(keys).toHaveLength(20);
+    await base.claim(keys[5]!, 'b', clock, clock + 60_000);
+    await base.delMany([keys[5]!]);
+    release();
+    await q.idle();
+    expect(claims).toEqual([19]);
+    expect(sent).toEqual(Array.from({ length: 20 }, (_, i) => `?${10 + i}`).filter((x) => x !== '?15'));
+  });
   it('retryNow cuts a back-off short', async () => {
     let n = 0;
     const { q } = queue({
