@@ -223,17 +223,24 @@ export function startWorker<N extends string, S extends object>(
     let asked = 0;
     const replayed = finishOrphans();
     let recheck: ReturnType<typeof setTimeout> | undefined;
-    function acknowledgeSoon(): void {
-      recheck ??= setTimeout(() => {
+    let recheckMs = 0;
+    function acknowledgeSoon(ms = 0): void {
+      if (recheck !== undefined) {
+        if (recheckMs <= ms) return;
+        clearTimeout(recheck);
+      }
+      recheckMs = ms;
+      recheck = setTimeout(() => {
         recheck = undefined;
-        acknowledge(false);
-      }, 0);
+        acknowledge(true);
+      }, ms);
     }
-    function acknowledge(again = true): void {
+    function acknowledge(rechecking = false): void {
       if ((done <= asked && !fresh) || !beacons.commit) return;
       // A hit that just left counts as pending until its chain settles (a few microtasks): look
-      // again after them. A hit still waiting for the ids acknowledges when it leaves.
-      if (main.pendingHits() > 0) return void (again && acknowledgeSoon());
+      // again after them, then every 250 ms while a hit waits for the visitor ids (its beacon,
+      // when it leaves, asks again at once).
+      if (main.pendingHits() > 0) return acknowledgeSoon(rechecking ? 250 : 0);
       fresh = false;
       const seq = (asked = done);
       void Promise.all([replayed, beacons.commit(pid, seq)]).then(() => events.postMessage({ n: 0, effects: [], a: seq }));
