@@ -57,6 +57,8 @@ async function open(context: BrowserContext): Promise<Page> {
   });
   await page.goto('/test/minimal.html?silent');
   await page.waitForFunction(() => !!(window as { _satellite?: unknown })._satellite);
+  // The worker has loaded and answers (a scenario that goes offline next must not cut its scripts off).
+  await page.evaluate(() => (window as unknown as { _satellite: { getVarAsync(n: string): Promise<unknown> } })._satellite.getVarAsync('brand'));
   return page;
 }
 
