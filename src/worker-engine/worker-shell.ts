@@ -21,8 +21,11 @@ export const browserEnv: EngineEnv = {
 
 /** Delivers beacons; the worker uses the durable IndexedDB queue. */
 export interface BeaconSink {
-  /** `delivered` is called once, on a 2xx answer, with the fetch round trip in ms. */
-  send(req: RequestEffect, delivered?: (rttMs: number) => void): void;
+  /**
+   * `delivered` is called once, on a 2xx answer, with the fetch round trip in ms. `page`: the
+   * beacon waits for `commit(page, …)`, which stores it with the page's marker (queue.ts `enqueue`).
+   */
+  send(req: RequestEffect, delivered?: (rttMs: number) => void, page?: string): void;
   /** Re-send what an earlier page left behind. */
   resume?(): void;
   /** Resolves once every beacon sent so far is safe, stored with the marker `page` = `seq` (queue.ts `commit`). */
@@ -192,13 +195,25 @@ export function startWorker<N extends string, S extends object>(
                 recorder.response(req, res);
                 return res;
               }),
-        beacon: (req, delivered) => beacons.send(req, delivered),
+        // With acknowledgements, a beacon is stored with its page's marker and sent after that
+        // (queue.ts `enqueue`): `fresh` makes the next acknowledgement commit it.
+        beacon: (req, delivered) => {
+          if (!beacons.commit) return beacons.send(req, delivered);
+          beacons.send(req, delivered, tag ?? pid);
+          if (tag) return;
+          // Whichever path made it (an event, a late batch, a network answer's dispatch), the
+          // next task commits it, once the work around it settled.
+          fresh = true;
+          acknowledgeSoon();
+        },
         setTimer: (ms, fire) => setTimeout(fire, ms),
         monitor: tag ? (e) => feed({ name: e.name, data: { ...(e.data as object), replayOf: tag } }) : feed,
       });
       const pendingHits = () => (services as { analytics?: { pendingHits?(): number } } | undefined)?.analytics?.pendingHits?.() ?? 0;
       return { engine, host: h, pendingHits };
     };
+    /** A beacon of this page waits for the next commit (one that came after the last event's acknowledgement: a late batch). */
+    let fresh = false;
     const main = boot(toBridge);
     const { engine, host } = main;
 
@@ -207,8 +222,26 @@ export function startWorker<N extends string, S extends object>(
     let done = 0;
     let asked = 0;
     const replayed = finishOrphans();
-    function acknowledge(): void {
-      if (done <= asked || main.pendingHits() > 0 || !beacons.commit) return;
+    let recheck: ReturnType<typeof setTimeout> | undefined;
+    let recheckMs = 0;
+    function acknowledgeSoon(ms = 0): void {
+      if (recheck !== undefined) {
+        if (recheckMs <= ms) return;
+        clearTimeout(recheck);
+      }
+      recheckMs = ms;
+      recheck = setTimeout(() => {
+        recheck = undefined;
+        acknowledge(true);
+      }, ms);
+    }
+    function acknowledge(rechecking = false): void {
+      if ((done <= asked && !fresh) || !beacons.commit) return;
+      // A hit that just left counts as pending until its chain settles (a few microtasks): look
+      // again after them, then every 250 ms while a hit waits for the visitor ids (its beacon,
+      // when it leaves, asks again at once).
+      if (main.pendingHits() > 0) return acknowledgeSoon(rechecking ? 250 : 0);
+      fresh = false;
       const seq = (asked = done);
       void Promise.all([replayed, beacons.commit(pid, seq)]).then(() => events.postMessage({ n: 0, effects: [], a: seq }));
     }

@@ -7,8 +7,11 @@ import { openBeaconStore } from './idb-store.ts';
 import { createBeaconQueue, type BeaconQueue } from './queue.ts';
 
 export interface BeaconSink {
-  /** `delivered` is called once, on a 2xx answer, with the fetch round trip in ms. */
-  send(req: RequestEffect, delivered?: (rttMs: number) => void): void;
+  /**
+   * `delivered` is called once, on a 2xx answer, with the fetch round trip in ms. With a `page`
+   * the beacon waits for that page's next `commit` (stored with its marker, then sent).
+   */
+  send(req: RequestEffect, delivered?: (rttMs: number) => void, page?: string): void;
   /** Resolves once every beacon sent so far is safe (stored with the marker `ack:<page>` = seq, or delivered). */
   commit(page: string, seq: number): Promise<void>;
   /** The highest seq `commit` stored for `page` (0: none). */
@@ -37,10 +40,10 @@ export function createBeaconSink(log: (message: string) => void, monitor?: (name
   let ready: BeaconQueue | undefined;
   void queue.then((q) => (ready = q));
   return {
-    send(req, delivered) {
+    send(req, delivered, page) {
       const b = { method: req.method, url: req.url, body: req.body, headers: req.headers };
-      if (ready) void ready.enqueue(b, delivered);
-      else void queue.then((q) => q.enqueue(b, delivered));
+      if (ready) void ready.enqueue(b, delivered, page);
+      else void queue.then((q) => q.enqueue(b, delivered, page));
     },
     commit: (page, seq) => (ready ? ready.commit(page, seq) : queue.then((q) => q.commit(page, seq))),
     committed: (page) => queue.then((q) => q.committed(page)),

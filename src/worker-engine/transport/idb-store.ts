@@ -3,7 +3,7 @@
  * that made them (the next page load sends them, queue.ts `resumePending`).
  */
 import { createStore, delMany, get, keys, promisifyRequest, setMany } from 'idb-keyval';
-import { claimDecision, memoryStore, MEMORY_FALLBACK_MESSAGE, type BeaconStore, type StoredBeacon } from './store.ts';
+import { claimDecision, memoryStore, MEMORY_FALLBACK_MESSAGE, type BeaconStore, type ClaimResult, type StoredBeacon } from './store.ts';
 
 export const BEACON_DB = 'offtag-beacons';
 export const BEACON_OBJECT_STORE = 'beacons';
@@ -12,17 +12,24 @@ export const STORE_TIMEOUT_MS = 3_000;
 
 export function idbStore(dbName = BEACON_DB, storeName = BEACON_OBJECT_STORE): BeaconStore {
   const db = createStore(dbName, storeName);
+  /** Reads and claims every key in one read-write transaction: pages never both claim a beacon. */
+  const claimAll = (ks: string[], owner: string, now: number, leaseUntil: number): Promise<ClaimResult[]> =>
+    db('readwrite', async (s) => {
+      const found = await Promise.all(ks.map((k) => promisifyRequest(s.get(k)) as Promise<StoredBeacon | undefined>));
+      const results = found.map((entry, i) => {
+        const r = claimDecision(entry, owner, now, leaseUntil);
+        if ('claimed' in r) s.put(r.claimed, ks[i]!);
+        return r;
+      });
+      return promisifyRequest(s.transaction).then(() => results);
+    });
   return {
     get: (k) => get(k, db),
     setMany: (entries) => setMany(entries, db),
     delMany: (ks) => delMany(ks, db),
     keys: async () => (await keys(db)).map(String),
-    claim: (k, owner, now, leaseUntil) =>
-      db('readwrite', async (s) => {
-        const r = claimDecision((await promisifyRequest(s.get(k))) as StoredBeacon | undefined, owner, now, leaseUntil);
-        if ('claimed' in r) s.put(r.claimed, k);
-        return promisifyRequest(s.transaction).then(() => r);
-      }),
+    claim: (k, owner, now, leaseUntil) => claimAll([k], owner, now, leaseUntil).then((r) => r[0]!),
+    claimMany: claimAll,
   };
 }
 

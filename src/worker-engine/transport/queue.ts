@@ -55,11 +55,18 @@ export interface BeaconQueueOptions {
 }
 
 export interface BeaconQueue {
-  /** Queues the beacon and resolves with its id once the store write was tried; `delivered` gets the round trip of a 2xx answer. */
-  enqueue(request: BeaconRequest, delivered?: (rttMs: number) => void): Promise<string>;
+  /**
+   * Queues the beacon and resolves with its id once the store write was tried; `delivered` gets
+   * the round trip of a 2xx answer. With a `page`, the beacon waits — neither stored nor sent —
+   * for that page's next `commit`, which stores it with the page's marker in one transaction:
+   * the store never holds a beacon of an event its marker does not cover, and nothing leaves
+   * before that transaction committed (so the next page cannot make the same event's beacon again).
+   */
+  enqueue(request: BeaconRequest, delivered?: (rttMs: number) => void, page?: string): Promise<string>;
   /**
    * Resolves once every beacon queued so far is safe — written to the store together with the
    * marker `ack:<page>` = `seq` (one transaction), or, when the store does not work, delivered.
+   * Releases the beacons queued for `page` to be sent once that transaction is over.
    */
   commit(page: string, seq: number): Promise<void>;
   /** The marker `commit` wrote for `page`, if any. */
@@ -85,6 +92,10 @@ export const STORE_TIMEOUT_MS = 3_000;
 export const STEP_ASIDE_AFTER = 3;
 /** Server refusals after which a beacon that stepped aside is given up. Network failures never count. */
 export const GIVE_UP_AFTER = 10;
+/** A renewal also renews the claims in line that would run out within this much more (one transaction for a long line). */
+export const RENEW_AHEAD_MS = 10_000;
+/** At most this many claims in one renewal. */
+export const RENEW_BATCH = 200;
 /** Ack markers older than this are pruned at start. */
 export const ACK_MAX_AGE_MS = 7 * 864e5;
 const KEY_PREFIX = 'beacon:';
@@ -117,6 +128,9 @@ export function createBeaconQueue(opts: BeaconQueueOptions): BeaconQueue {
   const work: string[] = [];
   /** Beacons that stepped aside: retried on their own. */
   const aside = new Set<string>();
+  /** Beacons waiting for their page's `commit` (in creation order), by page. */
+  const parked = new Map<string, string[]>();
+  let parkedCount = 0;
   /** The queue's copy of every beacon it holds: the truth (the store is never read back for them). */
   const held = new Map<string, StoredBeacon>();
   let seq = 0;
@@ -194,7 +208,7 @@ export function createBeaconQueue(opts: BeaconQueueOptions): BeaconQueue {
   }
 
   function settleIdle(): void {
-    if (running || work.length > 0 || aside.size > 0 || deferred > 0) return;
+    if (running || work.length > 0 || aside.size > 0 || deferred > 0 || parkedCount > 0) return;
     const waiters = idleWaiters;
     idleWaiters = [];
     for (const w of waiters) w();
@@ -218,22 +232,31 @@ export function createBeaconQueue(opts: BeaconQueueOptions): BeaconQueue {
   async function attempt(key: string): Promise<boolean> {
     const b = held.get(key)!;
     // A claim about to run out (a long line, a long back-off) is renewed, atomically, before the
-    // send: if another page took the beacon over meanwhile, it is that page's to send now.
+    // send — with the claims of the beacons in line after it that run out as soon, in the same
+    // transaction: if another page took a beacon over meanwhile, it is that page's to send now.
     if (durable && b.leaseUntil - now() < timeout + 1_000) {
       const t = now();
-      let r: ClaimResult | undefined;
+      const soon = t + timeout + 1_000 + RENEW_AHEAD_MS;
+      const keys = [key, ...work.filter((k) => k !== key && held.get(k)!.leaseUntil < soon).slice(0, RENEW_BATCH - 1)];
+      let rs: ClaimResult[] | undefined;
       try {
-        r = await store.claim(key, owner, t, t + timeout + lease);
+        rs = await store.claimMany(keys, owner, t, t + timeout + lease);
       } catch (e) {
         storeFailed(e);
       }
-      if (r && 'claimed' in r) b.leaseUntil = r.claimed.leaseUntil;
-      else if (r) {
-        held.delete(key);
-        onDelivered.delete(key);
-        if ('busyUntil' in r) later(key, r.busyUntil - t + 1);
-        return true;
-      }
+      let headGone = false;
+      rs?.forEach((r, i) => {
+        const k = keys[i]!;
+        const mine = held.get(k);
+        if (!mine) return;
+        if ('claimed' in r) return void (mine.leaseUntil = r.claimed.leaseUntil);
+        held.delete(k);
+        onDelivered.delete(k);
+        if (k === key) headGone = true;
+        else drop(k);
+        if ('busyUntil' in r) later(k, r.busyUntil - t + 1);
+      });
+      if (headGone) return true;
     }
     const sentAt = now();
     const result = await send(b);
@@ -285,6 +308,12 @@ export function createBeaconQueue(opts: BeaconQueueOptions): BeaconQueue {
     }
   }
 
+  /** Takes a beacon off the line (wherever it is now: beacons may have been inserted meanwhile). */
+  function drop(key: string): void {
+    const i = work.indexOf(key);
+    if (i >= 0) work.splice(i, 1);
+  }
+
   async function pump(): Promise<void> {
     if (running) return;
     running = true;
@@ -292,13 +321,15 @@ export function createBeaconQueue(opts: BeaconQueueOptions): BeaconQueue {
       while (work.length > 0) {
         const key = work[0]!;
         if (await attempt(key)) {
-          work.shift();
+          drop(key);
           continue;
         }
         const b = held.get(key)!;
         // Refused often enough: does the next beacon go through? Then this one is the problem.
-        if ((b.answered ?? 0) >= STEP_ASIDE_AFTER && work.length > 1 && (await attempt(work[1]!))) {
-          work.splice(0, 2);
+        const next = work[1];
+        if ((b.answered ?? 0) >= STEP_ASIDE_AFTER && next !== undefined && (await attempt(next))) {
+          drop(key);
+          drop(next);
           void stepAside(key);
           continue;
         }
@@ -340,13 +371,20 @@ export function createBeaconQueue(opts: BeaconQueueOptions): BeaconQueue {
   }
 
   return {
-    enqueue(request, delivered) {
+    enqueue(request, delivered, page) {
       const t = now();
       // Sortable: creation time, then a counter, then the owner for uniqueness across pages.
       const id = `${KEY_PREFIX}${t.toString(36).padStart(10, '0')}:${(seq++).toString(36).padStart(6, '0')}:${owner}`;
       const entry: StoredBeacon = { id, ...request, createdAt: t, attempts: 0, owner, leaseUntil: t + timeout + lease };
       held.set(id, entry);
       if (delivered) onDelivered.set(id, delivered);
+      if (page !== undefined) {
+        const list = parked.get(page);
+        if (list) list.push(id);
+        else parked.set(page, [id]);
+        parkedCount++;
+        return Promise.resolve(id);
+      }
       const written = write(id, { ...entry });
       insert(id);
       // Sent after the write was started: the transaction is queued before the request leaves.
@@ -354,11 +392,27 @@ export function createBeaconQueue(opts: BeaconQueueOptions): BeaconQueue {
       return written.then(() => id);
     },
     async commit(page, n) {
-      const record: AckRecord = { seq: n, at: now() };
-      if (await write(`${ACK_PREFIX}${page}`, record)) return;
-      const mine = [...held.keys()];
+      const t = now();
+      const mine = parked.get(page) ?? [];
+      parked.delete(page);
+      for (const k of mine) {
+        const b = held.get(k)!;
+        b.leaseUntil = t + timeout + lease;
+        puts.push([k, { ...b }]);
+      }
+      const record: AckRecord = { seq: n, at: t };
+      const stored = write(`${ACK_PREFIX}${page}`, record);
+      // Sent once the transaction that holds them and the marker is over (or failed: then from memory).
+      void stored.then(() => {
+        parkedCount -= mine.length;
+        for (const k of mine) insert(k);
+        void pump();
+      });
+      if (await stored) return;
+      const waiting = new Set([...parked.values()].flat());
+      const unsent = [...held.keys()].filter((k) => !waiting.has(k));
       await new Promise<void>((resolve) => {
-        const check = () => (mine.some((k) => held.has(k)) ? setTimeout(check, 20) : resolve());
+        const check = () => (unsent.some((k) => held.has(k)) ? setTimeout(check, 20) : resolve());
         check();
       });
     },
@@ -407,7 +461,7 @@ export function createBeaconQueue(opts: BeaconQueueOptions): BeaconQueue {
         .then(() => undefined);
     },
     get size() {
-      return work.length + aside.size;
+      return work.length + aside.size + parkedCount;
     },
     get durable() {
       return durable;

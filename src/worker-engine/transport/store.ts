@@ -43,6 +43,8 @@ export interface BeaconStore {
    * in one read-write transaction: two pages can never both claim it.
    */
   claim(key: string, owner: string, now: number, leaseUntil: number): Promise<ClaimResult>;
+  /** `claim` for several beacons in one read-write transaction (a queue renewing its line at once). */
+  claimMany(keys: string[], owner: string, now: number, leaseUntil: number): Promise<ClaimResult[]>;
 }
 
 export function claimDecision(entry: StoredBeacon | undefined, owner: string, now: number, leaseUntil: number): ClaimResult {
@@ -53,6 +55,11 @@ export function claimDecision(entry: StoredBeacon | undefined, owner: string, no
 
 export function memoryStore(): BeaconStore {
   const map = new Map<string, unknown>();
+  const claimOne = (k: string, owner: string, now: number, leaseUntil: number): ClaimResult => {
+    const r = claimDecision(map.get(k) as StoredBeacon | undefined, owner, now, leaseUntil);
+    if ('claimed' in r) map.set(k, structuredClone(r.claimed));
+    return r;
+  };
   return {
     get: async (k) => {
       const v = map.get(k);
@@ -65,11 +72,8 @@ export function memoryStore(): BeaconStore {
       for (const k of keys) map.delete(k);
     },
     keys: async () => [...map.keys()].sort(),
-    claim: async (k, owner, now, leaseUntil) => {
-      const r = claimDecision(map.get(k) as StoredBeacon | undefined, owner, now, leaseUntil);
-      if ('claimed' in r) map.set(k, structuredClone(r.claimed));
-      return r;
-    },
+    claim: async (k, owner, now, leaseUntil) => claimOne(k, owner, now, leaseUntil),
+    claimMany: async (keys, owner, now, leaseUntil) => keys.map((k) => claimOne(k, owner, now, leaseUntil)),
   };
 }
 

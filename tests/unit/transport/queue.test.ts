@@ -182,6 +182,38 @@ describe('durability', () => {
     await a.idle();
     expect(sent.filter((x) => x.endsWith('s2?second'))).toEqual(['b /1/s2?second']);
   });
+  it('a line whose claims ran out is renewed in one transaction, not one per beacon; a beacon another page took and sent meanwhile leaves the line', async () => {
+    const base = memoryStore();
+    const claims: number[] = [];
+    const store: BeaconStore = {
+      ...base,
+      claim: (...a) => (claims.push(1), base.claim(...a)),
+      claimMany: (keys, ...a) => (claims.push(keys.length), base.claimMany(keys, ...a)),
+    };
+    let clock = 5_000_000;
+    const sent: string[] = [];
+    let release: () => void = () => {};
+    const q = createBeaconQueue({
+      store,
+      now: () => clock,
+      sleep: realSleep,
+      log: () => {},
+      owner: 'a',
+      fetch: (u) => (sent.push(u.slice(-3)), sent.length === 1 ? new Promise((r) => (release = () => r({ status: 204 }))) : Promise.resolve({ status: 204 })),
+    });
+    for (let i = 10; i < 30; i++) await q.enqueue({ method: 'GET', url: `http://x/b/ss/a/1/s?${i}` });
+    await realSleep(10);
+    clock += 60_000;
+    // Another page took beacon 15 over while A's claims were out, and delivered it.
+    const keys = (await base.keys()).filter((k) => k.startsWith('beacon:'));
+    expect(keys).toHaveLength(20);
+    await base.claim(keys[5]!, 'b', clock, clock + 60_000);
+    await base.delMany([keys[5]!]);
+    release();
+    await q.idle();
+    expect(claims).toEqual([19]);
+    expect(sent).toEqual(Array.from({ length: 20 }, (_, i) => `?${10 + i}`).filter((x) => x !== '?15'));
+  });
   it('retryNow cuts a back-off short', async () => {
     let n = 0;
     const { q } = queue({
@@ -249,6 +281,56 @@ describe('store failures', () => {
     expect(committed).toBe(false);
     await c;
     expect(collector.beacons.map((b) => b.pageName)).toEqual(['p3']);
+  });
+});
+
+describe('a page\'s beacons wait for its marker', () => {
+  it('a beacon queued for a page is neither stored nor sent before that page\'s commit; then it is stored with the marker in one transaction and sent only once that transaction is over', async () => {
+    const base = memoryStore();
+    const log: string[] = [];
+    let release!: () => void;
+    const slow = new Promise<void>((r) => (release = r));
+    const store: BeaconStore = {
+      ...base,
+      setMany: async (e) => {
+        log.push(`store ${e.map(([k]) => k.split(':')[0]).join('+')}`);
+        await slow;
+        await base.setMany(e);
+        log.push('stored');
+      },
+    };
+    const fetchLogged: BeaconFetch = (u, i) => (log.push('send'), nodeFetch(u, i));
+    const { q } = queue({ store, fetch: fetchLogged });
+    await q.enqueue({ method: 'GET', url: beaconUrl(1) }, undefined, 'page1');
+    await q.enqueue({ method: 'GET', url: beaconUrl(2) }, undefined, 'page1');
+    await realSleep(30);
+    expect(log).toEqual([]);
+    expect(await base.keys()).toEqual([]);
+    expect(q.size).toBe(2);
+    const committed = q.commit('page1', 3);
+    await realSleep(30);
+    expect(log).toEqual(['store beacon+beacon+ack']);
+    release();
+    await committed;
+    await q.idle();
+    expect(log).toEqual(['store beacon+beacon+ack', 'stored', 'send', 'send']);
+    expect(collector.beacons.map((b) => b.pageName)).toEqual(['p1', 'p2']);
+    expect(await q.committed('page1')).toBe(3);
+  });
+  it('another page\'s commit does not release them; without a store a commit releases them and waits for their delivery', async () => {
+    const { q } = queue();
+    await q.enqueue({ method: 'GET', url: beaconUrl(1) }, undefined, 'page1');
+    await q.enqueue({ method: 'GET', url: beaconUrl(2) }, undefined, 'orphan');
+    await q.commit('orphan', 1);
+    await realSleep(30);
+    expect(collector.beacons.map((b) => b.pageName)).toEqual(['p2']);
+    await q.commit('page1', 1);
+    await q.idle();
+    expect(collector.beacons.map((b) => b.pageName)).toEqual(['p2', 'p1']);
+    const { q: m } = queue({ store: memoryStore(), durable: false });
+    await m.enqueue({ method: 'GET', url: beaconUrl(3) }, undefined, 'page3');
+    await m.commit('page3', 1);
+    expect(collector.beacons.map((b) => b.pageName)).toEqual(['p2', 'p1', 'p3']);
   });
 });
 
