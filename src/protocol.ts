@@ -230,10 +230,13 @@ export interface InitMessage {
   /** The page's `window.offtagConfig` (validated in the worker). */
   config: unknown;
   page: PageFacts;
-  /** The hot path: the bridge posts `EngineInput`s, one one-way message per event; the worker posts `EffectBatch`es back. */
-  events: MessagePort;
+  /**
+   * The hot path: the bridge posts `EngineInput`s, one one-way message per event; the worker posts `EffectBatch`es back.
+   * offtag.js leaves it (and `api`) out and transfers the two ports only: the worker then takes `ev.ports` [events, api].
+   */
+  events?: MessagePort;
   /** The API surface, served with Comlink (`WorkerApi`): the devtools, the benches and the tests use it. */
-  api: MessagePort;
+  api?: MessagePort;
   /** Paths of `offtagConfig` that could not be sent (functions, DOM nodes…). */
   configDropped: string[];
   /** Adobe's debug switch (localStorage `com.adobe.reactor.debug`) as the page started. */

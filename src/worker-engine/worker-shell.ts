@@ -46,7 +46,8 @@ export function startWorker<N extends string, S extends object>(
   const onInit = (ev: MessageEvent<InitMessage>) => {
     if (ev.data?.type !== 'offtag:init') return;
     scope.removeEventListener('message', onInit as EventListener);
-    const { config, page, events, api, configDropped, debug, pid = '', orphans = [] } = ev.data;
+    // offtag.js transfers the two ports without naming them in the message (protocol.ts InitMessage).
+    const { config, page, events = ev.ports[0], api = ev.ports[1], configDropped, debug, pid = '', orphans = [] } = ev.data;
     const values: Record<string, unknown> = {};
     const monitor: Array<{ name: string; data: unknown }> = [];
     /** What the bridge already holds for `getVar`, as JSON: only changed values travel again. */
