@@ -25,10 +25,14 @@ export function applyRare(e: RareEffect, hooks: ApplyHooks): void {
     s.src = hooks.base + 'offtag-effects.js';
     s.onload = () => {
       rare = (window as unknown as { offtagRareEffects: typeof applyRareEffect }).offtagRareEffects;
-      for (const x of waiting!.splice(0)) rare(x, hooks.frameMessage);
+      for (const x of waiting!) rare(x, hooks.frameMessage);
     };
-    s.onerror = () => console.error(`Failed to load script ${s.src}`);
-    document.head.appendChild(s);
+    s.onerror = () => {
+      console.error(`Failed to load script ${s.src}`);
+      // The worker still starts: cookies host-only for this page (the probe's answer for an IP or localhost).
+      for (const x of waiting!) if (x.type == 'probe') x.done('');
+    };
+    document.head.append(s);
   }
   waiting.push(e);
 }
@@ -47,7 +51,7 @@ export function applyEffects(effects: Effect[], hooks: ApplyHooks): void {
           if (e.value === null) sessionStorage.removeItem(e.key);
           else sessionStorage.setItem(e.key, e.value);
         } catch (err) {
-          console.warn(`Offtag: sessionStorage ${e.key} not written (${(err as Error).name})`);
+          applyRare({ type: 'storage-failed', key: e.key, name: (err as Error).name }, hooks);
         }
         break;
       case 'log':

@@ -3,15 +3,31 @@
  * third-party scripts. They live in offtag-effects.js, which offtag.js loads the first time the
  * worker asks for one, so the script tag every page pays for stays small.
  */
-import type { Effect } from '../protocol.ts';
+import type { Effect, SnapshotProblem } from '../protocol.ts';
 import { loadScript } from '../third-party/load-script.ts';
+import { probeCookieDomain } from './page-info.ts';
+import { cloneable } from './snapshot.ts';
 
 /**
  * `no-worker` is the bridge's own (never from the worker): every way to start the worker failed.
  * Without `event`, the one error naming worker-src; with it, the warning for an event that goes nowhere.
  */
 export type NoWorker = { type: 'no-worker'; url: string; same: boolean; event?: string };
-export type RareEffect = Extract<Effect, { type: 'iframe' | 'post-message' | 'image' | 'script' }> | NoWorker;
+/**
+ * `probe` is the bridge's own too: the cookie-domain write probe (page-info.ts), run the first time
+ * an origin's page starts (its answer is then cached in localStorage under `key`), and every time
+ * when storage is disabled. `done` gets the answer ('' when this file could not load: host-only).
+ */
+export type Probe = { type: 'probe'; key: string; done(cookieDomain: string): void };
+/** Messages for what rarely goes wrong on the page, kept out of offtag.js (docs/errors.md): a `_satellite` call that threw, a sessionStorage write that failed. */
+export type Said = { type: 'satellite-failed'; method: string; args: unknown[]; error: unknown } | { type: 'storage-failed'; key: string; name: string };
+/**
+ * `clone`, the bridge's own: a value postMessage's structured clone refused. `done` gets a copy it
+ * accepts (snapshot.ts `cloneable`) and the paths left out; with `err` (an event input), the copy's
+ * snapshot also carries the `uncloneable` problem the worker words.
+ */
+export type Clone = { type: 'clone'; value: unknown; err?: Error; done(copy: unknown, paths: string[]): void };
+export type RareEffect = Extract<Effect, { type: 'iframe' | 'post-message' | 'image' | 'script' }> | NoWorker | Probe | Said | Clone;
 export type FrameMessage = (frameId: string, origin: string, data: unknown) => void;
 
 const frames: Record<string, { el: HTMLIFrameElement; ready: boolean; queue: Array<[string, string]> }> = {};
@@ -57,6 +73,29 @@ export function applyRareEffect(e: RareEffect, frameMessage: FrameMessage): void
     case 'script':
       loadScript(e);
       break;
+    case 'satellite-failed':
+      console.error(`Offtag: _satellite.${e.method}() failed; dropped:`, e.args, e.error);
+      break;
+    case 'storage-failed':
+      console.warn(`Offtag: sessionStorage ${e.key} not written (${e.name})`);
+      break;
+    case 'clone': {
+      const paths: string[] = [];
+      const copy = cloneable(e.value, paths) as { snapshot: { problems: SnapshotProblem[] } };
+      if (e.err) copy.snapshot.problems.push({ kind: 'uncloneable', detail: `${e.err.name}: ${e.err.message}`, paths });
+      e.done(copy, paths);
+      break;
+    }
+    case 'probe': {
+      const d = probeCookieDomain(location.hostname);
+      try {
+        localStorage.setItem(e.key, d);
+      } catch {
+        /* storage disabled: probed again next time */
+      }
+      e.done(d);
+      break;
+    }
     case 'no-worker': {
       // docs/errors.md: the text is kept here, out of offtag.js, as no page that tracks needs it.
       const m = `Offtag: the worker did not start (${e.url}): a Content-Security-Policy must allow ${e.same ? "'self' or " : ''}blob: in worker-src; nothing is tracked.`;

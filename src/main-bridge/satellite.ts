@@ -4,7 +4,7 @@
  * `getVarAsync` evaluates now.
  */
 import type { EngineEvent } from '../protocol.ts';
-import type { ApplyHooks } from './apply-effects.ts';
+import { applyRare, type ApplyHooks } from './apply-effects.ts';
 
 type Send = (event: EngineEvent) => number;
 type Ask = (event: EngineEvent) => Promise<{ value?: unknown; error?: string }>;
@@ -23,17 +23,15 @@ export function isDebug(): boolean {
 }
 
 function readCookie(name: string): string | undefined {
-  for (const part of document.cookie.split('; ')) {
-    const eq = part.indexOf('=');
-    if (part.slice(0, eq) === name) {
-      const raw = part.slice(eq + 1);
+  for (const part of document.cookie.split('; '))
+    if (!part.indexOf(name + '=')) {
+      const raw = part.slice(name.length + 1);
       try {
         return decodeURIComponent(raw);
       } catch {
         return raw;
       }
     }
-  }
 }
 
 export function installSatellite(send: Send, ask: Ask, hooks: ApplyHooks, stage: string, tellWorker: (on: boolean) => void) {
@@ -80,7 +78,7 @@ export function installSatellite(send: Send, ask: Ask, hooks: ApplyHooks, stage:
       }
     },
   };
-  // No call throws into the site's code: a call that fails is said, with what was dropped.
+  // No call throws into the site's code: a call that fails is said, with what was dropped (the text is in offtag-effects.js).
   for (const o of [satellite, satellite.cookie] as Record<string, unknown>[])
     for (const k in o) {
       const f = o[k];
@@ -88,8 +86,8 @@ export function installSatellite(send: Send, ask: Ask, hooks: ApplyHooks, stage:
         o[k] = (...a: unknown[]) => {
           try {
             return f(...a);
-          } catch (e) {
-            console.error(`Offtag: _satellite.${k}() failed; dropped:`, a, e);
+          } catch (error) {
+            applyRare({ type: 'satellite-failed', method: k, args: a, error }, hooks);
           }
         };
     }
