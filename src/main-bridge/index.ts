@@ -12,8 +12,7 @@ import { BRAND_PLACEHOLDER, SESSION_KEYS } from '../storefront/session-keys.ts';
 import { applyEffects, applyRare, type ApplyHooks } from './apply-effects.ts';
 import { listenForClicks } from './clicks.ts';
 import { pageFacts } from './page-info.ts';
-import { takeSnapshot } from './snapshot.ts';
-import { narrow } from './read-set.ts';
+import { takeSnapshot, viewport } from './snapshot.ts';
 import { installSatellite, isDebug } from './satellite.ts';
 import { pageSetting } from '../page-settings.ts';
 
@@ -38,8 +37,8 @@ function start(): void {
   if (w.offtag) return;
   // The README's async snippet queues `_satellite.track` calls made before this script ran in `_satellite.q`.
   const stub = w._satellite as { q?: unknown[][] } | undefined;
-  const script = document.currentScript as HTMLScriptElement | null;
-  const base = script?.src ? script.src.replace(/[^/]*$/, '') : location.href;
+  // The folder offtag.js came from (the page's folder when it has no src).
+  const base = new URL('.', (document.currentScript as HTMLScriptElement | null)?.src || location.href).href;
   // A throwing `offtagConfig` getter leaves the defaults (src/page-settings.ts: the rule both sides apply).
   let cfg: unknown;
   try {
@@ -77,7 +76,7 @@ function start(): void {
         /* a data layer JSON cannot write (a cycle, a BigInt): this event relies on the worker alone */
       }
     try {
-      if (json) localStorage.setItem(ORPHAN_KEY + pid, `[${json.slice(1)}]`);
+      if (json) localStorage[ORPHAN_KEY + pid] = `[${json.slice(1)}]`;
     } catch {
       /* storage disabled or full: these events rely on the worker alone */
     }
@@ -103,7 +102,7 @@ function start(): void {
           type: 'clone',
           value: input,
           err: err as Error,
-          done(copy) {
+          copied(copy) {
             port.postMessage(copy);
             const h = held!;
             held = undefined;
@@ -118,9 +117,7 @@ function start(): void {
     // No worker: say where the event went (nowhere) rather than accept it silently.
     if (dead) return noWorker(event.type), 0;
     const t0 = performance.now();
-    const snap = takeSnapshot(++seq, applied, dataLayerName, sessionKeys);
-    snap.dataLayer = narrow(snap.dataLayer, hooks.tree);
-    post((kept[seq] = { type: 'event', event, snapshot: snap }));
+    post((kept[++seq] = { type: 'event', event, snapshot: takeSnapshot(seq, applied, dataLayerName, sessionKeys, hooks.tree, !worker) }));
     metrics.events++;
     metrics.postMs += performance.now() - t0;
     return seq;
@@ -133,7 +130,7 @@ function start(): void {
   const hooks: ApplyHooks = {
     base,
     vars: {},
-    frameMessage: (frameId, origin, data) => port.postMessage({ type: 'frame-message', frameId, origin, data }),
+    frameMessage: (input) => port.postMessage(input),
     reply(s, e) {
       replies[s]?.(e);
       delete replies[s];
@@ -143,7 +140,7 @@ function start(): void {
     const t0 = performance.now();
     if (batch.a) {
       for (const k in kept) if (+k <= batch.a) delete kept[k];
-      for (const [k] of orphans.splice(0)) localStorage.removeItem(k);
+      for (const [k] of orphans.splice(0)) delete localStorage[k];
     }
     applyEffects(batch.effects, hooks);
     // Numbered batches come in order, 1, 2, 3… (the worker shell numbers the ones it posts); 0 is a log.
@@ -154,12 +151,10 @@ function start(): void {
   // Posts the init message once the worker says hello: its storage reads and the cookie-domain
   // answer (cached per origin; probed by offtag-effects.js the first time) wait until then.
   const hello = (wk: Worker) => {
-    let domain: string | null = null;
+    let domain: string | undefined;
     try {
-      orphans = Object.keys(localStorage)
-        .filter((k) => !k.indexOf(ORPHAN_KEY))
-        .map((k) => [k, localStorage[k]]);
-      domain = localStorage.getItem(COOKIE_DOMAIN_KEY);
+      for (const k in localStorage) if (!k.indexOf(ORPHAN_KEY)) orphans.push([k, localStorage[k]]);
+      domain = localStorage[COOKIE_DOMAIN_KEY];
     } catch {
       /* storage disabled: nothing was kept either, and the probe runs every time */
     }
@@ -168,9 +163,9 @@ function start(): void {
       const init: InitMessage = {
         type: 'offtag:init',
         config: cfg,
-        configDropped: [],
         debug: isDebug(),
         page: pageFacts(cookieDomain),
+        viewport: viewport(),
         pid,
         orphans,
       };
@@ -179,7 +174,7 @@ function start(): void {
         go();
       } catch {
         // A config structured clone refuses (a function…): offtag-effects.js copies what it can and names the rest.
-        applyRare({ type: 'clone', value: cfg, done: (copy, paths) => go((init.config = copy), (init.configDropped = paths)) }, hooks);
+        applyRare({ type: 'clone', value: cfg, copied: (copy, paths) => go((init.config = copy), (init.configDropped = paths)) }, hooks);
       }
     };
     if (domain == null) applyRare({ type: 'probe', key: COOKIE_DOMAIN_KEY, done: post }, hooks);
@@ -227,7 +222,6 @@ function start(): void {
   if (state == 'complete') loaded();
   else addEventListener('load', loaded);
   listenForClicks((link) => send({ type: 'click', link }));
-  dispatchEvent(new Event('offtag:ready'));
 }
 
 start();

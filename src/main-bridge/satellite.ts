@@ -16,7 +16,7 @@ const DEBUG_KEY = 'com.adobe.reactor.debug';
 /** Adobe's debug switch (anchors.md §1): debug-level messages print only when it is on. */
 export function isDebug(): boolean {
   try {
-    return localStorage.getItem(DEBUG_KEY) === 'true';
+    return localStorage[DEBUG_KEY] == 'true';
   } catch {
     return false;
   }
@@ -72,7 +72,7 @@ export function installSatellite(send: Send, ask: Ask, hooks: ApplyHooks, stage:
     setDebug(on: boolean) {
       tellWorker(!!on);
       try {
-        localStorage.setItem(DEBUG_KEY, String(!!on));
+        localStorage[DEBUG_KEY] = !!on; // stored as 'true' / 'false'
       } catch {
         /* storage disabled: debug lasts for this page only */
       }
@@ -87,7 +87,7 @@ export function installSatellite(send: Send, ask: Ask, hooks: ApplyHooks, stage:
           try {
             return f(...a);
           } catch (error) {
-            applyRare({ type: 'satellite-failed', method: k, args: a, error }, hooks);
+            applyRare({ type: 'failed', method: k, args: a, error }, hooks);
           }
         };
     }

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
  * `npm test` builds first (tools/test.mjs); run `node tools/build.mjs` before running this file alone.
  */
 const GOAL = 3072;
-const CEILING = 3122;
+const CEILING = 3062;
 const dist = new URL('../../../dist/', import.meta.url);
 
 describe('dist/offtag.js size', () => {
