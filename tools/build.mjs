@@ -39,4 +39,4 @@ await cp(`${root}node_modules/@qwik.dev/partytown/lib`, `${dist}/~partytown`, { 
 const main = await readFile(`${dist}/offtag.js`);
 const size = { raw: main.length, gzip: gzipSync(main, { level: 9 }).length };
 await writeFile(`${dist}/size.json`, JSON.stringify({ 'offtag.js': size }, null, 2));
-console.log(`dist/offtag.js: ${size.raw} bytes, ${size.gzip} bytes gzip (goal: 3072)`);
+console.log(`dist/offtag.js: ${size.raw} bytes, ${size.gzip} bytes gzip (budget: 3072)`);

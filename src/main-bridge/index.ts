@@ -11,7 +11,7 @@ import { ORPHAN_KEY, type EffectBatch, type EngineEvent, type EngineInput, type 
 import { BRAND_PLACEHOLDER, SESSION_KEYS } from '../storefront/session-keys.ts';
 import { applyEffects, applyRare, type ApplyHooks } from './apply-effects.ts';
 import { listenForClicks } from './clicks.ts';
-import { pageFacts } from './page-info.ts';
+import { COOKIE_DOMAIN_KEY, pageFacts } from './page-info.ts';
 import { takeSnapshot, viewport } from './snapshot.ts';
 import { installSatellite, isDebug } from './satellite.ts';
 import { pageSetting } from '../page-settings.ts';
@@ -24,8 +24,6 @@ declare global {
   }
 }
 
-/** localStorage key of the cookie domain the probe found for this origin (docs/runtime.md, "Start-up"). */
-const COOKIE_DOMAIN_KEY = 'offtag:cd';
 
 const w = window;
 
@@ -117,7 +115,15 @@ function start(): void {
     // No worker: say where the event went (nowhere) rather than accept it silently.
     if (dead) return noWorker(event.type), 0;
     const t0 = performance.now();
-    post((kept[++seq] = { type: 'event', event, snapshot: takeSnapshot(seq, applied, dataLayerName, sessionKeys, hooks.tree, !worker) }));
+    const input: EngineInput = { type: 'event', event, snapshot: takeSnapshot(++seq, applied, dataLayerName, sessionKeys, hooks.tree, !worker) };
+    post(input);
+    try {
+      // Kept as of now (docs/runtime.md, "The pagehide copy"): a snapshot narrowed to the read set is
+      // made of fresh objects already; the whole data layer is the page's own, so it is copied now.
+      kept[seq] = hooks.tree ? input : JSON.parse(JSON.stringify(input));
+    } catch {
+      /* a data layer JSON cannot write (a cycle, a BigInt): this event relies on the worker alone */
+    }
     metrics.events++;
     metrics.postMs += performance.now() - t0;
     return seq;
@@ -177,7 +183,7 @@ function start(): void {
         applyRare({ type: 'clone', value: cfg, copied: (copy, paths) => go((init.config = copy), (init.configDropped = paths)) }, hooks);
       }
     };
-    if (domain == null) applyRare({ type: 'probe', key: COOKIE_DOMAIN_KEY, done: post }, hooks);
+    if (domain == null) applyRare({ type: 'probe', done: post }, hooks);
     else post(domain);
   };
   // The next way to start the worker; the one that says hello gets the ports. A way the policy

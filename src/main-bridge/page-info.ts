@@ -3,6 +3,9 @@ import type { PageFacts } from '../protocol.ts';
 
 const PROBE = 'TEST_AMCV_COOKIE_WRITE';
 
+/** localStorage key of the cookie domain the probe found for this origin (docs/runtime.md, "Start-up"). */
+export const COOKIE_DOMAIN_KEY = 'offtag:cd';
+
 /** The shortest host suffix (two labels up) that accepts a cookie; '' for host-only (IPs, localhost). */
 export function probeCookieDomain(host: string): string {
   if (/^[\d.]+$|^\[|^localhost$/.test(host)) return '';

@@ -5,7 +5,7 @@
  */
 import type { Effect, EngineInput, SnapshotProblem } from '../protocol.ts';
 import { loadScript } from '../third-party/load-script.ts';
-import { probeCookieDomain } from './page-info.ts';
+import { COOKIE_DOMAIN_KEY, probeCookieDomain } from './page-info.ts';
 import { cloneable } from './snapshot.ts';
 
 /**
@@ -15,10 +15,10 @@ import { cloneable } from './snapshot.ts';
 export type NoWorker = { type: 'no-worker'; url: string; same: boolean; event?: string };
 /**
  * `probe` is the bridge's own too: the cookie-domain write probe (page-info.ts), run the first time
- * an origin's page starts (its answer is then cached in localStorage under `key`), and every time
+ * an origin's page starts (its answer is then cached in localStorage under COOKIE_DOMAIN_KEY), and every time
  * when storage is disabled. `done` gets the answer ('' when this file could not load: host-only).
  */
-export type Probe = { type: 'probe'; key: string; done(cookieDomain: string): void };
+export type Probe = { type: 'probe'; done(cookieDomain: string): void };
 /** Messages for what rarely goes wrong on the page, kept out of offtag.js (docs/errors.md): a `_satellite` call that threw (`failed`), a sessionStorage write that failed (`unwritten`). */
 export type Said = { type: 'failed'; method: string; args: unknown[]; error: unknown } | { type: 'unwritten'; key: string; name: string };
 /**
@@ -89,7 +89,7 @@ export function applyRareEffect(e: RareEffect, frameMessage: FrameMessage): void
     case 'probe': {
       const d = probeCookieDomain(location.hostname);
       try {
-        localStorage.setItem(e.key, d);
+        localStorage.setItem(COOKIE_DOMAIN_KEY, d);
       } catch {
         /* storage disabled: probed again next time */
       }

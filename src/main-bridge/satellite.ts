@@ -48,7 +48,7 @@ export function installSatellite(send: Send, ask: Ask, hooks: ApplyHooks, stage:
     getVar: (name: string) => hooks.vars[name],
     getVarAsync: (name: string) => ask({ type: 'get-var', name }).then((r) => r.value),
     setVar(name: string | Record<string, unknown>, value?: unknown) {
-      const values = typeof name === 'object' && name ? name : { [String(name)]: value };
+      const values = typeof name === 'object' && name ? name : { [name]: value };
       Object.assign(hooks.vars, values);
       send({ type: 'set-var', values });
     },
