@@ -61,7 +61,7 @@ function start(): void {
   const port = events.port1;
   // Durable at `track` time (docs/delivery.md): each event is kept until the worker acknowledges
   // it, and what is still kept goes to localStorage, as JSON, on pagehide for the next page's worker.
-  // Kept as posted (no copy per event): see docs/runtime.md, "The pagehide copy".
+  // A narrowed snapshot is kept as posted, the whole data layer as a copy (docs/runtime.md, "The pagehide copy").
   const pid = Math.random() + '';
   const kept: Record<number, EngineInput> = {};
   let orphans: Array<[string, string]> = [];
@@ -175,6 +175,7 @@ function start(): void {
         pid,
         orphans,
       };
+      // (`go`'s arguments are only there to set the two fields in the clone's callback, in fewer bytes.)
       const go = (..._: unknown[]) => wk.postMessage(init, [events.port2, apiChannel.port2]);
       try {
         go();
