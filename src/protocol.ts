@@ -20,6 +20,7 @@ export interface Snapshot {
   session: Record<string, string | null>;
   /** A structured clone of `window[settings.dataLayer]` (undefined when the page has none). */
   dataLayer: unknown;
+  /** `innerWidth`/`innerHeight`; absent from what offtag.js posts during start-up (the worker shell fills it in from the init's). */
   viewport: { width: number; height: number };
   /** `navigator.globalPrivacyControl === true`. */
   gpc: boolean;
@@ -230,12 +231,20 @@ export interface InitMessage {
   /** The page's `window.offtagConfig` (validated in the worker). */
   config: unknown;
   page: PageFacts;
-  /** The hot path: the bridge posts `EngineInput`s, one one-way message per event; the worker posts `EffectBatch`es back. */
-  events: MessagePort;
+  /**
+   * The hot path: the bridge posts `EngineInput`s, one one-way message per event; the worker posts `EffectBatch`es back.
+   * offtag.js leaves it (and `api`) out and transfers the two ports only: the worker then takes `ev.ports` [events, api].
+   */
+  events?: MessagePort;
   /** The API surface, served with Comlink (`WorkerApi`): the devtools, the benches and the tests use it. */
-  api: MessagePort;
-  /** Paths of `offtagConfig` that could not be sent (functions, DOM nodes…). */
-  configDropped: string[];
+  api?: MessagePort;
+  /**
+   * The viewport when the worker said hello: offtag.js takes no viewport in the snapshots of its
+   * start-up (reading it then forces a layout on phones); the worker shell fills it in there.
+   */
+  viewport?: { width: number; height: number };
+  /** Paths of `offtagConfig` that could not be sent (functions, DOM nodes…); absent when none. */
+  configDropped?: string[];
   /** Adobe's debug switch (localStorage `com.adobe.reactor.debug`) as the page started. */
   debug: boolean;
   /** Names this page in the beacon store's acknowledgement markers (`ack:<pid>`). */

@@ -51,4 +51,4 @@ if (existsSync(`${root}demo/index.html`)) {
 const main = await readFile(`${dist}/offtag.js`);
 const size = { raw: main.length, gzip: gzipSync(main, { level: 9 }).length };
 await writeFile(`${dist}/size.json`, JSON.stringify({ 'offtag.js': size }, null, 2));
-console.log(`dist/offtag.js: ${size.raw} bytes, ${size.gzip} bytes gzip (goal: 3072)`);
+console.log(`dist/offtag.js: ${size.raw} bytes, ${size.gzip} bytes gzip (budget: 3072)`);

@@ -33,7 +33,7 @@ const replies: Record<number, (e: { value?: unknown; error?: string }) => void> 
 const hooks: ApplyHooks = {
   base: new URL('/dist/', location.href).href,
   vars: {},
-  frameMessage: (frameId, origin, data) => void host.input({ type: 'frame-message', frameId, origin, data }),
+  frameMessage: (input) => void host.input(input),
   reply(s, e) {
     replies[s]?.(e);
     delete replies[s];

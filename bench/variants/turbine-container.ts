@@ -79,7 +79,7 @@ let services: Services;
 const hooks: ApplyHooks = {
   base: new URL('/dist/', location.href).href,
   vars: {},
-  frameMessage: (frameId, origin, data) => services.visitor.onFrameMessage(frameId, origin, data),
+  frameMessage: ({ frameId, origin, data }) => services.visitor.onFrameMessage(frameId, origin, data),
   reply: () => undefined,
 };
 let ids = 0;

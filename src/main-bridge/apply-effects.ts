@@ -1,10 +1,10 @@
 /** Applies effect batches from the worker: the only page writes Offtag makes. */
-import type { Effect, ReadSet } from '../protocol.ts';
+import type { Effect, EngineInput, ReadSet } from '../protocol.ts';
 import type { applyRareEffect, RareEffect } from './rare-effects.ts';
 
 export interface ApplyHooks {
-  /** A message from a frame the engine created, for the worker (it checks the origin). */
-  frameMessage(frameId: string, origin: string, data: unknown): void;
+  /** A message from a frame the engine created, as the worker's input (it checks the origin). */
+  frameMessage(input: Extract<EngineInput, { type: 'frame-message' }>): void;
   reply(seq: number, effect: Extract<Effect, { type: 'reply' }>): void;
   vars: Record<string, unknown>;
   /** The data layer read set, once the worker has sent it (read-set.ts). */
@@ -25,10 +25,15 @@ export function applyRare(e: RareEffect, hooks: ApplyHooks): void {
     s.src = hooks.base + 'offtag-effects.js';
     s.onload = () => {
       rare = (window as unknown as { offtagRareEffects: typeof applyRareEffect }).offtagRareEffects;
-      for (const x of waiting!.splice(0)) rare(x, hooks.frameMessage);
+      for (const x of waiting!) rare(x, hooks.frameMessage);
     };
-    s.onerror = () => console.error(`Failed to load script ${s.src}`);
-    document.head.appendChild(s);
+    s.onerror = () => {
+      console.error(`Failed to load script ${s.src}`);
+      // The worker still starts: cookies host-only for this page (the probe's answer for an IP or localhost).
+      // (Only the probe has `done`; a held `clone` waits, and its events go out with pagehide's copy.)
+      for (const x of waiting! as Array<{ done?(d: string): void }>) x.done?.('');
+    };
+    document.head.append(s);
   }
   waiting.push(e);
 }
@@ -47,7 +52,7 @@ export function applyEffects(effects: Effect[], hooks: ApplyHooks): void {
           if (e.value === null) sessionStorage.removeItem(e.key);
           else sessionStorage.setItem(e.key, e.value);
         } catch (err) {
-          console.warn(`Offtag: sessionStorage ${e.key} not written (${(err as Error).name})`);
+          applyRare({ type: 'unwritten', key: e.key, name: (err as Error).name }, hooks);
         }
         break;
       case 'log':

@@ -2,14 +2,17 @@
  * offtag.js, the one script tag. It snapshots the page when an event fires, posts the snapshot
  * to the worker in one one-way message, and applies the effect batches that come back. All
  * container logic runs in the worker.
+ *
+ * Start-up stays off the page's critical path (docs/runtime.md, "Start-up"): nothing here reads
+ * localStorage or probes cookies; the init message (debug flag, orphans, page facts with the
+ * cached cookie domain) is built when the worker says hello.
  */
 import { ORPHAN_KEY, type EffectBatch, type EngineEvent, type EngineInput, type InitMessage } from '../protocol.ts';
-import { SESSION_KEYS } from '../storefront/session-keys.ts';
+import { BRAND_PLACEHOLDER, SESSION_KEYS } from '../storefront/session-keys.ts';
 import { applyEffects, applyRare, type ApplyHooks } from './apply-effects.ts';
 import { listenForClicks } from './clicks.ts';
-import { readPageInfo } from './page-info.ts';
-import { cloneable, takeSnapshot } from './snapshot.ts';
-import { narrow } from './read-set.ts';
+import { COOKIE_DOMAIN_KEY, pageFacts } from './page-info.ts';
+import { takeSnapshot, viewport } from './snapshot.ts';
 import { installSatellite, isDebug } from './satellite.ts';
 import { pageSetting } from '../page-settings.ts';
 
@@ -21,17 +24,19 @@ declare global {
   }
 }
 
+
 const w = window;
 
-
 function start(): void {
-  if (!w.atob || !w.Worker) {
+  if (!w.Worker) {
     console.warn('Adobe Launch is unsupported in IE 9 and below.');
     return;
   }
   if (w.offtag) return;
-  const script = document.currentScript as HTMLScriptElement | null;
-  const base = script?.src ? script.src.replace(/[^/]*$/, '') : location.href;
+  // The README's async snippet queues `_satellite.track` calls made before this script ran in `_satellite.q`.
+  const stub = w._satellite as { q?: unknown[][] } | undefined;
+  // The folder offtag.js came from (the page's folder when it has no src).
+  const base = new URL('.', (document.currentScript as HTMLScriptElement | null)?.src || location.href).href;
   // A throwing `offtagConfig` getter leaves the defaults (src/page-settings.ts: the rule both sides apply).
   let cfg: unknown;
   try {
@@ -50,26 +55,26 @@ function start(): void {
   const noWorker = (event?: string) => applyRare({ type: 'no-worker', url: workerUrl, same, event }, hooks);
   const dataLayerName = pageSetting(cfg, 'dataLayer');
   const brand = pageSetting(cfg, 'brand');
-  const sessionKeys = SESSION_KEYS.map((k) => k.replace('{brand}', brand));
+  const sessionKeys = SESSION_KEYS.map((k) => k.replace(BRAND_PLACEHOLDER, brand));
   const events = new MessageChannel();
   const apiChannel = new MessageChannel();
   const port = events.port1;
   // Durable at `track` time (docs/delivery.md): each event is kept until the worker acknowledges
-  // it, and what is still kept goes to localStorage on pagehide for the next page's worker.
+  // it, and what is still kept goes to localStorage, as JSON, on pagehide for the next page's worker.
+  // A narrowed snapshot is kept as posted, the whole data layer as a copy (docs/runtime.md, "The pagehide copy").
   const pid = Math.random() + '';
-  const kept: Record<number, string> = {};
+  const kept: Record<number, EngineInput> = {};
   let orphans: Array<[string, string]> = [];
-  try {
-    orphans = Object.keys(localStorage)
-      .filter((k) => !k.indexOf(ORPHAN_KEY))
-      .map((k) => [k, localStorage[k]]);
-  } catch {
-    /* storage disabled: nothing was kept either */
-  }
   addEventListener('pagehide', () => {
+    let json = '';
+    for (const k in kept)
+      try {
+        json += ',' + JSON.stringify(kept[k]);
+      } catch {
+        /* a data layer JSON cannot write (a cycle, a BigInt): this event relies on the worker alone */
+      }
     try {
-      const v = Object.values(kept);
-      if (v[0]) localStorage.setItem(ORPHAN_KEY + pid, `[${v}]`);
+      if (json) localStorage[ORPHAN_KEY + pid] = `[${json.slice(1)}]`;
     } catch {
       /* storage disabled or full: these events rely on the worker alone */
     }
@@ -81,24 +86,41 @@ function start(): void {
   /** Main-thread milliseconds the bridge spent: per event (snapshot + post) and applying effect batches. */
   const metrics = { events: 0, postMs: 0, applyMs: 0 };
 
+  // Until an input structured clone refused is copied by offtag-effects.js (`cloneable`, loaded on
+  // that first refusal), later inputs wait behind it, in order (docs/runtime.md, "Bridge size").
+  let held: EngineInput[] | undefined;
+  const post = (input: EngineInput): unknown => {
+    if (held) return held.push(input);
+    try {
+      port.postMessage(input);
+    } catch (err) {
+      held = [];
+      applyRare(
+        {
+          type: 'clone',
+          value: input,
+          err: err as Error,
+          copied(copy) {
+            port.postMessage(copy);
+            const h = held!;
+            held = undefined;
+            h.map(post);
+          },
+        },
+        hooks,
+      );
+    }
+  };
   const send = (event: EngineEvent): number => {
     // No worker: say where the event went (nowhere) rather than accept it silently.
     if (dead) return noWorker(event.type), 0;
     const t0 = performance.now();
-    const snap = takeSnapshot(++seq, applied, dataLayerName, sessionKeys);
-    snap.dataLayer = narrow(snap.dataLayer, hooks.tree);
-    let input: EngineInput = { type: 'event', event, snapshot: snap };
+    const input: EngineInput = { type: 'event', event, snapshot: takeSnapshot(++seq, applied, dataLayerName, sessionKeys, hooks.tree, !worker) };
+    post(input);
     try {
-      port.postMessage(input);
-    } catch (err) {
-      const paths: string[] = [];
-      input = cloneable(input, paths) as typeof input;
-      input.snapshot.problems!.push({ kind: 'uncloneable', detail: `${(err as Error).name}: ${(err as Error).message}`, paths });
-      port.postMessage(input);
-    }
-    // A copy as of now (the snapshot holds the live data layer): JSON, what pagehide writes.
-    try {
-      kept[seq] = JSON.stringify(input);
+      // Kept as of now (docs/runtime.md, "The pagehide copy"): a snapshot narrowed to the read set is
+      // made of fresh objects already; the whole data layer is the page's own, so it is copied now.
+      kept[seq] = hooks.tree ? input : JSON.parse(JSON.stringify(input));
     } catch {
       /* a data layer JSON cannot write (a cycle, a BigInt): this event relies on the worker alone */
     }
@@ -114,37 +136,56 @@ function start(): void {
   const hooks: ApplyHooks = {
     base,
     vars: {},
-    frameMessage: (frameId, origin, data) => port.postMessage({ type: 'frame-message', frameId, origin, data }),
+    frameMessage: (input) => port.postMessage(input),
     reply(s, e) {
       replies[s]?.(e);
       delete replies[s];
     },
   };
-  const onBatch = (batch: EffectBatch) => {
+  port.onmessage = ({ data: batch }: MessageEvent<EffectBatch>) => {
     const t0 = performance.now();
     if (batch.a) {
       for (const k in kept) if (+k <= batch.a) delete kept[k];
-      for (const [k] of orphans.splice(0)) localStorage.removeItem(k);
+      for (const [k] of orphans.splice(0)) delete localStorage[k];
     }
     applyEffects(batch.effects, hooks);
     // Numbered batches come in order, 1, 2, 3… (the worker shell numbers the ones it posts); 0 is a log.
     applied = batch.n || applied;
     metrics.applyMs += performance.now() - t0;
   };
-  port.onmessage = (ev: MessageEvent<EffectBatch>) => onBatch(ev.data);
 
-  const configDropped: string[] = [];
-  const config = cloneable(cfg, configDropped);
-  const init: InitMessage = {
-    type: 'offtag:init',
-    config,
-    configDropped,
-    debug: isDebug(),
-    page: readPageInfo(),
-    events: events.port2,
-    api: apiChannel.port2,
-    pid,
-    orphans,
+  // Posts the init message once the worker says hello: its storage reads and the cookie-domain
+  // answer (cached per origin; probed by offtag-effects.js the first time) wait until then.
+  const hello = (wk: Worker) => {
+    let domain: string | undefined;
+    try {
+      for (const k in localStorage) if (!k.indexOf(ORPHAN_KEY)) orphans.push([k, localStorage[k]]);
+      domain = localStorage[COOKIE_DOMAIN_KEY];
+    } catch {
+      /* storage disabled: nothing was kept either, and the probe runs every time */
+    }
+    const post = (cookieDomain: string) => {
+      // The two ports travel in the transfer list only: the worker takes them from `ev.ports` (events, api).
+      const init: InitMessage = {
+        type: 'offtag:init',
+        config: cfg,
+        debug: isDebug(),
+        page: pageFacts(cookieDomain),
+        viewport: viewport(),
+        pid,
+        orphans,
+      };
+      // (`go`'s arguments are only there to set the two fields in the clone's callback, in fewer bytes.)
+      const go = (..._: unknown[]) => wk.postMessage(init, [events.port2, apiChannel.port2]);
+      try {
+        go();
+      } catch {
+        // A config structured clone refuses (a function…): offtag-effects.js copies what it can and names the rest.
+        applyRare({ type: 'clone', value: cfg, copied: (copy, paths) => go((init.config = copy), (init.configDropped = paths)) }, hooks);
+      }
+    };
+    if (domain == null) applyRare({ type: 'probe', done: post }, hooks);
+    else post(domain);
   };
   // The next way to start the worker; the one that says hello gets the ports. A way the policy
   // blocks (at once, or by an error event) or that fails to load gives the next; none left: said once.
@@ -155,14 +196,14 @@ function start(): void {
     try {
       const wk = new Worker(url || URL.createObjectURL(new Blob([`importScripts(${JSON.stringify(workerUrl)})`])));
       wk.onerror = () => worker || next();
-      wk.onmessage = () => worker || (worker = wk).postMessage(init, [events.port2, apiChannel.port2]);
+      wk.onmessage = () => worker || hello((worker = wk));
     } catch {
       next();
     }
   };
   next();
 
-  installSatellite(send, ask, hooks, pageSetting(cfg, 'environment'), (on) => port.postMessage({ type: 'debug', on }));
+  const satellite = installSatellite(send, ask, hooks, pageSetting(cfg, 'environment'), (on) => port.postMessage({ type: 'debug', on }));
   w.offtag = {
     metrics: () => ({ ...metrics }),
     /** Calls a worker service (the optional offtag-visitor.js facade uses it). */
@@ -173,15 +214,21 @@ function start(): void {
   };
 
   send({ type: 'library-loaded' });
+  // Calls queued by the async snippet, in order, after Library Loaded (as a track right after the tag would be).
+  try {
+    for (const a of stub!.q!) satellite.track(...(a as [string]));
+  } catch {
+    /* no stub, or not ours */
+  }
+  // Each fires once per document, so no `once` flag is needed.
   const domReady = () => send({ type: 'dom-ready' });
   const loaded = () => send({ type: 'window-loaded' });
-  if (document.readyState === 'loading') {
-    document.addEventListener('DOMContentLoaded', domReady, { once: true });
-  } else domReady();
-  if (document.readyState === 'complete') loaded();
-  else addEventListener('load', loaded, { once: true });
+  const state = document.readyState;
+  if (state == 'loading') document.addEventListener('DOMContentLoaded', domReady);
+  else domReady();
+  if (state == 'complete') loaded();
+  else addEventListener('load', loaded);
   listenForClicks((link) => send({ type: 'click', link }));
-  dispatchEvent(new Event('offtag:ready'));
 }
 
 start();

@@ -1,7 +1,10 @@
-/** Facts read once at start, including the cookie-domain probe of the visitor library (ecid.md §5). */
+/** Facts read once per page, and the cookie-domain probe of the visitor library (ecid.md §5). */
 import type { PageFacts } from '../protocol.ts';
 
 const PROBE = 'TEST_AMCV_COOKIE_WRITE';
+
+/** localStorage key of the cookie domain the probe found for this origin (docs/runtime.md, "Start-up"). */
+export const COOKIE_DOMAIN_KEY = 'offtag:cd';
 
 /** The shortest host suffix (two labels up) that accepts a cookie; '' for host-only (IPs, localhost). */
 export function probeCookieDomain(host: string): string {
@@ -18,12 +21,15 @@ export function probeCookieDomain(host: string): string {
   return '';
 }
 
-/** What only the page can tell; the worker adds the rest (see `completePageInfo`). */
-export function readPageInfo(): PageFacts {
-  return {
-    screen: { width: screen.width, height: screen.height, colorDepth: screen.colorDepth },
-    cookieDomain: probeCookieDomain(location.hostname),
-    origin: location.origin,
-    cookiesEnabled: navigator.cookieEnabled,
-  };
-}
+/**
+ * What only the page can tell; the worker adds the rest (see `completePageInfo`). offtag.js passes
+ * the cookie domain it cached (or had offtag-effects.js probe); `readPageInfo` probes now.
+ */
+export const pageFacts = (cookieDomain: string): PageFacts => ({
+  screen: { width: screen.width, height: screen.height, colorDepth: screen.colorDepth },
+  cookieDomain,
+  origin: location.origin,
+  cookiesEnabled: navigator.cookieEnabled,
+});
+
+export const readPageInfo = (): PageFacts => pageFacts(probeCookieDomain(location.hostname));

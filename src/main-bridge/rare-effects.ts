@@ -3,16 +3,32 @@
  * third-party scripts. They live in offtag-effects.js, which offtag.js loads the first time the
  * worker asks for one, so the script tag every page pays for stays small.
  */
-import type { Effect } from '../protocol.ts';
+import type { Effect, EngineInput, SnapshotProblem } from '../protocol.ts';
 import { loadScript } from '../third-party/load-script.ts';
+import { COOKIE_DOMAIN_KEY, probeCookieDomain } from './page-info.ts';
+import { cloneable } from './snapshot.ts';
 
 /**
  * `no-worker` is the bridge's own (never from the worker): every way to start the worker failed.
  * Without `event`, the one error naming worker-src; with it, the warning for an event that goes nowhere.
  */
 export type NoWorker = { type: 'no-worker'; url: string; same: boolean; event?: string };
-export type RareEffect = Extract<Effect, { type: 'iframe' | 'post-message' | 'image' | 'script' }> | NoWorker;
-export type FrameMessage = (frameId: string, origin: string, data: unknown) => void;
+/**
+ * `probe` is the bridge's own too: the cookie-domain write probe (page-info.ts), run the first time
+ * an origin's page starts (its answer is then cached in localStorage under COOKIE_DOMAIN_KEY), and every time
+ * when storage is disabled. `done` gets the answer ('' when this file could not load: host-only).
+ */
+export type Probe = { type: 'probe'; done(cookieDomain: string): void };
+/** Messages for what rarely goes wrong on the page, kept out of offtag.js (docs/errors.md): a `_satellite` call that threw (`failed`), a sessionStorage write that failed (`unwritten`). */
+export type Said = { type: 'failed'; method: string; args: unknown[]; error: unknown } | { type: 'unwritten'; key: string; name: string };
+/**
+ * `clone`, the bridge's own: a value postMessage's structured clone refused. `copied` gets a copy it
+ * accepts (snapshot.ts `cloneable`) and the paths left out; with `err` (an event input), the copy's
+ * snapshot also carries the `uncloneable` problem the worker words.
+ */
+export type Clone = { type: 'clone'; value: unknown; err?: Error; copied(copy: unknown, paths: string[]): void };
+export type RareEffect = Extract<Effect, { type: 'iframe' | 'post-message' | 'image' | 'script' }> | NoWorker | Probe | Said | Clone;
+export type FrameMessage = (input: Extract<EngineInput, { type: 'frame-message' }>) => void;
 
 const frames: Record<string, { el: HTMLIFrameElement; ready: boolean; queue: Array<[string, string]> }> = {};
 
@@ -41,7 +57,7 @@ export function applyRareEffect(e: RareEffect, frameMessage: FrameMessage): void
       };
       // Only messages from this frame's window go back; the worker checks their origin.
       addEventListener('message', (ev) => {
-        if (ev.source && ev.source === el.contentWindow) frameMessage(e.id, ev.origin, ev.data);
+        if (ev.source && ev.source === el.contentWindow) frameMessage({ type: 'frame-message', frameId: e.id, origin: ev.origin, data: ev.data });
       });
       el.src = e.src;
       (document.body ?? document.documentElement).appendChild(el);
@@ -57,6 +73,29 @@ export function applyRareEffect(e: RareEffect, frameMessage: FrameMessage): void
     case 'script':
       loadScript(e);
       break;
+    case 'failed':
+      console.error(`Offtag: _satellite.${e.method}() failed; dropped:`, e.args, e.error);
+      break;
+    case 'unwritten':
+      console.warn(`Offtag: sessionStorage ${e.key} not written (${e.name})`);
+      break;
+    case 'clone': {
+      const paths: string[] = [];
+      const copy = cloneable(e.value, paths) as { snapshot: { problems: SnapshotProblem[] } };
+      if (e.err) copy.snapshot.problems.push({ kind: 'uncloneable', detail: `${e.err.name}: ${e.err.message}`, paths });
+      e.copied(copy, paths);
+      break;
+    }
+    case 'probe': {
+      const d = probeCookieDomain(location.hostname);
+      try {
+        localStorage.setItem(COOKIE_DOMAIN_KEY, d);
+      } catch {
+        /* storage disabled: probed again next time */
+      }
+      e.done(d);
+      break;
+    }
     case 'no-worker': {
       // docs/errors.md: the text is kept here, out of offtag.js, as no page that tracks needs it.
       const m = `Offtag: the worker did not start (${e.url}): a Content-Security-Policy must allow ${e.same ? "'self' or " : ''}blob: in worker-src; nothing is tracked.`;

@@ -4,7 +4,7 @@
  * `getVarAsync` evaluates now.
  */
 import type { EngineEvent } from '../protocol.ts';
-import type { ApplyHooks } from './apply-effects.ts';
+import { applyRare, type ApplyHooks } from './apply-effects.ts';
 
 type Send = (event: EngineEvent) => number;
 type Ask = (event: EngineEvent) => Promise<{ value?: unknown; error?: string }>;
@@ -16,24 +16,22 @@ const DEBUG_KEY = 'com.adobe.reactor.debug';
 /** Adobe's debug switch (anchors.md §1): debug-level messages print only when it is on. */
 export function isDebug(): boolean {
   try {
-    return localStorage.getItem(DEBUG_KEY) === 'true';
+    return localStorage[DEBUG_KEY] == 'true';
   } catch {
     return false;
   }
 }
 
 function readCookie(name: string): string | undefined {
-  for (const part of document.cookie.split('; ')) {
-    const eq = part.indexOf('=');
-    if (part.slice(0, eq) === name) {
-      const raw = part.slice(eq + 1);
+  for (const part of document.cookie.split('; '))
+    if (!part.indexOf(name + '=')) {
+      const raw = part.slice(name.length + 1);
       try {
         return decodeURIComponent(raw);
       } catch {
         return raw;
       }
     }
-  }
 }
 
 export function installSatellite(send: Send, ask: Ask, hooks: ApplyHooks, stage: string, tellWorker: (on: boolean) => void) {
@@ -50,7 +48,7 @@ export function installSatellite(send: Send, ask: Ask, hooks: ApplyHooks, stage:
     getVar: (name: string) => hooks.vars[name],
     getVarAsync: (name: string) => ask({ type: 'get-var', name }).then((r) => r.value),
     setVar(name: string | Record<string, unknown>, value?: unknown) {
-      const values = typeof name === 'object' && name ? name : { [String(name)]: value };
+      const values = typeof name === 'object' && name ? name : { [name]: value };
       Object.assign(hooks.vars, values);
       send({ type: 'set-var', values });
     },
@@ -74,13 +72,13 @@ export function installSatellite(send: Send, ask: Ask, hooks: ApplyHooks, stage:
     setDebug(on: boolean) {
       tellWorker(!!on);
       try {
-        localStorage.setItem(DEBUG_KEY, String(!!on));
+        localStorage[DEBUG_KEY] = !!on; // stored as 'true' / 'false'
       } catch {
         /* storage disabled: debug lasts for this page only */
       }
     },
   };
-  // No call throws into the site's code: a call that fails is said, with what was dropped.
+  // No call throws into the site's code: a call that fails is said, with what was dropped (the text is in offtag-effects.js).
   for (const o of [satellite, satellite.cookie] as Record<string, unknown>[])
     for (const k in o) {
       const f = o[k];
@@ -88,8 +86,8 @@ export function installSatellite(send: Send, ask: Ask, hooks: ApplyHooks, stage:
         o[k] = (...a: unknown[]) => {
           try {
             return f(...a);
-          } catch (e) {
-            console.error(`Offtag: _satellite.${k}() failed; dropped:`, a, e);
+          } catch (error) {
+            applyRare({ type: 'failed', method: k, args: a, error }, hooks);
           }
         };
     }

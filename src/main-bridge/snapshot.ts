@@ -3,9 +3,18 @@
  * structured clone copies it. Only when that clone fails (functions, DOM nodes, throwing getters)
  * does `cloneable` walk it to drop what cannot travel, naming each path once.
  */
-import type { Snapshot, SnapshotProblem } from '../protocol.ts';
+import type { ReadSet, Snapshot, SnapshotProblem } from '../protocol.ts';
+import { narrow } from './read-set.ts';
 
-export function takeSnapshot(seq: number, applied: number, dataLayerName: string, sessionKeys: string[]): Snapshot {
+/** The viewport as the snapshot carries it. On a phone, reading it while the page is still laid out forces a layout. */
+export const viewport = () => ({ width: innerWidth, height: innerHeight });
+
+/**
+ * `tree`: the container's read set, when the worker has sent it (read-set.ts `narrow`). `early`:
+ * taken during start-up, before the worker said hello: no viewport (offtag.js sends the one it reads
+ * at hello with the init message, and the worker shell fills it in: docs/runtime.md, "Start-up").
+ */
+export function takeSnapshot(seq: number, applied: number, dataLayerName: string, sessionKeys: string[], tree?: ReadSet | null, early?: boolean): Snapshot {
   // Always an array (the worker reads `problems ?? []`), so the bridge can add to it without a check.
   const problems: SnapshotProblem[] = [];
   const session: Record<string, string | null> = {};
@@ -29,8 +38,8 @@ export function takeSnapshot(seq: number, applied: number, dataLayerName: string
     referrer: document.referrer,
     cookie: document.cookie,
     session,
-    dataLayer,
-    viewport: { width: innerWidth, height: innerHeight },
+    dataLayer: narrow(dataLayer, tree),
+    viewport: early ? undefined : viewport(),
     gpc: (navigator as { globalPrivacyControl?: boolean }).globalPrivacyControl === true,
     problems,
   } as Snapshot;

@@ -49,7 +49,8 @@ export function startWorker<N extends string, S extends object>(
   const onInit = (ev: MessageEvent<InitMessage>) => {
     if (ev.data?.type !== 'offtag:init') return;
     scope.removeEventListener('message', onInit as EventListener);
-    const { config, page, events, api, configDropped, debug, pid = '', orphans = [] } = ev.data;
+    // offtag.js transfers the two ports without naming them in the message (protocol.ts InitMessage).
+    const { config, page, events = ev.ports[0], api = ev.ports[1], configDropped, debug, pid = '', orphans = [], viewport = { width: 0, height: 0 } } = ev.data;
     const values: Record<string, unknown> = {};
     const monitor: Array<{ name: string; data: unknown }> = [];
     /** What the bridge already holds for `getVar`, as JSON: only changed values travel again. */
@@ -145,6 +146,9 @@ export function startWorker<N extends string, S extends object>(
         events.postMessage({ n, effects: [...safe, { type: 'log', level: 'error', message }] });
       }
     };
+    /** Snapshots offtag.js took during its start-up carry no viewport (a forced layout on phones): the one it read at hello stands in. */
+    const sized = (input: EngineInput): EngineInput =>
+      input?.type === 'event' && input.snapshot && !input.snapshot.viewport ? { ...input, snapshot: { ...input.snapshot, viewport } } : input;
     /** The worker adds the snapshot's time zone (same clock, same zone as the page): one Date less per event there. */
     const zoned = (input: EngineInput): EngineInput =>
       input?.type === 'event' && input.snapshot ? { ...input, snapshot: { ...input.snapshot, tz: new Date(input.snapshot.time).getTimezoneOffset() } } : input;
@@ -263,7 +267,7 @@ export function startWorker<N extends string, S extends object>(
           feed({ name: 'orphans', data: { page: from, events: inputs.length, finishing: todo.length } });
           if (!todo.length) continue;
           const r = boot(() => {}, from);
-          for (const i of todo) await r.host.input(zoned(i));
+          for (const i of todo) await r.host.input(zoned(sized(i)));
           while (r.pendingHits() > 0) await new Promise((res) => setTimeout(res, 50));
           await beacons.commit!(from, Math.max(...todo.map((i) => (i.type === 'event' ? i.snapshot.seq : 0))));
         }
@@ -280,7 +284,7 @@ export function startWorker<N extends string, S extends object>(
     // Inputs are handled one at a time, in the order the page sent them.
     let chain: Promise<void> = Promise.resolve();
     events.onmessage = (e: MessageEvent<EngineInput>) => {
-      const input = e.data;
+      const input = sized(e.data);
       recorder.input(input);
       // One input that fails is said once, with its name; the inputs after it go on as usual
       // (and it is acknowledged: it will not succeed on another page either).

@@ -15,7 +15,7 @@ const hooks = (): ApplyHooks & { frames: unknown[]; replies: unknown[] } => {
     vars: {},
     frames,
     replies,
-    frameMessage: (...a) => frames.push(a),
+    frameMessage: (m) => frames.push(m),
     reply: (seq, e) => replies.push([seq, e]),
   };
 };
@@ -145,7 +145,7 @@ describe('applying effects', () => {
     expect(el.style.display).toBe('none');
     expect(el.getAttribute('sandbox')).toBe('allow-scripts allow-same-origin');
     await expect.poll(() => h.frames.length, { timeout: 5000 }).toBe(1);
-    expect(h.frames[0]).toEqual(['sync-frame', location.origin, 'echo:hello']);
+    expect(h.frames[0]).toEqual({ type: 'frame-message', frameId: 'sync-frame', origin: location.origin, data: 'echo:hello' });
     expect(el.className).toBe('aamIframeLoaded');
   });
 

@@ -59,3 +59,34 @@ test("the README's embed snippet, served as written from a plain local server, s
   expect(lines.filter((l) => /EU compliance/.test(l))).toEqual([]);
   expect(errors).toEqual([]);
 });
+
+test("the README's embed is async: _satellite.track calls made before offtag.js ran wait in the stub's queue and are delivered, in order", async ({ page, request }) => {
+  expect(readmeSnippet()).toMatch(/<script src="[^"]*\/offtag\.js" async><\/script>/);
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  const lines = consoleOf(page);
+  // Hold offtag.js back until the page has made a second call of its own.
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  await page.route('**/offtag.js', async (route) => {
+    await held;
+    await route.continue();
+  });
+  // An async script holds the load event back, not DOMContentLoaded.
+  await page.goto(pageUrl, { waitUntil: 'domcontentloaded' });
+  const before = await page.evaluate(() => {
+    const w = window as unknown as { offtag?: unknown; _satellite: { q: unknown[]; track(id: string): void } };
+    w._satellite.track('Content: Modal View');
+    return { ran: w.offtag !== undefined, queued: w._satellite.q.length };
+  });
+  expect(before).toEqual({ ran: false, queued: 2 });
+  release();
+  const got = await waitForBeacons(request, 2);
+  expect(got).toHaveLength(2);
+  // The README's Page View first, then the modal view: both page-view hits, in the order they were called.
+  expect(got.map((b) => b.hitType)).toEqual(['t', 't']);
+  expect(got[0].params.g).toBe(pageUrl);
+  await expect.poll(() => page.evaluate(() => typeof (window as unknown as { _satellite: { getVar?: unknown } })._satellite.getVar)).toBe('function');
+  expect(lines.filter((l) => /does not match|failed/.test(l))).toEqual([]);
+  expect(errors).toEqual([]);
+});

@@ -230,3 +230,83 @@ test('debug mode: rule messages appear only after _satellite.setDebug(true), and
   await expect.poll(() => lines).toContain('Rule "Page View" fired.');
   await page.evaluate(() => (window as any)._satellite.setDebug(false));
 });
+
+test.describe('start-up and the hot path (issue 12)', () => {
+  /**
+   * A page that records, by phase, every read of `localStorage`, `innerWidth`/`innerHeight` and
+   * every `document.cookie` write: `start` while offtag.js (a classic script in the head) runs, `after` later.
+   */
+  const PROBED = `<!doctype html><html><head><meta charset="utf-8"><title>start-up probe</title>
+<script src="/offtag-config.js"></script>
+<script>
+  window.__log = [];
+  window.__phase = 'start';
+  const hook = (o, name, kind) => {
+    const d = Object.getOwnPropertyDescriptor(o, name);
+    Object.defineProperty(o, name, { configurable: true, enumerable: true,
+      get() { if (kind !== 'writes') window.__log.push([name + ' read', window.__phase]); return d.get.call(this); },
+      ...(d.set && { set(v) { if (kind === 'writes') window.__log.push([name + ' write ' + String(v).split('=')[0], window.__phase]); d.set.call(this, v); } }) });
+  };
+  hook(window, 'localStorage');
+  hook(window, 'innerWidth');
+  hook(window, 'innerHeight');
+  hook(Document.prototype, 'cookie', 'writes');
+  window.digitalData = { page: { pageInfo: { pageType: 'Home', pageUID: 'home' } } };
+</script>
+<script src="/dist/offtag.js"></script>
+<script>_satellite.track('Page View'); window.__phase = 'after';</script>
+</head><body><p>probe</p></body></html>`;
+
+  test('start() reads no localStorage and no viewport and writes no cookie; the init (debug flag, orphans, cookie domain, viewport) waits for the worker', async ({ page, request }) => {
+    await page.route('**/test/startup-probe.html', (r) => r.fulfill({ contentType: 'text/html', body: PROBED }));
+    await page.goto('/test/startup-probe.html');
+    const [pv] = await waitForBeacons(request, 1);
+    // That Page View's snapshot, taken before the worker said hello, had no viewport: the worker filled in the one read at hello.
+    expect(pv.params.bw).toBe(String(await page.evaluate(() => innerWidth)));
+    const log: Array<[string, string]> = await page.evaluate(() => (window as any).__log);
+    expect(log.filter(([, phase]) => phase === 'start')).toEqual([]);
+    // Later, when the worker said hello: localStorage (orphans, debug flag, cookie domain) and the viewport.
+    expect(log.map(([what]) => what)).toEqual(expect.arrayContaining(['localStorage read', 'innerWidth read']));
+    // The cookie domain is cached for the next page of this origin ('' = host-only on 127.0.0.1).
+    expect(await page.evaluate(() => localStorage.getItem('offtag:cd'))).toBe('');
+  });
+
+  test('the cookie-domain answer is cached per origin: a page that finds it does not probe, and the worker gets it as is', async ({ page }) => {
+    // A cached answer no probe on 127.0.0.1 would give ('' there): it can only have come from the cache.
+    await page.addInitScript(() => localStorage.setItem('offtag:cd', '.cached.example'));
+    await page.goto('/test/minimal.html?silent');
+    await page.addScriptTag({ path: 'node_modules/comlink/dist/umd/comlink.min.js' });
+    const cookieDomain = await page.evaluate(async () => {
+      const w = window as any;
+      return (await w.Comlink.wrap(w.offtag.apiPort).session()).page.cookieDomain;
+    });
+    expect(cookieDomain).toBe('.cached.example');
+  });
+
+  test('no JSON per event once the read set narrows the data layer: events wait as posted, as of their own time, and become JSON on pagehide', async ({ page, request }) => {
+    await page.goto('/test/minimal.html?silent');
+    await page.evaluate(() => (window as any)._satellite.track('Page View'));
+    // The read set comes right after start-up; by the first beacon it is in force.
+    await waitForBeacons(request, 1);
+    const r = await page.evaluate(() => {
+      const w = window as any;
+      const stringify = JSON.stringify;
+      let calls = 0;
+      JSON.stringify = ((...a: Parameters<typeof stringify>) => (calls++, stringify(...a))) as typeof stringify;
+      for (const id of ['one', 'two']) {
+        w.digitalData.page.pageInfo.pageUID = id;
+        for (let i = 0; i < 25; i++) w._satellite.track('Element Interactions');
+      }
+      const perEvent = calls;
+      // No acknowledgement can arrive inside this task: all 50 are still kept.
+      dispatchEvent(new PageTransitionEvent('pagehide'));
+      JSON.stringify = stringify;
+      const key = Object.keys(localStorage).find((k) => k.startsWith('offtag:u:'))!;
+      // (The Page View may still be kept too: its acknowledgement can come after its beacon arrived.)
+      const kept = JSON.parse(localStorage.getItem(key)!).filter((i: any) => i.event?.id === 'Element Interactions');
+      localStorage.removeItem(key);
+      return { perEvent, kept: kept.length, uids: [...new Set(kept.map((i: any) => i.snapshot.dataLayer.page.pageInfo.pageUID))] };
+    });
+    expect(r).toEqual({ perEvent: 0, kept: 50, uids: ['one', 'two'] });
+  });
+});
