@@ -57,8 +57,8 @@ function flush(): void {
   }
   page.digitalData = latest;
 }
-// offtag.js dispatches `offtag:ready` once `_satellite` is there.
-addEventListener('offtag:ready', flush);
+// `_satellite` is there once offtag.js has run, which its script tag's `load` event says (index.html).
+document.getElementById('offtag-tag')?.addEventListener('load', flush);
 
 /** Loads the devtools overlay from beside offtag.js (it is loaded only on demand). */
 export function openDevtools(): void {
