@@ -25,7 +25,7 @@ import { createResolver, type Resolver } from './data-elements.ts';
 import { rulesFor, runRule } from './rules.ts';
 import { resolveSettings, type Settings } from './settings.ts';
 import { replaceTokens } from './tokens.ts';
-import type { Container, DataElement, EngineContext, EngineEnv, RuleContext, SessionStore } from './types.ts';
+import type { Container, ContainerHooks, DataElement, EngineContext, EngineEnv, RuleContext, SessionStore } from './types.ts';
 
 export interface EngineOptions<N extends string, S> {
   container: Container<N, S>;
@@ -45,6 +45,8 @@ export interface EngineOptions<N extends string, S> {
 export interface Engine {
   readonly settings: Settings;
   dispatch(input: EngineInput): Promise<EffectBatch>;
+  /** The container's `pendingHits` hook (0 without one): work whose effects are not emitted yet. */
+  pendingHits(): number;
 }
 
 /** Effects the bridge applies; the rest (requests, timers, the devtools feed) stay in the worker. */
@@ -216,6 +218,8 @@ export function createEngine<N extends string, S extends object>(opts: EngineOpt
 
   let services: S | undefined;
   const getServices = () => (services ??= opts.services(ctx));
+  let hooks: ContainerHooks | undefined;
+  const getHooks = () => (hooks ??= opts.container.hooks?.(getServices()) ?? {});
 
   const ruleContext = (event: EngineEvent, resolver: Resolver<N>, ruleName: string): RuleContext<N, S> => ({
     settings,
@@ -286,17 +290,15 @@ export function createEngine<N extends string, S extends object>(opts: EngineOpt
         return;
       }
       case 'service-call': {
-        const svc = (getServices() as Record<string, { call?: (m: string, a: unknown[]) => Promise<unknown> }>)[
-          event.service
-        ];
         const seq = snapshot.seq;
-        if (!svc?.call) {
+        const answer = getHooks().serviceCall?.(event.service, event.method, event.args ?? []);
+        if (!answer) {
           emit({ type: 'reply', seq, error: `Unknown service "${event.service}".` });
           return;
         }
         // The answer may wait for the network; it travels in whichever batch it is ready in.
-        void svc.call(event.method, event.args ?? []).then(
-          (r) => emit({ type: 'reply', seq, ...(r as object) }),
+        void answer.then(
+          (r) => emit({ type: 'reply', seq, ...r }),
           (err: unknown) => emit({ type: 'reply', seq, error: err instanceof Error ? err.message : String(err) }),
         );
         return;
@@ -307,10 +309,7 @@ export function createEngine<N extends string, S extends object>(opts: EngineOpt
 
     const rules = rulesFor(opts.container.rules, event);
     if (!rules.length && event.type === 'direct-call') log('log', unmatchedDirectCall(event.id));
-    if (event.type === 'click') {
-      const analytics = (getServices() as Partial<import('./types.ts').Services>).analytics;
-      if (analytics) await analytics.onClick(event.link);
-    }
+    if (event.type === 'click') await getHooks().onClick?.(event.link);
     for (const rule of rules) {
       ctx.monitor('rule-triggered', { rule: rule.name, event: event.type, seq: snapshot.seq });
       const outcome = await runRule(rule, ruleContext(event, resolver, rule.name), ctx.sleep);
@@ -356,23 +355,19 @@ export function createEngine<N extends string, S extends object>(opts: EngineOpt
       case 'debug':
         debug = input.on;
         return;
-      case 'beacon-delivered': {
-        const analytics = (getServices() as Partial<import('./types.ts').Services>).analytics;
-        analytics?.onBeaconDelivered?.(input.rttMs);
+      case 'beacon-delivered':
+        getHooks().onBeaconDelivered?.(input.rttMs);
         return;
-      }
-      case 'frame-message': {
-        for (const svc of Object.values(getServices()) as Array<{ onFrameMessage?: (...a: unknown[]) => void }>) {
-          svc.onFrameMessage?.(input.frameId, input.origin, input.data);
-        }
+      case 'frame-message':
+        getHooks().onFrameMessage?.(input.frameId, input.origin, input.data);
         return;
-      }
     }
   };
 
   let queue: Promise<unknown> = Promise.resolve();
   return {
     settings,
+    pendingHits: () => getHooks().pendingHits?.() ?? 0,
     dispatch(input) {
       const run = async (): Promise<EffectBatch> => {
         dispatching = true;

@@ -4,7 +4,8 @@
  * holds opt-in state, and answers the page-side `Visitor` facade and the analytics tracker.
  * Every effect goes through `ctx`; nothing here touches the world itself.
  */
-import type { EngineContext, VisitorService, VisitorValues } from '../core/types.ts';
+import type { EngineContext } from '../core/types.ts';
+import type { VisitorService, VisitorValues } from '../services.ts';
 import {
   amcvCookieName,
   amcvDigest,

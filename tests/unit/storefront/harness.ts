@@ -6,7 +6,7 @@ import type { Effect, EffectBatch, EngineEvent, PageInfo, Snapshot } from '../..
 import { storefront } from '../../../src/storefront/container.ts';
 import { parseCookieString } from '../../../src/worker-engine/core/cookies.ts';
 import { createEngine, emptySnapshot, type Engine } from '../../../src/worker-engine/core/engine.ts';
-import type { AnalyticsHit, AnalyticsService, Services, VisitorService } from '../../../src/worker-engine/core/types.ts';
+import type { AnalyticsHit, AnalyticsService, Services, VisitorService } from '../../../src/worker-engine/services.ts';
 
 /** 2026-01-15 10:30:00 UTC. */
 export const FIXED = Date.UTC(2026, 0, 15, 10, 30, 0);
