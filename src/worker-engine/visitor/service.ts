@@ -44,9 +44,6 @@ export interface VisitorOptions {
   overwriteCrossDomainMCIDAndAID?: boolean;
 }
 
-export type { VisitorCallResult } from './opt-in-calls.ts';
-export { normalizeOrgId } from './org-id.ts';
-
 /** Whether a path exclusion applies to `pathname` (equal, or a case-insensitive regex match). */
 export function isPathExcluded(pathname: string, exclusions: readonly string[]): boolean {
   return exclusions.some((p) => {
