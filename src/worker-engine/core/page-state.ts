@@ -72,10 +72,8 @@ export function createPageState(deps: {
       deps.cookies.rebase(s.cookie, s.applied);
       for (const [key, w] of overlay) if (w.batch <= s.applied) overlay.delete(key);
       for (const p of s.problems ?? []) deps.warn(describeProblem(p, deps.dataLayerName));
-      if (s.dataLayer !== undefined && typeof s.dataLayer === 'object') {
-        const { cycles } = dropCycles(s.dataLayer);
-        if (cycles.length) deps.warn(`The data layer refers back to itself at ${cycles.join(', ')}; those references were dropped.`);
-      }
+      const { cycles } = dropCycles(s.dataLayer);
+      if (cycles.length) deps.warn(`The data layer refers back to itself at ${cycles.join(', ')}; those references were dropped.`);
     },
   };
 }
