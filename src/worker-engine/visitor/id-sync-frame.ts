@@ -52,14 +52,12 @@ export function createIdSyncs(ctx: EngineContext, amcv: AmcvState, opts: { conta
   function fireFirstParty(entries: IbsEntry[], listName: 'MCSYNCS' | 'MCSYNCSOP'): void {
     const today = dayNumber(ctx.env.now());
     let list = parseSyncList(amcv.stored(listName));
-    let changed = false;
     for (const e of entries) {
       if (isSynced(list, e.id, today)) continue;
       for (const u of e.url) ctx.emit({ type: 'image', src: u.startsWith('//') ? (ctx.page.secure ? 'https:' : 'http:') + u : u });
       list = recordSync(list, e.id, e.ttl, today);
-      changed = true;
     }
-    if (!changed) return;
+    // An unchanged list leaves the cookie as it is: persist() writes only what changed.
     amcv.set(listName, serializeSyncList(list));
     amcv.persist();
   }

@@ -151,3 +151,45 @@ describe('the opt-in calls (adobe.optIn through the facade)', () => {
     expect(svc.isApproved('nonsense')).toBe(false);
   });
 });
+
+describe('ID syncs over several replies', () => {
+  it('an entry already posted is not posted again; an on-page sync already done is not fired again', async () => {
+    const onPage = { id: '477', tag: 'img', url: ['https://op.example/p'], ttl: 1440, fireURLSync: 0, syncOnPage: 1 };
+    const framed = { id: '411', tag: 'img', url: ['//cm.example.net/pixel?id=1'], ttl: 10080, fireURLSync: 1, syncOnPage: 0 };
+    const quiet = { id: '500', tag: 'img', url: ['//q.example/p'], ttl: 10080, fireURLSync: 0, syncOnPage: 0 };
+    const ctx = makeContext({ fetch: () => idReply({ ibs: [onPage, framed, quiet] }) });
+    const svc = createVisitorService(ctx);
+    await svc.start();
+    const writes = () => ctx.effects.filter((e) => e.type === 'cookie' && e.name === AMCV).length;
+    const before = writes();
+    // A new set of customer ids asks again; the reply repeats the same syncs.
+    await svc.call('setCustomerIDs', [{ crm: { id: 'c', authState: 1 } }]);
+    await svc.getVisitorValues();
+    expect(ctx.requests.filter((r) => r.kind === 'id-service')).toHaveLength(2);
+    expect(ctx.effects.filter((e) => e.type === 'post-message')).toEqual([]);
+    expect(ctx.effects.filter((e) => e.type === 'image')).toEqual([{ type: 'image', src: 'https://op.example/p' }]);
+    // The second reply changed MCCIDH only: one more cookie write, none for an unchanged sync list.
+    expect(writes()).toBe(before + 1);
+    const frame = ctx.effects.find((e) => e.type === 'iframe') as { id: string; targetOrigin: string };
+    svc.onFrameMessage(frame.id, frame.targetOrigin, '---destpub-to-parent---canSetThirdPartyCookies|false');
+    // Only the entry marked fireURLSync is fired by the page, once (it was listed with each reply).
+    expect(ctx.effects.filter((e) => e.type === 'image').map((e) => (e as { src: string }).src)).toEqual([
+      'https://op.example/p',
+      'https://cm.example.net/pixel?id=1',
+    ]);
+  });
+
+  it('after the region changed, only the first post clears the iframe\'s list', async () => {
+    const first = { id: '1', tag: 'img', url: ['//a.example/p'], ttl: 10080, fireURLSync: 0, syncOnPage: 0 };
+    const fields = new Map([['MCMID', { value: MID }], ['MCAAMLH', { value: '3' }]]);
+    const { encodeAmcv } = await import('../../../src/worker-engine/visitor/amcv-cookie.ts');
+    const ctx = makeContext({ cookies: { [AMCV]: encodeAmcv(fields, 179643557) }, fetch: () => idReply({ ibs: [first] }) });
+    const svc = createVisitorService(ctx);
+    await svc.start();
+    await svc.call('idSyncByURL', [{ dpid: '22', url: 'https://s.example/p' }]);
+    const frame = ctx.effects.find((e) => e.type === 'iframe') as { messages: string[] };
+    expect(frame.messages[0]!.startsWith('---destpub-clear-dextp---')).toBe(true);
+    const post = ctx.effects.find((e) => e.type === 'post-message') as { message: string };
+    expect(post.message.startsWith('---destpub-combined---')).toBe(true);
+  });
+});
