@@ -2,7 +2,8 @@
  * Shared by the bench's main-thread variants: the synthetic container growth (container
  * scaling) and the page-side knobs the bench pages set before a variant loads.
  */
-import type { Container, DataElement, Rule, Services } from '../../src/worker-engine/core/types.ts';
+import type { Container, DataElement, Rule } from '../../src/worker-engine/core/types.ts';
+import type { Services } from '../../src/worker-engine/services.ts';
 import { DIRECT_CALLS } from '../../src/storefront/rules.ts';
 
 /** What a bench page may set before the variant's script: `window.benchSynthetic = { dataElements, rules }`. */

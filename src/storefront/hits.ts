@@ -3,7 +3,8 @@
  * analytics extension applies its variables (appmeasurement.md §7): tokens replaced by data
  * element values, empty values left out (AppMeasurement drops them anyway).
  */
-import type { AnalyticsHit, RuleContext, Services } from '../worker-engine/core/types.ts';
+import type { RuleContext } from '../worker-engine/core/types.ts';
+import type { AnalyticsHit, Services } from '../worker-engine/services.ts';
 import type { StorefrontElement } from './data-elements.ts';
 import { safeJson } from '../worker-engine/core/safe-json.ts';
 import { isMissing } from './derived.ts';

@@ -5,7 +5,8 @@
 import type { Effect } from '../protocol.ts';
 import { trackingConsented } from '../worker-engine/analytics/consent.ts';
 import type { Settings } from '../worker-engine/core/settings.ts';
-import type { Rule, RuleContext, Services } from '../worker-engine/core/types.ts';
+import type { Rule, RuleContext } from '../worker-engine/core/types.ts';
+import type { Services } from '../worker-engine/services.ts';
 import type { StorefrontElement } from './data-elements.ts';
 import { INSIGHTS_PATH } from './derived.ts';
 import { linkHit, pageViewHit, send } from './hits.ts';

@@ -1,9 +1,80 @@
-/** The services the storefront's rules use, built once per engine. */
-import type { EngineContext, Services } from './core/types.ts';
+/**
+ * The services the storefront's rules use, built once per engine: the visitor-ID service and
+ * the analytics tracker. The engine core does not know them; the storefront container reaches
+ * them through its hooks (src/storefront/container.ts).
+ */
+import type { LinkClick } from '../protocol.ts';
+import type { EngineContext } from './core/types.ts';
 import { createAnalyticsService } from './analytics/tracker.ts';
 import { createVisitorService } from './visitor/service.ts';
 
 export function createServices(ctx: EngineContext): Services {
   const visitor = createVisitorService(ctx);
   return { visitor, analytics: createAnalyticsService(ctx, visitor) };
+}
+
+/**
+ * The services the worker offers the storefront's rules. Each is built once per engine from the context;
+ * the visitor-ID service and the analytics tracker implement these.
+ */
+export interface Services {
+  visitor: VisitorService;
+  analytics: AnalyticsService;
+}
+
+export interface VisitorValues {
+  MCMID?: string;
+  MCAID?: string;
+  MCAAMLH?: string;
+  MCAAMB?: string;
+  MCOPTOUT?: boolean;
+}
+
+export interface VisitorService {
+  /** The 'Visitor service' rule (Library Loaded): read the AMCV cookie, make the ID call if due. */
+  start(): Promise<void>;
+  /** Resolves once the ID call answered or timed out (AppMeasurement waits for this). */
+  getVisitorValues(): Promise<VisitorValues>;
+  /** The org id as sent (`…@AdobeOrg`). */
+  readonly orgId: string;
+  /** Opt-in: whether a category is approved (true when opt-in does not apply). */
+  isApproved(category: string): boolean;
+  /** Customer ids for the analytics `cid.` block: data source → {id, authState}. */
+  getCustomerIDs(): Record<string, { id: string; authState: number }>;
+  /**
+   * `getSupplementalDataID(consumer, noGenerate)` (ecid.md §8): with `noGenerate` the consumer gets an
+   * id only when one exists already (handed over in the URL or `serverState`, or made by another consumer).
+   */
+  getSupplementalDataID(consumer: string, noGenerate: boolean): string;
+  /** A call from the page-side `Visitor` facade. */
+  call(method: string, args: unknown[]): Promise<{ value?: unknown; callbacks?: unknown[][] }>;
+  /** A postMessage from a frame the service created (the ID-sync iframe); origin unchecked. */
+  onFrameMessage(frameId: string, origin: string, data: unknown): void;
+}
+
+/** One analytics hit as a rule asks for it. */
+export interface AnalyticsHit {
+  /** `t`: page view; `tl`: link. */
+  type: 't' | 'tl';
+  /** AppMeasurement variable names (`pageName`, `channel`, `eVar1`, `prop2`, `list1`, `hier1`, `events`, `products`, …). */
+  vars: Record<string, string | undefined>;
+  linkType?: 'o' | 'd' | 'e';
+  linkName?: string;
+  linkUrl?: string;
+  /** The analytics extension's filters for link hits (DECISIONS.md §5). */
+  linkTrackVars?: string;
+  linkTrackEvents?: string;
+  /** ActivityMap context data for automatic link hits. */
+  contextData?: Record<string, string>;
+}
+
+export interface AnalyticsService {
+  /** Build and send one beacon, subject to consent, opt-in and opt-out; never throws. */
+  track(hit: AnalyticsHit): Promise<void>;
+  /** Automatic link tracking (download and exit links). */
+  onClick(link: LinkClick): Promise<void>;
+  /** A beacon of this page was delivered (2xx) after `rttMs`: the next beacon reports it as `lrt`. */
+  onBeaconDelivered(rttMs: number): void;
+  /** Hits handed to `track`/`onClick` whose beacon is not emitted (or dropped) yet: the worker acknowledges events only at 0. */
+  pendingHits?(): number;
 }

@@ -173,13 +173,12 @@ export function startWorker<N extends string, S extends object>(
     const pageInfo = completePageInfo(page, navigator);
     /** The session so far, for the devtools' "export session as replay fixture". */
     const recorder = createSessionRecorder(config, pageInfo);
-    /** An engine with its host; `pendingHits` reads its tracker (0 when it has none). */
+    /** An engine with its host; `pendingHits` is the container's hook (0 when it has none). */
     const boot = (toPage: (b: EffectBatch) => void, tag?: string) => {
-      let services: S | undefined;
       let h: Host | undefined;
       const engine = createEngine({
         container: opts.container,
-        services: (ctx) => (services = opts.services(ctx)),
+        services: opts.services,
         env: browserEnv,
         config,
         debug,
@@ -213,8 +212,7 @@ export function startWorker<N extends string, S extends object>(
         setTimer: (ms, fire) => setTimeout(fire, ms),
         monitor: tag ? (e) => feed({ name: e.name, data: { ...(e.data as object), replayOf: tag } }) : feed,
       });
-      const pendingHits = () => (services as { analytics?: { pendingHits?(): number } } | undefined)?.analytics?.pendingHits?.() ?? 0;
-      return { engine, host: h, pendingHits };
+      return { engine, host: h, pendingHits: engine.pendingHits };
     };
     /** A beacon of this page waits for the next commit (one that came after the last event's acknowledgement: a late batch). */
     let fresh = false;

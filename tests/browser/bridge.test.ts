@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { wrap } from 'comlink';
-import { forPage, type Effect, type EffectBatch, type EngineEvent, type InitMessage, type WorkerApi } from '../../src/protocol.ts';
+import { forPage, type Effect } from '../../src/protocol.ts';
 import { cloneable, takeSnapshot } from '../../src/main-bridge/snapshot.ts';
 import { applyEffects, type ApplyHooks } from '../../src/main-bridge/apply-effects.ts';
 import { applyRareEffect } from '../../src/main-bridge/rare-effects.ts';
 import { probeCookieDomain, readPageInfo } from '../../src/main-bridge/page-info.ts';
 import { linkClick } from '../../src/main-bridge/clicks.ts';
+import { startTestWorker } from './start-test-worker.ts';
 
 const hooks = (): ApplyHooks & { frames: unknown[]; replies: unknown[] } => {
   const frames: unknown[] = [];
@@ -205,39 +205,24 @@ describe('page info', () => {
 
 describe('bridge ↔ worker', () => {
   it('one message per event; effects come back in numbered batches; network answers arrive later', async () => {
-    const worker = new Worker(new URL('./test-worker.ts', import.meta.url), { type: 'module' });
-    const { port1, port2 } = new MessageChannel();
-    const apiChannel = new MessageChannel();
-    const batches: EffectBatch[] = [];
+    const w = startTestWorker({ config: { brand: 'acme' } });
     // Numbered batches only (the read set and worker logs travel as batch 0).
-    port1.onmessage = (e) => e.data.n && batches.push(e.data);
-    const init: InitMessage = {
-      type: 'offtag:init',
-      config: { brand: 'acme' },
-      configDropped: [],
-      debug: false,
-      page: readPageInfo(),
-      events: port2,
-      api: apiChannel.port2,
-    };
-    worker.postMessage(init, [port2, apiChannel.port2]);
-    const api = wrap<WorkerApi>(apiChannel.port1);
+    const batches = () => w.batches.filter((b) => b.n);
     (window as unknown as Record<string, unknown>).digitalData = { page: { pageInfo: { pageType: 'Cart' } } };
-    const send = (event: EngineEvent) =>
-      port1.postMessage({ type: 'event', event, snapshot: takeSnapshot(batches.length + 1, 0, 'digitalData', ['acmeUserData']) });
+    const { send, api } = w;
     send({ type: 'direct-call', id: 'Page View' });
-    await expect.poll(() => batches.length, { timeout: 5000 }).toBe(1);
-    expect(batches[0].n).toBe(1);
-    expect(batches[0].effects).toContainEqual({ type: 'cookie-string', cookie: 'pt=Cart; path=/' });
-    expect(batches[0].effects).toContainEqual({ type: 'log', level: 'log', message: 'page view Cart' });
-    expect(batches[0].effects.some((e) => e.type === 'request' || e.type === 'timer')).toBe(false);
+    await expect.poll(() => batches().length, { timeout: 5000 }).toBe(1);
+    expect(batches()[0].n).toBe(1);
+    expect(batches()[0].effects).toContainEqual({ type: 'cookie-string', cookie: 'pt=Cart; path=/' });
+    expect(batches()[0].effects).toContainEqual({ type: 'log', level: 'log', message: 'page view Cart' });
+    expect(batches()[0].effects.some((e) => e.type === 'request' || e.type === 'timer')).toBe(false);
 
     send({ type: 'direct-call', id: 'Fetch' });
-    await expect.poll(() => batches.flatMap((b) => b.effects).find((e) => e.type === 'log' && e.message.startsWith('answer')), { timeout: 5000 }).toBeTruthy();
+    await expect.poll(() => batches().flatMap((b) => b.effects).find((e) => e.type === 'log' && e.message.startsWith('answer')), { timeout: 5000 }).toBeTruthy();
     // The API surface, over Comlink.
     expect(await api.values()).toMatchObject({ pageType: 'Cart' });
     expect((await api.settings()).brand).toBe('acme');
     expect(await api.pendingBeacons()).toBe(0);
-    worker.terminate();
+    w.worker.terminate();
   });
 });

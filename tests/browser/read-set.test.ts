@@ -1,11 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EffectBatch, EngineEvent, InitMessage } from '../../src/protocol.ts';
-import { takeSnapshot } from '../../src/main-bridge/snapshot.ts';
 import { narrow } from '../../src/main-bridge/read-set.ts';
 import { applyEffects, type ApplyHooks } from '../../src/main-bridge/apply-effects.ts';
-import { readPageInfo } from '../../src/main-bridge/page-info.ts';
 import { readPath, readSetOf } from '../../src/worker-engine/core/data-layer.ts';
 import { storefront } from '../../src/storefront/container.ts';
+import { startTestWorker } from './start-test-worker.ts';
 
 afterEach(() => {
   for (const c of document.cookie.split('; ')) {
@@ -15,30 +13,24 @@ afterEach(() => {
   sessionStorage.clear();
 });
 
-/** A worker around tests/browser/test-worker.ts, with the bridge's batch handling (applied count, effects on the page). */
+/** The test worker with the bridge's batch handling (applied count, effects on the page, the narrowed data layer). */
 function connect() {
-  const worker = new Worker(new URL('./test-worker.ts', import.meta.url), { type: 'module' });
-  const { port1, port2 } = new MessageChannel();
-  const api = new MessageChannel();
-  const batches: EffectBatch[] = [];
   const hooks: ApplyHooks = { base: '/', vars: {}, frameMessage: () => {}, reply: () => {} };
   let applied = 0;
-  port1.onmessage = (e: MessageEvent<EffectBatch>) => {
-    batches.push(e.data);
-    applyEffects(e.data.effects, hooks);
-    applied = e.data.n || applied;
-  };
-  const init: InitMessage = { type: 'offtag:init', config: { brand: 'acme' }, configDropped: [], debug: false, page: readPageInfo(), events: port2, api: api.port2 };
-  worker.postMessage(init, [port2, api.port2]);
-  let seq = 0;
   const posted: unknown[] = [];
-  const send = (event: EngineEvent) => {
-    const snapshot = takeSnapshot(++seq, applied, 'digitalData', ['acmeUserData']);
-    snapshot.dataLayer = narrow(snapshot.dataLayer, hooks.tree);
-    posted.push(snapshot.dataLayer);
-    port1.postMessage({ type: 'event', event, snapshot });
-  };
-  return { worker, batches, hooks, send, posted };
+  const w = startTestWorker({
+    config: { brand: 'acme' },
+    onBatch(batch) {
+      applyEffects(batch.effects, hooks);
+      applied = batch.n || applied;
+    },
+    applied: () => applied,
+    prepare(snapshot) {
+      snapshot.dataLayer = narrow(snapshot.dataLayer, hooks.tree);
+      posted.push(snapshot.dataLayer);
+    },
+  });
+  return { ...w, hooks, posted };
 }
 
 const bigLayer = () => ({

@@ -1,37 +1,11 @@
 /**
  * Issue 9, point 2: one hostile value or one failing input must not stop the worker. Each test
- * starts the real worker shell (tests/browser/robust-worker.ts), sends one probe, then a plain
+ * starts the real worker shell (tests/browser/test-worker.ts), sends one probe, then a plain
  * "Page View" that must still be processed. On the old shell the probe rejected the input chain
  * and nothing after it was ever processed.
  */
 import { describe, expect, it } from 'vitest';
-import type { Effect, EffectBatch, EngineEvent, InitMessage } from '../../src/protocol.ts';
-import { takeSnapshot } from '../../src/main-bridge/snapshot.ts';
-import { readPageInfo } from '../../src/main-bridge/page-info.ts';
-
-function start() {
-  const worker = new Worker(new URL('./robust-worker.ts', import.meta.url), { type: 'module' });
-  const { port1, port2 } = new MessageChannel();
-  const apiChannel = new MessageChannel();
-  const batches: EffectBatch[] = [];
-  port1.onmessage = (e) => batches.push(e.data);
-  const init: InitMessage = {
-    type: 'offtag:init',
-    config: {},
-    configDropped: [],
-    debug: false,
-    page: readPageInfo(),
-    events: port2,
-    api: apiChannel.port2,
-  };
-  worker.postMessage(init, [port2, apiChannel.port2]);
-  let seq = 0;
-  const send = (event: EngineEvent) =>
-    port1.postMessage({ type: 'event', event, snapshot: takeSnapshot(++seq, 0, 'digitalData', []) });
-  const effects = () => batches.flatMap((b) => b.effects);
-  const messages = () => effects().flatMap((e: Effect) => (e.type === 'log' ? [e.message] : []));
-  return { worker, send, effects, messages };
-}
+import { startTestWorker as start } from './start-test-worker.ts';
 
 const dl = window as unknown as { digitalData?: unknown };
 

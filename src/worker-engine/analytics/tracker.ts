@@ -5,7 +5,8 @@
  */
 import type { LinkClick, Snapshot } from '../../protocol.ts';
 import { reportSuiteFor } from '../core/settings.ts';
-import type { AnalyticsHit, AnalyticsService, EngineContext, VisitorService, VisitorValues } from '../core/types.ts';
+import type { EngineContext } from '../core/types.ts';
+import type { AnalyticsHit, AnalyticsService, VisitorService, VisitorValues } from '../services.ts';
 import { CLICK_COOKIE, clickCookieValue, clickData, readClickCookie } from './activity-map.ts';
 import { decodeBeacon } from './beacon-decode.ts';
 import { browserValues, buildQuery, type ContextData } from './beacon-query.ts';

@@ -38,11 +38,9 @@ export function dropCycles(root: unknown): { value: unknown; cycles: string[] } 
     onPath.add(v);
     if (Array.isArray(v)) {
       for (let i = 0; i < v.length; i++) v[i] = walk(v[i], `${path}[${i}]`);
-    } else if (!(v instanceof Date) && !(v instanceof RegExp) && !ArrayBuffer.isView(v) && !(v instanceof ArrayBuffer)) {
-      if (v instanceof Map || v instanceof Set) {
-        onPath.delete(v);
-        return v;
-      }
+    } else if (!ArrayBuffer.isView(v)) {
+      // Own enumerable keys only: a Map, a Set, a Date or a RegExp has none, so it is kept as it is.
+      // A typed array's indices hold numbers only and can be many: not walked.
       const o = v as Record<string, unknown>;
       for (const k of Object.keys(o)) o[k] = walk(o[k], path ? `${path}.${k}` : k);
     }

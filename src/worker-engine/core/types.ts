@@ -2,7 +2,7 @@
  * The container model (Adobe's: data elements, and rules made of events, conditions and
  * actions) as typed TypeScript, and the context the engine hands to each piece.
  */
-import type { Effect, EngineEvent, LogLevel, NetResponse, PageInfo, RequestEffect, Snapshot } from '../../protocol.ts';
+import type { Effect, EngineEvent, LinkClick, LogLevel, NetResponse, PageInfo, RequestEffect, Snapshot } from '../../protocol.ts';
 import type { Settings } from './settings.ts';
 
 /** Deterministic inputs the core must not take from the world itself. */
@@ -111,7 +111,7 @@ export type RuleEventSpec =
   | { type: 'direct-call'; id: string }
   | { type: 'click' };
 
-export interface RuleContext<N extends string, S = Services> {
+export interface RuleContext<N extends string, S = unknown> {
   readonly settings: Settings;
   readonly event: EngineEvent;
   readonly snapshot: Snapshot;
@@ -127,7 +127,7 @@ export interface RuleContext<N extends string, S = Services> {
   log(level: LogLevel, message: string): void;
 }
 
-export interface Condition<N extends string, S = Services> {
+export interface Condition<N extends string, S = unknown> {
   name: string;
   fn: (ctx: RuleContext<N, S>) => boolean | Promise<boolean>;
   negate?: boolean;
@@ -135,14 +135,14 @@ export interface Condition<N extends string, S = Services> {
   timeout?: number;
 }
 
-export interface Action<N extends string, S = Services> {
+export interface Action<N extends string, S = unknown> {
   name: string;
   fn: (ctx: RuleContext<N, S>) => void | Promise<void>;
   /** Milliseconds; default 2000. */
   timeout?: number;
 }
 
-export interface Rule<N extends string, S = Services> {
+export interface Rule<N extends string, S = unknown> {
   name: string;
   events: RuleEventSpec[];
   /** Lower runs first; default 50. Ties keep the container's order. */
@@ -151,79 +151,37 @@ export interface Rule<N extends string, S = Services> {
   actions: Action<N, S>[];
 }
 
-/** Builds the services of one engine. */
-export type ServicesFactory<S> = (ctx: EngineContext) => S;
-
-export interface Container<N extends string, S = Services> {
+export interface Container<N extends string, S = unknown> {
   name: string;
   /** The session keys the bridge must read for this container; `{brand}` is replaced. */
   sessionKeys: string[];
   dataElements: Record<N, DataElement<N>>;
   rules: Rule<N, S>[];
+  /**
+   * How the engine reaches this container's services outside its rules, built once from them.
+   * Absent: the engine has none of these hooks (clicks run only the click rules, service calls
+   * are answered `Unknown service`, frame messages and deliveries are ignored).
+   */
+  hooks?: (services: S) => ContainerHooks;
 }
 
 /**
- * The services the worker engine offers rules. Each is built once per engine from the context;
- * the visitor-ID service and the analytics tracker implement these.
+ * What the engine calls on a container's services besides its rules. The engine knows these
+ * signatures only, never the services themselves; every hook is optional.
  */
-export interface Services {
-  visitor: VisitorService;
-  analytics: AnalyticsService;
-}
-
-export interface VisitorValues {
-  MCMID?: string;
-  MCAID?: string;
-  MCAAMLH?: string;
-  MCAAMB?: string;
-  MCOPTOUT?: boolean;
-}
-
-export interface VisitorService {
-  /** The 'Visitor service' rule (Library Loaded): read the AMCV cookie, make the ID call if due. */
-  start(): Promise<void>;
-  /** Resolves once the ID call answered or timed out (AppMeasurement waits for this). */
-  getVisitorValues(): Promise<VisitorValues>;
-  /** The org id as sent (`…@AdobeOrg`). */
-  readonly orgId: string;
-  /** Opt-in: whether a category is approved (true when opt-in does not apply). */
-  isApproved(category: string): boolean;
-  /** Customer ids for the analytics `cid.` block: data source → {id, authState}. */
-  getCustomerIDs(): Record<string, { id: string; authState: number }>;
+export interface ContainerHooks {
+  /** A link click, before the click rules run (automatic link tracking). */
+  onClick?(link: LinkClick): Promise<void> | void;
+  /** A beacon of this page was delivered (2xx) after `rttMs`. */
+  onBeaconDelivered?(rttMs: number): void;
+  /** A postMessage from a frame one of the services created; origin unchecked. */
+  onFrameMessage?(frameId: string, origin: string, data: unknown): void;
   /**
-   * `getSupplementalDataID(consumer, noGenerate)` (ecid.md §8): with `noGenerate` the consumer gets an
-   * id only when one exists already (handed over in the URL or `serverState`, or made by another consumer).
+   * A call from a page-side facade (`service-call`, e.g. the `Visitor` facade). `undefined`: no
+   * such service (the page is answered `Unknown service "<name>".`).
    */
-  getSupplementalDataID(consumer: string, noGenerate: boolean): string;
-  /** A call from the page-side `Visitor` facade. */
-  call(method: string, args: unknown[]): Promise<{ value?: unknown; callbacks?: unknown[][] }>;
-  /** A postMessage from a frame the service created (the ID-sync iframe); origin unchecked. */
-  onFrameMessage(frameId: string, origin: string, data: unknown): void;
-}
-
-/** One analytics hit as a rule asks for it. */
-export interface AnalyticsHit {
-  /** `t`: page view; `tl`: link. */
-  type: 't' | 'tl';
-  /** AppMeasurement variable names (`pageName`, `channel`, `eVar1`, `prop2`, `list1`, `hier1`, `events`, `products`, …). */
-  vars: Record<string, string | undefined>;
-  linkType?: 'o' | 'd' | 'e';
-  linkName?: string;
-  linkUrl?: string;
-  /** The analytics extension's filters for link hits (DECISIONS.md §5). */
-  linkTrackVars?: string;
-  linkTrackEvents?: string;
-  /** ActivityMap context data for automatic link hits. */
-  contextData?: Record<string, string>;
-}
-
-export interface AnalyticsService {
-  /** Build and send one beacon, subject to consent, opt-in and opt-out; never throws. */
-  track(hit: AnalyticsHit): Promise<void>;
-  /** Automatic link tracking (download and exit links). */
-  onClick(link: import('../../protocol.ts').LinkClick): Promise<void>;
-  /** A beacon of this page was delivered (2xx) after `rttMs`: the next beacon reports it as `lrt`. */
-  onBeaconDelivered(rttMs: number): void;
-  /** Hits handed to `track`/`onClick` whose beacon is not emitted (or dropped) yet: the worker acknowledges events only at 0. */
+  serviceCall?(service: string, method: string, args: unknown[]): Promise<object> | undefined;
+  /** Work handed to the services whose effects are not emitted yet; the worker acknowledges events only at 0. */
   pendingHits?(): number;
 }
+

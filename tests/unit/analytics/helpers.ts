@@ -1,7 +1,8 @@
 /** A small EngineContext for the tracker's tests: fixed clock, seeded random, cookies over a Map. */
 import type { Effect, LogLevel, PageInfo, RequestEffect, Snapshot } from '../../../src/protocol.ts';
 import { resolveSettings } from '../../../src/worker-engine/core/settings.ts';
-import type { CookieJar, EngineContext, VisitorService, VisitorValues } from '../../../src/worker-engine/core/types.ts';
+import type { CookieJar, EngineContext } from '../../../src/worker-engine/core/types.ts';
+import type { VisitorService, VisitorValues } from '../../../src/worker-engine/services.ts';
 import { seededRandom as replayRandom } from '../../../tools/replay/replay.ts';
 
 /** 2026-03-24 14:04:36 in India (UTC+5:30; getTimezoneOffset() = -330), a Tuesday: appmeasurement.md §1's example. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeBeacon } from '../../../src/worker-engine/analytics/beacon-decode.ts';
 import { EU_COMPLIANCE_MESSAGE } from '../../../src/worker-engine/analytics/consent.ts';
 import { createAnalyticsService } from '../../../src/worker-engine/analytics/tracker.ts';
-import type { AnalyticsHit } from '../../../src/worker-engine/core/types.ts';
+import type { AnalyticsHit } from '../../../src/worker-engine/services.ts';
 import { keysOf, makeContext, stubVisitor } from './helpers.ts';
 
 const PAGE_VIEW: AnalyticsHit = {

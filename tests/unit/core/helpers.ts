@@ -1,5 +1,6 @@
 import type { EngineEvent, PageInfo, Snapshot } from '../../../src/protocol.ts';
-import { createEngine, emptySnapshot } from '../../../src/worker-engine/core/engine.ts';
+import { createEngine } from '../../../src/worker-engine/core/engine.ts';
+import { emptySnapshot } from '../../../src/worker-engine/core/page-state.ts';
 import type { Container, EngineEnv } from '../../../src/worker-engine/core/types.ts';
 import { seededRandom } from '../../../tools/replay/replay.ts';
 import { sha256Hex } from '../../../src/worker-engine/core/sha256.ts';

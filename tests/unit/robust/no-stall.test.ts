@@ -13,7 +13,15 @@ import { PAGE, snap, testEnv } from '../core/helpers.ts';
 import { idReply } from '../visitor/helpers.ts';
 
 const ORG = '0123456789ABCDEF01234567@AdobeOrg';
-const container: Container<string, object> = { name: 'robust', sessionKeys: [], dataElements: {}, rules: [] };
+type Callable = Record<string, { call(method: string, args: unknown[]): Promise<object> }>;
+/** No rules; a page-side service call reaches the service of that name. */
+const container: Container<string, Callable> = {
+  name: 'robust',
+  sessionKeys: [],
+  dataElements: {},
+  rules: [],
+  hooks: (services) => ({ serviceCall: (name, method, args) => services[name]?.call(method, args) }),
+};
 
 /** A world like the worker's host: requests are answered once their batch is out, late batches are kept. */
 function world(options: VisitorOptions = {}, answer = () => idReply()) {

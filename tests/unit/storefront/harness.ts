@@ -5,8 +5,9 @@
 import type { Effect, EffectBatch, EngineEvent, PageInfo, Snapshot } from '../../../src/protocol.ts';
 import { storefront } from '../../../src/storefront/container.ts';
 import { parseCookieString } from '../../../src/worker-engine/core/cookies.ts';
-import { createEngine, emptySnapshot, type Engine } from '../../../src/worker-engine/core/engine.ts';
-import type { AnalyticsHit, AnalyticsService, Services, VisitorService } from '../../../src/worker-engine/core/types.ts';
+import { createEngine, type Engine } from '../../../src/worker-engine/core/engine.ts';
+import { emptySnapshot } from '../../../src/worker-engine/core/page-state.ts';
+import type { AnalyticsHit, AnalyticsService, Services, VisitorService } from '../../../src/worker-engine/services.ts';
 
 /** 2026-01-15 10:30:00 UTC. */
 export const FIXED = Date.UTC(2026, 0, 15, 10, 30, 0);

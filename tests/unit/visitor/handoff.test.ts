@@ -3,7 +3,8 @@ import { appendVisitorIDsTo, idsFromUrl } from '../../../src/worker-engine/visit
 import { emptySdidState, generateSdid, sdidFromUrl, takeSdid } from '../../../src/worker-engine/visitor/sdid.ts';
 import { parseServerState } from '../../../src/worker-engine/visitor/server-state.ts';
 import { localMid } from '../../../src/worker-engine/visitor/local-mid.ts';
-import { normalizeOrgId, isPathExcluded } from '../../../src/worker-engine/visitor/service.ts';
+import { normalizeOrgId } from '../../../src/worker-engine/visitor/org-id.ts';
+import { isPathExcluded } from '../../../src/worker-engine/visitor/service.ts';
 import { FIXED_NOW, seededRandom } from './helpers.ts';
 
 const ORG = 'ABC@AdobeOrg';

@@ -1,0 +1,115 @@
+/** `window.offtagConfig` checked against the defaults (DECISIONS.md §1): every rejection said, the default kept. */
+import { describe, expect, it } from 'vitest';
+import {
+  DEFAULT_SETTINGS,
+  internalFiltersFor,
+  originFor,
+  reportSuiteFor,
+  resolveSettings,
+} from '../../../src/worker-engine/core/settings.ts';
+
+describe('resolveSettings', () => {
+  it('no config (undefined or null) gives the defaults, a copy that changing does not reach the defaults', () => {
+    for (const raw of [undefined, null]) {
+      const { settings, problems } = resolveSettings(raw);
+      expect(problems).toEqual([]);
+      expect(settings).toEqual(DEFAULT_SETTINGS);
+      settings.rum.allowedTracingUrls.push('https://x.example');
+      settings.reportSuites.production = 'changed';
+    }
+    expect(DEFAULT_SETTINGS.rum.allowedTracingUrls).not.toContain('https://x.example');
+    expect(DEFAULT_SETTINGS.reportSuites.production).toBe('acmeprod');
+  });
+
+  it('a config that is not an object (an array, a number) is refused whole, with its type', () => {
+    expect(resolveSettings([1]).problems).toEqual(['offtagConfig must be an object; got array. Using the default settings.']);
+    const n = resolveSettings(5);
+    expect(n.problems).toEqual(['offtagConfig must be an object; got number. Using the default settings.']);
+    expect(n.settings).toEqual(DEFAULT_SETTINGS);
+  });
+
+  it('accepts good values of every kind: strings, booleans, the three environments, nested objects, string arrays', () => {
+    for (const environment of ['development', 'staging', 'production']) {
+      expect(resolveSettings({ environment }).settings.environment).toBe(environment);
+    }
+    const { settings, problems } = resolveSettings({
+      trackingServer: 'http://127.0.0.1:4175',
+      debug: true,
+      reportSuites: { staging: 'st' },
+      rum: { allowedTracingUrls: ['https://a.example'], proxy: 'https://proxy.example/rum' },
+      workerUrl: '',
+    });
+    expect(problems).toEqual([]);
+    expect(settings.trackingServer).toBe('http://127.0.0.1:4175');
+    expect(settings.debug).toBe(true);
+    expect(settings.reportSuites).toEqual({ production: 'acmeprod', staging: 'st', development: 'acmedev' });
+    expect(settings.rum.allowedTracingUrls).toEqual(['https://a.example']);
+    expect(settings.rum.proxy).toBe('https://proxy.example/rum');
+    expect(settings.rum.site).toBe('datadoghq.com');
+  });
+
+  it('a string array is copied, not shared with the page', () => {
+    const urls = ['https://a.example'];
+    const { settings } = resolveSettings({ rum: { allowedTracingUrls: urls } });
+    urls.push('https://b.example');
+    expect(settings.rum.allowedTracingUrls).toEqual(['https://a.example']);
+  });
+
+  it('says each rejection with the path, what was given and the default kept', () => {
+    const { settings, problems } = resolveSettings({
+      environment: 7,
+      brand: '',
+      dataLayer: 'digitalData',
+      debug: 'yes',
+      reportSuites: 'acme',
+      rum: { allowedTracingUrls: ['ok', 3], proxy: 'ftp://x', partytown: null },
+      amplitude: { apiKey: 1 },
+      nested: { deep: 1 },
+    });
+    expect(problems).toEqual([
+      'offtagConfig.environment must be one of development, staging, production; got 7. Using "production".',
+      'offtagConfig.brand must be a non-empty string; got "". Using "acme".',
+      'offtagConfig.debug must be a boolean; got string. Using false.',
+      'offtagConfig.reportSuites must be an object; got string. Using the default.',
+      'offtagConfig.rum.allowedTracingUrls must be an array of strings; got array. Using the default.',
+      'offtagConfig.rum.proxy must be an http(s) URL or \'\'; got "ftp://x". Using "".',
+      'offtagConfig.rum.partytown must be a boolean; got null. Using false.',
+      'offtagConfig.amplitude.apiKey must be a string; got number. Using "".',
+      'offtagConfig.nested is not a setting; it is ignored.',
+    ]);
+    expect(settings).toEqual(DEFAULT_SETTINGS);
+  });
+
+  it('an array where an object belongs, and an object where an array belongs, are refused by their type', () => {
+    expect(resolveSettings({ rum: [] }).problems).toEqual(['offtagConfig.rum must be an object; got array. Using the default.']);
+    expect(resolveSettings({ rum: { allowedTracingUrls: {} } }).problems).toEqual([
+      'offtagConfig.rum.allowedTracingUrls must be an array of strings; got object. Using the default.',
+    ]);
+    expect(resolveSettings({ rum: null }).problems).toEqual(['offtagConfig.rum must be an object; got null. Using the default.']);
+  });
+
+  it('rum.proxy takes an http or https URL (any case) or the empty string', () => {
+    for (const proxy of ['', 'http://a.example', 'HTTPS://b.example/p']) expect(resolveSettings({ rum: { proxy } }).problems).toEqual([]);
+    for (const proxy of ['https://', '//a.example', 'a.example']) expect(resolveSettings({ rum: { proxy } }).problems).toHaveLength(1);
+  });
+});
+
+describe('settings helpers', () => {
+  it('reportSuiteFor picks the suite of the environment', () => {
+    const s = resolveSettings({ environment: 'staging' }).settings;
+    expect(reportSuiteFor(s)).toBe('acmestage');
+  });
+
+  it('internalFiltersFor: the setting, or javascript:, keepstock and the page host', () => {
+    expect(internalFiltersFor(DEFAULT_SETTINGS, 'shop.example.com')).toBe('javascript:,keepstock,shop.example.com');
+    expect(internalFiltersFor({ ...DEFAULT_SETTINGS, linkInternalFilters: 'a.example' }, 'shop.example.com')).toBe('a.example');
+  });
+
+  it('originFor: a bare host takes the scheme; a full origin stays, without trailing slashes', () => {
+    expect(originFor('metrics.example.com', 'https:')).toBe('https://metrics.example.com');
+    expect(originFor('metrics.example.com', 'http:')).toBe('http://metrics.example.com');
+    expect(originFor('http://127.0.0.1:4175//', 'https:')).toBe('http://127.0.0.1:4175');
+    expect(originFor('HTTPS://a.example', 'http:')).toBe('HTTPS://a.example');
+    expect(originFor('xhttps://a.example', 'http:')).toBe('http://xhttps://a.example');
+  });
+});
