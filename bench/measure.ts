@@ -207,7 +207,6 @@ export async function installFloor(page: Page): Promise<void> {
     );
     const a = new MessageChannel();
     const b = new MessageChannel();
-    b.port1.onmessage = () => {};
     worker.postMessage(null, [a.port2, b.port2]);
     const keys = ['acmeUserData', 'acmePreviousPageName'];
     // A 2 KB data layer (JSON length), the size of the storefront's.
@@ -220,6 +219,25 @@ export async function installFloor(page: Page): Promise<void> {
       for (const key of keys) session[key] = sessionStorage.getItem(key);
       return { cookie: document.cookie, session };
     };
+    let replies = 0;
+    let allBack: (() => void) | undefined;
+    let expected = 0;
+    b.port1.onmessage = () => {
+      if (++replies === expected) allBack?.();
+    };
+    // Runs `n` events of a kind from one task; resolves once they are done: for floor (b), once every
+    // reply came back (a fixed wait undercounted them and let their tail fall into the next measurement).
+    w.__floorRun = (kind: string, n: number) =>
+      new Promise<void>((resolve) => {
+        replies = 0;
+        expected = kind === 'b' ? n : 0;
+        allBack = resolve;
+        setTimeout(() => {
+          const f = (w.__floor as Record<string, () => void>)[kind]!;
+          for (let i = 0; i < n; i++) f();
+          if (kind !== 'b') resolve();
+        }, 0);
+      });
     w.__floor = {
       a: () => a.port1.postMessage({ ...read(), dataLayer: small }),
       whole: () => a.port1.postMessage({ ...read(), dataLayer: w.digitalData }),
@@ -234,17 +252,8 @@ export async function installFloor(page: Page): Promise<void> {
 
 export async function floorSample(p: OpenPage, n: number, kind: FloorKind = 'a'): Promise<number> {
   const m0 = await metrics(p.cdp);
-  await p.page.evaluate(
-    ([n, kind]) => {
-      setTimeout(() => {
-        const f = (window as unknown as { __floor: Record<string, () => void> }).__floor[kind];
-        for (let i = 0; i < n; i++) f();
-      }, 0);
-    },
-    [n, kind] as const,
-  );
-  // Long enough for the replies of floor (b) to come back.
-  await sleep(kind === 'b' ? 150 : 60);
+  await p.page.evaluate(([n, kind]) => (window as unknown as { __floorRun(k: string, n: number): Promise<void> }).__floorRun(kind, n), [n, kind] as const);
+  await sleep(20);
   const m1 = await metrics(p.cdp);
   return ((m1.ThreadTime - m0.ThreadTime) * 1000) / n;
 }
