@@ -4,7 +4,7 @@
  * run, variants interleaved sample by sample. Writes bench/results/burst.md (docs/delivery.md).
  * The same figure is the "beacons per second" row of the full bench (bench/results/latest.md).
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { saveResult } from './report.ts';
 import { median, openPage, sample, warm } from './measure.ts';
 import { buildVariants, CONTAINER_SIZES, startWorld, type Variant } from './setup.ts';
 
@@ -39,6 +39,5 @@ const md = [
   'offtag: the worker engine, every beacon through the durable IndexedDB queue (stored before it is sent, one transaction per batch). main-thread: the same engine on the page, beacons sent with bare `fetch` (no queue).',
   '',
 ].join('\n');
-await mkdir(new URL('./results/', import.meta.url), { recursive: true });
-await writeFile(new URL('./results/burst.md', import.meta.url), md);
+await saveResult('burst.md', md);
 console.log(md);

@@ -1,4 +1,5 @@
 /** Writes the bench results as markdown (tables + what they mean) and a hand-made SVG chart. */
+import { mkdir, writeFile } from 'node:fs/promises';
 import { EVENTS } from './measure.ts';
 import { VARIANT_LABEL, VARIANTS, type Variant } from './setup.ts';
 
@@ -269,4 +270,10 @@ export function renderChart(r: Results): string {
   o.push(`<text x="${left}" y="${H - 12}" fill="#555">Bars above Offtag show × Offtag, measured in the same run. Source: bench/results/latest.json</text>`);
   o.push('</svg>');
   return o.join('\n') + '\n';
+}
+
+/** Writes `bench/results/<name>`, making the folder when it is missing (the runs of their own). */
+export async function saveResult(name: string, text: string): Promise<void> {
+  await mkdir(new URL('./results/', import.meta.url), { recursive: true });
+  await writeFile(new URL(`./results/${name}`, import.meta.url), text);
 }

@@ -14,9 +14,9 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdir, writeFile } from 'node:fs/promises';
 import { chromium } from 'playwright';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.ts';
+import { saveResult } from './report.ts';
 import { median } from './measure.ts';
 
 const N = Number(process.argv.find((a) => a.startsWith('--n='))?.slice(4)) || 200;
@@ -122,7 +122,6 @@ const md = [
   'The probe keeps the main thread busy with back-to-back 1 ms tasks while the sender sends; the share of wall time its tasks did not get, minus the baseline share of a round without requests, times the wall time, divided by the requests, is what each request cost the page. "page": the page sends with `fetch` itself (the cost of the fetch calls is included).',
   '',
 ].join('\n');
-await mkdir(new URL('./results/', import.meta.url), { recursive: true });
-await writeFile(new URL('./results/request-cost.md', import.meta.url), md);
+await saveResult('request-cost.md', md);
 console.log(md);
 console.log(`(${requests} requests answered)`);

@@ -11,7 +11,7 @@
  * Writes bench/results/third-party.md and bench/results/third-party.json. It checks no number:
  * it measures.
  */
-import { writeFile, mkdir } from 'node:fs/promises';
+import { saveResult } from './report.ts';
 import { cpus } from 'node:os';
 import { chromium, type BrowserContext } from 'playwright';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.ts';
@@ -162,7 +162,6 @@ const lines = [
   ...metrics.map((m) => `| ${m} | ${fmt(m, summary['no third-party tag'][m], 'no third-party tag')} | ${shown.map((s) => fmt(m, summary[s][m], s)).join(' | ')} |`),
   '',
 ];
-await mkdir(new URL('./results/', import.meta.url), { recursive: true });
-await writeFile(new URL('./results/third-party.md', import.meta.url), lines.join('\n'));
-await writeFile(new URL('./results/third-party.json', import.meta.url), JSON.stringify({ runs: RUNS, results, summary }, null, 2));
+await saveResult('third-party.md', lines.join('\n'));
+await saveResult('third-party.json', JSON.stringify({ runs: RUNS, results, summary }, null, 2));
 console.log(lines.join('\n'));
