@@ -239,6 +239,10 @@ export interface InitMessage {
   /** The API surface, served with Comlink (`WorkerApi`): the devtools, the benches and the tests use it. */
   api?: MessagePort;
   /**
+   * `ev.ports[2]` when there is one: the origin's beacon sender, a SharedWorker (offtag-sender.js,
+   * docs/delivery.md "The sender"). The worker's beacons go through it once it said it is there.
+   */
+  /**
    * The viewport when the worker said hello: offtag.js takes no viewport in the snapshots of its
    * start-up (reading it then forces a layout on phones); the worker shell fills it in there.
    */

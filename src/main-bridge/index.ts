@@ -175,8 +175,17 @@ function start(): void {
         pid,
         orphans,
       };
+      // The origin's beacon sender (docs/delivery.md, "The sender"): a SharedWorker beside the
+      // worker file, whose requests cost the page's main thread next to nothing; its port goes
+      // third. None (no SharedWorker, a worker file on another origin, a policy): the worker sends.
+      const ports = [events.port2, apiChannel.port2];
+      try {
+        if (same) ports.push(new SharedWorker(new URL('offtag-sender.js', workerUrl)).port);
+      } catch {
+        /* the worker sends */
+      }
       // (`go`'s arguments are only there to set the two fields in the clone's callback, in fewer bytes.)
-      const go = (..._: unknown[]) => wk.postMessage(init, [events.port2, apiChannel.port2]);
+      const go = (..._: unknown[]) => wk.postMessage(init, ports);
       try {
         go();
       } catch {
