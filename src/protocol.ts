@@ -242,6 +242,7 @@ export interface InitMessage {
    * `ev.ports[2]` when there is one: the origin's beacon sender, a SharedWorker (offtag-sender.js,
    * docs/delivery.md "The sender"). The worker's beacons go through it once it said it is there.
    */
+  sender?: MessagePort;
   /**
    * The viewport when the worker said hello: offtag.js takes no viewport in the snapshots of its
    * start-up (reading it then forces a layout on phones); the worker shell fills it in there.
