@@ -33,6 +33,7 @@ await rm(dist, { recursive: true, force: true });
 await mkdir(dist, { recursive: true });
 await bundle('src/main-bridge/index.ts', 'offtag.js');
 await bundle('src/worker-engine/worker-main.ts', 'offtag-worker.js');
+await bundle('src/worker-engine/sender-main.ts', 'offtag-sender.js');
 await bundle('src/main-bridge/visitor-entry.ts', 'offtag-visitor.js');
 await bundle('src/main-bridge/rare-effects-entry.ts', 'offtag-effects.js');
 if (existsSync(`${root}src/devtools/index.tsx`)) await bundle('src/devtools/index.tsx', 'offtag-devtools.js');

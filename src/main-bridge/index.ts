@@ -49,6 +49,7 @@ function start(): void {
   // when that is blocked, a same-origin blob that loads it (CSP: `worker-src blob:`).
   // README.md, "Content-Security-Policy".
   const same = workerUrl.startsWith(location.origin + '/');
+  const blob = (url: string) => URL.createObjectURL(new Blob([`importScripts(${JSON.stringify(url)})`]));
   const ways = same ? [workerUrl, ''] : [''];
   // Set when no way to start the worker is left; the messages are rare effects (offtag-effects.js).
   let dead = false;
@@ -176,11 +177,13 @@ function start(): void {
         orphans,
       };
       // The origin's beacon sender (docs/delivery.md, "The sender"): a SharedWorker beside the
-      // worker file, whose requests cost the page's main thread next to nothing; its port goes
-      // third. None (no SharedWorker, a worker file on another origin, a policy): the worker sends.
+      // worker file (from another origin: a blob that loads it, one sender per page then), whose
+      // requests cost the page's main thread next to nothing; its port goes third. None (no
+      // SharedWorker, a policy): the worker sends.
       const ports = [events.port2, apiChannel.port2];
       try {
-        if (same) ports.push(new SharedWorker(new URL('offtag-sender.js', workerUrl)).port);
+        const url = new URL('offtag-sender.js', workerUrl).href;
+        ports.push(new SharedWorker(same ? url : blob(url)).port);
       } catch {
         /* the worker sends */
       }
@@ -203,7 +206,7 @@ function start(): void {
     const url = ways.shift();
     if (url == null) return noWorker(), void (dead = true);
     try {
-      const wk = new Worker(url || URL.createObjectURL(new Blob([`importScripts(${JSON.stringify(workerUrl)})`])));
+      const wk = new Worker(url || blob(workerUrl));
       wk.onerror = () => worker || next();
       wk.onmessage = () => worker || hello((worker = wk));
     } catch {

@@ -38,7 +38,8 @@ export interface BeaconSink {
 export interface WorkerOptions<N extends string, S extends object> {
   container: Container<N, S>;
   services: (ctx: EngineContext) => S;
-  beacons: (log: (message: string) => void, monitor: (name: string, data: unknown) => void) => BeaconSink;
+  /** `sender`: the port of the origin's SharedWorker sender, when offtag.js started one (protocol.ts InitMessage). */
+  beacons: (log: (message: string) => void, monitor: (name: string, data: unknown) => void, sender?: MessagePort) => BeaconSink;
 }
 
 /** Starts the engine for one page; `scope` is the worker's global (a parameter for tests). */
@@ -49,8 +50,8 @@ export function startWorker<N extends string, S extends object>(
   const onInit = (ev: MessageEvent<InitMessage>) => {
     if (ev.data?.type !== 'offtag:init') return;
     scope.removeEventListener('message', onInit as EventListener);
-    // offtag.js transfers the two ports without naming them in the message (protocol.ts InitMessage).
-    const { config, page, events = ev.ports[0], api = ev.ports[1], configDropped, debug, pid = '', orphans = [], viewport = { width: 0, height: 0 } } = ev.data;
+    // offtag.js transfers the ports without naming them in the message (protocol.ts InitMessage).
+    const { config, page, events = ev.ports[0], api = ev.ports[1], sender = ev.ports[2], configDropped, debug, pid = '', orphans = [], viewport = { width: 0, height: 0 } } = ev.data;
     const values: Record<string, unknown> = {};
     const monitor: Array<{ name: string; data: unknown }> = [];
     /** What the bridge already holds for `getVar`, as JSON: only changed values travel again. */
@@ -169,6 +170,7 @@ export function startWorker<N extends string, S extends object>(
     const beacons = opts.beacons(
       (message) => say('warn', message),
       (name, data) => feed({ name, data }),
+      sender,
     );
     const pageInfo = completePageInfo(page, navigator);
     /** The session so far, for the devtools' "export session as replay fixture". */

@@ -1,5 +1,6 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Browser, type Page } from '@playwright/test';
 import { SERVERS, beacons, resetServers, waitForBeacons } from './helpers.ts';
+import { setOffline } from '../../tools/offline.ts';
 
 test.beforeEach(async ({ request, context }) => {
   await resetServers(request);
@@ -9,11 +10,11 @@ test.beforeEach(async ({ request, context }) => {
 test('offline for a while, then online: every beacon arrives, none twice', async ({ page, request, context }) => {
   await page.goto('/test/minimal.html');
   await waitForBeacons(request, 1);
-  await context.setOffline(true);
+  await setOffline(context, true);
   for (let i = 0; i < 3; i++) await page.evaluate(() => (window as any)._satellite.track('Page View'));
   await page.waitForTimeout(2000);
   expect(await beacons(request)).toHaveLength(1);
-  await context.setOffline(false);
+  await setOffline(context, false);
   await waitForBeacons(request, 4, 40_000);
   await page.waitForTimeout(1000);
   const after = await beacons(request);
@@ -94,4 +95,75 @@ test('events not yet acknowledged when the page closes go to localStorage on pag
   } finally {
     await request.post(`${SERVERS.idService}/__hang?on=0`);
   }
+});
+
+/** What the page's worker put in the devtools feed under `sender` (Comlink's wire format, by hand). */
+async function senderFeed(page: Page): Promise<unknown[]> {
+  const feed = (await page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const port = (window as any).offtag.apiPort as MessagePort;
+        const id = 'sender-feed';
+        const on = (e: MessageEvent) => {
+          if (e.data?.id !== id) return;
+          port.removeEventListener('message', on);
+          resolve(e.data.value);
+        };
+        port.addEventListener('message', on);
+        port.start();
+        port.postMessage({ id, type: 'APPLY', path: ['monitor'], argumentList: [] });
+      }),
+  )) as Array<{ name: string; data: unknown }>;
+  return feed.filter((e) => e.name === 'sender').map((e) => e.data);
+}
+/** The browser's shared workers (Playwright lists none; the browser's own CDP target list does). */
+async function sharedWorkers(browser: Browser): Promise<string[]> {
+  const cdp = await browser.newBrowserCDPSession();
+  const { targetInfos } = (await cdp.send('Target.getTargets')) as { targetInfos: Array<{ type: string; url: string }> };
+  await cdp.detach();
+  return targetInfos.filter((t) => t.type === 'shared_worker').map((t) => new URL(t.url).pathname);
+}
+
+test('beacons leave from the origin\'s SharedWorker sender, one for two pages of the origin; offline reaches it too', async ({ page, request, context, browser }) => {
+  await page.goto('/test/minimal.html?host=same');
+  await waitForBeacons(request, 1);
+  await expect.poll(() => senderFeed(page)).toEqual([{ shared: true }]);
+  const second = await context.newPage();
+  await second.goto('/test/minimal.html?host=same');
+  await waitForBeacons(request, 2);
+  await expect.poll(() => senderFeed(second)).toEqual([{ shared: true }]);
+  expect(await sharedWorkers(browser)).toEqual(['/dist/offtag-sender.js']);
+  // Offline (for the sender as well: tools/offline.ts): beacons wait, then all arrive, once.
+  await setOffline(context, true);
+  for (const p of [page, second]) await p.evaluate(() => (window as any)._satellite.track('Page View'));
+  await page.waitForTimeout(1500);
+  expect(await beacons(request)).toHaveLength(2);
+  await setOffline(context, false);
+  await waitForBeacons(request, 4, 40_000);
+  await page.waitForTimeout(500);
+  const after = await beacons(request);
+  expect(after).toHaveLength(4);
+  expect(after.filter((b) => b.duplicate)).toEqual([]);
+});
+
+test('no sender (no SharedWorker in the browser, or its script missing): the worker sends the beacons itself, none lost', async ({ page, request, context }) => {
+  // No SharedWorker at all (older mobile browsers).
+  await page.addInitScript(() => delete (window as any).SharedWorker);
+  await page.goto('/test/minimal.html?host=same');
+  await waitForBeacons(request, 1);
+  await page.evaluate(() => (window as any)._satellite.track('Page View'));
+  await waitForBeacons(request, 2);
+  expect(await senderFeed(page)).toEqual([]);
+  // A worker file whose folder has no offtag-sender.js: the SharedWorker never says it is there.
+  const other = await context.newPage();
+  await other.addInitScript((w) => ((window as any).offtagConfig = { workerUrl: w }), `${SERVERS.page}/test/faults/idb.js`);
+  await other.goto('/test/minimal.html?host=same');
+  await waitForBeacons(request, 3);
+  await other.evaluate(() => (window as any)._satellite.track('Page View'));
+  await waitForBeacons(request, 4);
+  await other.waitForTimeout(500);
+  expect(await senderFeed(other)).toEqual([]);
+  const after = await beacons(request);
+  expect(after).toHaveLength(4);
+  expect(after.filter((b) => b.duplicate)).toEqual([]);
 });

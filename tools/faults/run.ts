@@ -14,6 +14,7 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../chromium.ts';
 import { startServers, type Servers } from '../dev-server.ts';
+import { setOffline } from '../offline.ts';
 
 const quick = process.argv.includes('--quick');
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7).split(',');
@@ -160,11 +161,11 @@ const scenarios: Record<string, Scenario> = {
     const fired = ids('flap', n);
     const per = Math.ceil(n / toggles);
     for (let t = 0; t < toggles; t++) {
-      await c.setOffline(t % 2 === 0);
+      await setOffline(c, t % 2 === 0);
       await fire(p, fired.slice(t * per, (t + 1) * per));
       await sleep(50);
     }
-    await c.setOffline(false);
+    await setOffline(c, false);
     const row = await tally(`${toggles} offline/online flaps`, fired, 90_000);
     await c.close();
     return row;
@@ -232,12 +233,12 @@ const scenarios: Record<string, Scenario> = {
   async 'idb-quota'() {
     const c = await newContext('/test/faults/idb-quota.js');
     const p = await open(c);
-    await c.setOffline(true);
+    await setOffline(c, true);
     const fired = ids('quota', 20);
     await fire(p, fired);
     // Beacons wait offline, stored; then every write fails (a quota) while they are retried.
     await sleep(quick ? 5_000 : 12_000);
-    await c.setOffline(false);
+    await setOffline(c, false);
     const row = await tally('IndexedDB quota error mid-life, after waiting offline', fired, 40_000);
     await c.close();
     return row;

@@ -5,6 +5,7 @@
 import type { RequestEffect } from '../../protocol.ts';
 import { openBeaconStore } from './idb-store.ts';
 import { createBeaconQueue, type BeaconQueue } from './queue.ts';
+import { senderFetch } from './sender.ts';
 
 export interface BeaconSink {
   /**
@@ -22,12 +23,20 @@ export interface BeaconSink {
   queue: Promise<BeaconQueue>;
 }
 
-export function createBeaconSink(log: (message: string) => void, monitor?: (name: string, data: unknown) => void): BeaconSink {
+/** `sender`: the port of the origin's SharedWorker sender (sender.ts), when offtag.js started one. */
+export function createBeaconSink(log: (message: string) => void, monitor?: (name: string, data: unknown) => void, sender?: MessagePort): BeaconSink {
+  // The devtools feed says who sends: `sender` { shared: true } once the SharedWorker is there, { shared: false } if it stops answering.
+  const send = senderFetch(
+    sender,
+    (url, init) => fetch(url, init),
+    () => monitor?.('sender', { shared: true }),
+    () => monitor?.('sender', { shared: false }),
+  );
   const queue = openBeaconStore(log).then(({ store, durable }) =>
     createBeaconQueue({
       store,
       durable,
-      fetch: (url, init) => fetch(url, init),
+      fetch: send,
       now: () => Date.now(),
       sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
       log,

@@ -1,0 +1,119 @@
+/**
+ * The origin's SharedWorker sender (src/worker-engine/transport/sender.ts), both sides over a real
+ * MessageChannel, requests to the project's collector: the worker's queue sends through it once
+ * it said it is there, and by itself before that, without one, and once it stops answering.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createBeaconQueue, type BeaconFetch } from '../../../src/worker-engine/transport/queue.ts';
+import { SENDER_GONE_MS, senderFetch, servePort } from '../../../src/worker-engine/transport/sender.ts';
+import { memoryStore } from '../../../src/worker-engine/transport/store.ts';
+import { startCollector, type Collector } from '../../../tools/collector/server.ts';
+
+let collector: Collector;
+const beaconUrl = (n: number) => `${collector.url}/b/ss/acmeprod/1/JS-2.27.0/s${1000 + n}?AQB=1&ndh=1&pf=1&t=x&pageName=p${n}&AQE=1`;
+const withOrigin = (url: string, init: RequestInit) => fetch(url, { ...init, headers: { ...(init.headers as object), Origin: 'http://page.test' } });
+
+beforeAll(async () => {
+  collector = await startCollector({ port: 0, quiet: true });
+});
+afterAll(() => collector.close());
+beforeEach(async () => {
+  await fetch(`${collector.url}/__reset`, { method: 'POST' });
+});
+
+/** A sender on one end of a channel; `calls` lists who fetched what. */
+function world(opts: { serve?: boolean } = {}) {
+  const calls: string[] = [];
+  const channel = new MessageChannel();
+  if (opts.serve !== false)
+    servePort(channel.port1, (url, init) => {
+      calls.push(`sender ${new URL(url).searchParams.get('pageName')}`);
+      return withOrigin(url, init);
+    });
+  const feed: string[] = [];
+  const direct: BeaconFetch = (url, init) => {
+    calls.push(`worker ${new URL(url).searchParams.get('pageName')}`);
+    return withOrigin(url, init as RequestInit);
+  };
+  const send = senderFetch(channel.port2, direct, () => feed.push('ready'), () => feed.push('gone'));
+  const close = () => {
+    channel.port1.close();
+    channel.port2.close();
+  };
+  return { calls, feed, send, channel, close };
+}
+const init = { method: 'GET' as const, credentials: 'include' as const, keepalive: true as const };
+const until = async (ok: () => boolean) => {
+  for (let i = 0; i < 200 && !ok(); i++) await new Promise((r) => setTimeout(r, 10));
+};
+
+describe('the sender', () => {
+  it('without a sender port the worker fetches itself', async () => {
+    const direct: BeaconFetch = (url, i) => withOrigin(url, i as RequestInit);
+    expect(senderFetch(undefined, direct)).toBe(direct);
+  });
+
+  it('until the sender said it is there the worker fetches itself; then every request goes through the sender, with its status', async () => {
+    const w = world();
+    // The "ready" message has not been handled yet: this one is the worker's own.
+    expect((await w.send(beaconUrl(0), init)).status).toBe(200);
+    await until(() => w.feed.includes('ready'));
+    expect((await w.send(beaconUrl(1), init)).status).toBe(200);
+    expect((await w.send(`${collector.url}/nothing-here`, init)).status).toBe(404);
+    expect(w.calls).toEqual(['worker p0', 'sender p1', 'sender null']);
+    expect(collector.beacons.map((b) => b.pageName)).toEqual(['p0', 'p1']);
+    expect(w.feed).toEqual(['ready']);
+    w.close();
+  });
+
+  it('a network error in the sender rejects the request in the worker, with its message', async () => {
+    const w = world();
+    await until(() => w.feed.includes('ready'));
+    await expect(w.send('http://127.0.0.1:9/b/ss/x/1/JS/s1', init)).rejects.toThrow(/fetch failed/);
+  });
+
+  it('a sender port nobody serves is never used: the worker fetches itself', async () => {
+    const w = world({ serve: false });
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await w.send(beaconUrl(0), init)).status).toBe(200);
+    expect(w.calls).toEqual(['worker p0']);
+    expect(w.feed).toEqual([]);
+    w.close();
+  });
+
+  it('an abort reaches the sender, which answers it; a sender that does not answer an abort is gone, and the worker fetches itself from then on', async () => {
+    const w = world();
+    await until(() => w.feed.includes('ready'));
+    // A request the collector holds: the queue's timeout aborts it, the sender's fetch rejects, the answer comes back.
+    await fetch(`${collector.url}/__fail?count=1&status=-1`, { method: 'POST' });
+    const ctl = new AbortController();
+    const held = w.send(beaconUrl(0), { ...init, signal: ctl.signal });
+    await new Promise((r) => setTimeout(r, 100));
+    ctl.abort();
+    await expect(held).rejects.toThrow(/abort/i);
+    expect(w.feed).toEqual(['ready']);
+    // Now the sender dies (its end closes): the next aborted request gets no answer.
+    w.channel.port1.onmessage = null;
+    const lost = new AbortController();
+    const unanswered = w.send(beaconUrl(1), { ...init, signal: lost.signal });
+    lost.abort();
+    const t0 = Date.now();
+    await expect(unanswered).rejects.toThrow('the sender did not answer');
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(SENDER_GONE_MS - 50);
+    expect(w.feed).toEqual(['ready', 'gone']);
+    expect((await w.send(beaconUrl(2), init)).status).toBe(200);
+    expect(w.calls.slice(-1)).toEqual(['worker p2']);
+    w.close();
+  });
+
+  it('the durable queue over the sender: every beacon once, in the order made', async () => {
+    const w = world();
+    await until(() => w.feed.includes('ready'));
+    const q = createBeaconQueue({ store: memoryStore(), fetch: w.send, now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)), log: () => {} });
+    for (let i = 0; i < 20; i++) void q.enqueue({ method: 'GET', url: beaconUrl(i) });
+    await q.idle();
+    expect(collector.beacons.map((b) => b.pageName)).toEqual(Array.from({ length: 20 }, (_, i) => `p${i}`));
+    expect(w.calls.every((c) => c.startsWith('sender'))).toBe(true);
+    w.close();
+  });
+});
