@@ -7,7 +7,7 @@ import { build } from 'vite';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright';
@@ -71,6 +71,8 @@ export async function buildVariants(sizes = CONTAINER_SIZES): Promise<void> {
   await bundle('bench/variants/turbine.ts', 'turbine.js');
   await bundle('bench/variants/alloy.ts', 'alloy.js');
   await bundle('bench/variants/react-app.ts', 'react-app.js');
+  // The grown workers' folder gets the origin's sender too (offtag.js starts it beside the worker file).
+  await copyFile(`${DIST}/offtag-sender.js`, `${BUILD}/offtag-sender.js`);
   for (const s of sizes) {
     await bundle('bench/variants/offtag-worker-synthetic.ts', workerFile(s), {
       __BENCH_DE__: String(s.dataElements),
