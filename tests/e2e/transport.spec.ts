@@ -156,7 +156,7 @@ test('no sender (no SharedWorker in the browser, or its script missing): the wor
   expect(await senderFeed(page)).toEqual([]);
   // A worker file whose folder has no offtag-sender.js: the SharedWorker never says it is there.
   const other = await context.newPage();
-  await other.addInitScript((w) => ((window as any).offtagConfig = { workerUrl: w }), `${SERVERS.page}/test/faults/idb.js`);
+  await other.addInitScript((w) => ((window as any).offtagConfig = { workerUrl: w }), `${SERVERS.page}/test/no-sender/worker.js`);
   await other.goto('/test/minimal.html?host=same');
   await waitForBeacons(request, 3);
   await other.evaluate(() => (window as any)._satellite.track('Page View'));
