@@ -36,7 +36,9 @@ export async function serveStatic(
     const body = await readFile(file);
     res.writeHead(200, {
       'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
-      'Cache-Control': 'no-store',
+      // Pages: revalidated every time, yet eligible for the back/forward cache, as a storefront's
+      // are (no-store keeps a page out of it: tests/e2e/bfcache.spec.ts).
+      'Cache-Control': extname(file) === '.html' ? 'no-cache' : 'no-store',
       ...headers,
     });
     res.end(body);
