@@ -5,7 +5,7 @@
 import type { RequestEffect } from '../../protocol.ts';
 import { openBeaconStore } from './idb-store.ts';
 import { createBeaconQueue, type BeaconQueue } from './queue.ts';
-import { senderFetch } from './sender.ts';
+import { connectSender } from './sender.ts';
 
 export interface BeaconSink {
   /**
@@ -26,7 +26,7 @@ export interface BeaconSink {
 /** `sender`: the port of the origin's SharedWorker sender (sender.ts), when offtag.js started one. */
 export function createBeaconSink(log: (message: string) => void, monitor?: (name: string, data: unknown) => void, sender?: MessagePort): BeaconSink {
   // The devtools feed says who sends: `sender` { shared: true } once the SharedWorker is there, { shared: false } if it stops answering.
-  const send = senderFetch(
+  const link = connectSender(
     sender,
     (url, init) => fetch(url, init),
     () => monitor?.('sender', { shared: true }),
@@ -36,7 +36,8 @@ export function createBeaconSink(log: (message: string) => void, monitor?: (name
     createBeaconQueue({
       store,
       durable,
-      fetch: send,
+      fetch: link.fetch,
+      chain: link.chain,
       now: () => Date.now(),
       sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
       log,

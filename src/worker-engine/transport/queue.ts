@@ -31,11 +31,32 @@ export interface BeaconFetchInit {
 
 export type BeaconFetch = (url: string, init: BeaconFetchInit) => Promise<{ status: number }>;
 
+/** One request of a run (`ChainFetch`). */
+export interface ChainRequest {
+  url: string;
+  init: Omit<BeaconFetchInit, 'signal'>;
+  /** Not started by then (ms from when the run was handed over): skipped, with the rest (its claim would be too short). */
+  startWithinMs: number;
+  /** A request that has not answered by then counts as failed. */
+  timeoutMs: number;
+}
+/** What became of a request of a run; `ms`: its round trip. */
+export type ChainResult = { status: number; ms?: number } | { error: string } | { skipped: true };
+/**
+ * Sends a run of requests strictly one after another, each once the one before it settled
+ * (`settles`): after one that did not, or one not started in time, the rest are not sent
+ * (`{ skipped }`). One promise per request, settling in order. The sender (sender.ts) runs the
+ * run on its own thread, so the next beacon leaves without waiting for the worker's.
+ */
+export type ChainFetch = (requests: ChainRequest[]) => Array<Promise<ChainResult>>;
+
 export interface BeaconQueueOptions {
   store: BeaconStore;
   /** false: the store is memory (no IndexedDB); beacons are safe only once delivered. */
   durable?: boolean;
   fetch: BeaconFetch;
+  /** Runs of beacons handed over at once, sent one after another by the sender (docs/delivery.md, "Throughput"). */
+  chain?: ChainFetch;
   now(): number;
   sleep(ms: number): Promise<void>;
   log(message: string): void;
@@ -96,6 +117,8 @@ export const GIVE_UP_AFTER = 10;
 export const RENEW_AHEAD_MS = 10_000;
 /** At most this many claims in one renewal. */
 export const RENEW_BATCH = 200;
+/** At most this many beacons in one run handed to the sender (`ChainFetch`). */
+export const RUN_MAX = 32;
 /** Ack markers older than this are pruned at start. */
 export const ACK_MAX_AGE_MS = 7 * 864e5;
 const KEY_PREFIX = 'beacon:';
@@ -111,7 +134,7 @@ export function retryDelay(attempts: number, base = BASE_RETRY_DELAY_MS, max = M
   return Math.min(max, base * 2 ** Math.max(0, attempts - 1));
 }
 
-type SendResult = { status: number } | { error: string };
+type SendResult = { status: number; ms?: number } | { error: string };
 const ok = (r: SendResult): r is { status: number } => 'status' in r && settles(r.status);
 const why = (r: SendResult) => ('status' in r ? `HTTP ${r.status}` : r.error);
 
@@ -228,13 +251,16 @@ export function createBeaconQueue(opts: BeaconQueueOptions): BeaconQueue {
     return result;
   }
 
+  /** Whether the beacon's claim is too short for a send now (attempt renews it first). */
+  const claimRunsOut = (b: StoredBeacon) => durable && b.leaseUntil - now() < timeout + 1_000;
+
   /** Sends one held beacon: true when it is done with (settled), false when it failed and waits. */
   async function attempt(key: string): Promise<boolean> {
     const b = held.get(key)!;
     // A claim about to run out (a long line, a long back-off) is renewed, atomically, before the
     // send — with the claims of the beacons in line after it that run out as soon, in the same
     // transaction: if another page took a beacon over meanwhile, it is that page's to send now.
-    if (durable && b.leaseUntil - now() < timeout + 1_000) {
+    if (claimRunsOut(b)) {
       const t = now();
       const soon = t + timeout + 1_000 + RENEW_AHEAD_MS;
       const keys = [key, ...work.filter((k) => k !== key && held.get(k)!.leaseUntil < soon).slice(0, RENEW_BATCH - 1)];
@@ -260,8 +286,14 @@ export function createBeaconQueue(opts: BeaconQueueOptions): BeaconQueue {
     }
     const sentAt = now();
     const result = await send(b);
+    return settle(key, result, now() - sentAt);
+  }
+
+  /** What a send's answer means for the beacon: true when it is done with, false when it failed and waits. */
+  function settle(key: string, result: SendResult, rttMs: number): boolean {
+    const b = held.get(key)!;
     if (ok(result)) {
-      if (result.status >= 200 && result.status < 300) onDelivered.get(key)?.(now() - sentAt);
+      if (result.status >= 200 && result.status < 300) onDelivered.get(key)?.(result.ms ?? rttMs);
       onDelivered.delete(key);
       held.delete(key);
       remove(key);
@@ -314,19 +346,54 @@ export function createBeaconQueue(opts: BeaconQueueOptions): BeaconQueue {
     if (i >= 0) work.splice(i, 1);
   }
 
+  /**
+   * Hands the beacons at the head of the line to the sender as one run (`ChainFetch`): each leaves
+   * once the one before it settled, without a round trip through this thread in between. Resolves
+   * with the key of the beacon that failed (it waits, as after `attempt`), or undefined.
+   */
+  async function sendRun(): Promise<string | undefined> {
+    const t = now();
+    const keys = work.slice(0, RUN_MAX);
+    const results = opts.chain!(
+      keys.map((k) => {
+        const b = held.get(k)!;
+        return {
+          url: b.url,
+          init: { method: b.method, body: b.body, headers: b.headers, credentials: 'include', keepalive: true },
+          // Started only while its claim still covers a whole request (as `attempt` demands).
+          startWithinMs: durable ? b.leaseUntil - t - timeout - 1_000 : RUN_MAX * timeout,
+          timeoutMs: timeout,
+        };
+      }),
+    );
+    for (let i = 0; i < keys.length; i++) {
+      const r = await results[i]!;
+      // Not sent (its claim ran short): it is the head now, and `attempt` renews it.
+      if ('skipped' in r) return undefined;
+      if (!held.has(keys[i]!)) continue;
+      if (!settle(keys[i]!, r, r && 'ms' in r ? (r.ms ?? 0) : 0)) return keys[i];
+      drop(keys[i]!);
+    }
+    return undefined;
+  }
+
   async function pump(): Promise<void> {
     if (running) return;
     running = true;
     try {
       while (work.length > 0) {
-        const key = work[0]!;
-        if (await attempt(key)) {
+        let key = work[0]!;
+        if (opts.chain && work.length > 1 && !claimRunsOut(held.get(key)!)) {
+          const failed = await sendRun();
+          if (failed === undefined) continue;
+          key = failed;
+        } else if (await attempt(key)) {
           drop(key);
           continue;
         }
         const b = held.get(key)!;
         // Refused often enough: does the next beacon go through? Then this one is the problem.
-        const next = work[1];
+        const next = work[work.indexOf(key) + 1];
         if ((b.answered ?? 0) >= STEP_ASIDE_AFTER && next !== undefined && (await attempt(next))) {
           drop(key);
           drop(next);

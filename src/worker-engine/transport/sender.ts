@@ -4,28 +4,72 @@
  * makes its requests through it. A request a dedicated worker makes costs the page's main thread
  * (Chrome routes its network reports through the page); one a SharedWorker makes, next to nothing
  * (`npm run bench:requests`). The queue, its store and its order stay in the page's worker: the
- * sender only fetches, one request per message, and answers with the status.
+ * sender fetches — one request, or a run of them one after another (`ChainFetch`) — and answers.
  *
  * Until the sender said it is there, and from the moment it stops answering, the worker fetches
  * itself: a sender whose script did not load, or that died, costs time, never a beacon.
  */
-import type { BeaconFetch, BeaconFetchInit } from './queue.ts';
+import { settles, type BeaconFetch, type BeaconFetchInit, type ChainFetch, type ChainRequest, type ChainResult } from './queue.ts';
 
-/** Worker → sender: a request to make, or one to abort (the queue's timeout). */
-export type SenderRequest = { id: number; url: string; init: Omit<BeaconFetchInit, 'signal'> } | { id: number; abort: true };
-/** Sender → worker: "here" once per connection, then one answer per request (an aborted one included). */
-export type SenderAnswer = { ready: true } | { id: number; status: number } | { id: number; error: string };
+/** Worker → sender: a request to make, one to abort (the queue's timeout), or one of a run. */
+export type SenderRequest =
+  | { id: number; url: string; init: Omit<BeaconFetchInit, 'signal'> }
+  | { id: number; abort: true }
+  | ({ id: number; run: 'first' | 'next' } & ChainRequest);
+/** Sender → worker: "here" once per connection, then one answer per request. */
+export type SenderAnswer = { ready: true } | ({ id: number } & ChainResult);
 
-/** An aborted request with no answer from the sender by then: the sender is gone, the worker sends. */
+/** An aborted request (or a run's next answer) with no word from the sender this long after its timeout: the sender is gone. */
 export const SENDER_GONE_MS = 2_000;
 
 type Fetch = (url: string, init: RequestInit) => Promise<{ status: number }>;
 
+/** One request with a timeout of its own: its status and round trip, or why it failed. */
+async function fetchWithin(doFetch: Fetch, url: string, init: RequestInit, timeoutMs: number): Promise<ChainResult> {
+  const ctl = new AbortController();
+  const timer = setTimeout(() => ctl.abort(), timeoutMs);
+  const t0 = Date.now();
+  try {
+    const r = await doFetch(url, { ...init, signal: ctl.signal });
+    return { status: r.status, ms: Date.now() - t0 };
+  } catch (e) {
+    return { error: ctl.signal.aborted ? 'timeout' : e instanceof Error ? e.message : String(e) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A run on this thread: each request once the one before settled, within its start limit; the rest skipped. */
+function runHere(doFetch: Fetch, requests: ChainRequest[]): Array<Promise<ChainResult>> {
+  const t0 = Date.now();
+  let go: Promise<boolean> = Promise.resolve(true);
+  return requests.map((r) => {
+    const p = go.then((ok): Promise<ChainResult> | ChainResult =>
+      ok && Date.now() - t0 <= r.startWithinMs ? fetchWithin(doFetch, r.url, r.init as RequestInit, r.timeoutMs) : { skipped: true },
+    );
+    go = p.then((x) => 'status' in x && settles(x.status));
+    return p;
+  });
+}
+
 /** The sender's side of one connection (offtag-sender.js calls it for each page's worker). */
 export function servePort(port: MessagePort, doFetch: Fetch): void {
   const open = new Map<number, AbortController>();
+  /** The runs, one after another: whether the last request settled. */
+  let tail: Promise<boolean> = Promise.resolve(true);
   port.onmessage = ({ data }: MessageEvent<SenderRequest>) => {
     if ('abort' in data) return void open.get(data.id)?.abort();
+    if ('run' in data) {
+      const deadline = Date.now() + data.startWithinMs;
+      // A run's first request waits for the runs before it, not for how they ended.
+      tail = (data.run === 'first' ? tail.then(() => true) : tail).then(async (ok) => {
+        if (!ok || Date.now() > deadline) return port.postMessage({ id: data.id, skipped: true } satisfies SenderAnswer), false;
+        const r = await fetchWithin(doFetch, data.url, data.init as RequestInit, data.timeoutMs);
+        port.postMessage({ id: data.id, ...r } satisfies SenderAnswer);
+        return 'status' in r && settles(r.status);
+      });
+      return;
+    }
     const ctl = new AbortController();
     open.set(data.id, ctl);
     const answer = (a: SenderAnswer) => {
@@ -40,16 +84,42 @@ export function servePort(port: MessagePort, doFetch: Fetch): void {
   port.postMessage({ ready: true } satisfies SenderAnswer);
 }
 
+export interface SenderLink {
+  /** One request: through the sender once it is there, else `direct`. */
+  fetch: BeaconFetch;
+  /** A run (queue.ts `ChainFetch`): on the sender's thread once it is there, else on this one with `direct`. */
+  chain: ChainFetch;
+}
+
 /**
- * The worker's side: a `fetch` for the queue that goes through the sender once it said it is
- * there, and `direct` before that, without one, and after it stopped answering.
+ * The worker's side: the queue's `fetch` and `chain` go through the sender once it said it is
+ * there, and use `direct` on this thread before that, without one, and after it stopped answering.
  */
-export function senderFetch(port: MessagePort | undefined, direct: BeaconFetch, onReady?: () => void, onGone?: () => void): BeaconFetch {
-  if (!port) return direct;
+export function connectSender(port: MessagePort | undefined, direct: BeaconFetch, onReady?: () => void, onGone?: () => void): SenderLink {
+  const here: ChainFetch = (requests) => runHere((url, init) => direct(url, init as BeaconFetchInit), requests);
+  if (!port) return { fetch: direct, chain: here };
   let ready = false;
   let gone = false;
   let next = 0;
-  const waiting = new Map<number, (a: SenderAnswer) => void>();
+  const waiting = new Map<number, (a: ChainResult) => void>();
+  /** Requests of runs not answered yet, and the watch on them. */
+  const inRun = new Set<number>();
+  let watch: ReturnType<typeof setTimeout> | undefined;
+  let watchMs = 0;
+  const giveUp = () => {
+    if (!gone) onGone?.();
+    gone = true;
+    for (const [id, settle] of waiting) {
+      if (inRun.has(id)) settle({ error: 'the sender did not answer' });
+    }
+    for (const id of inRun) waiting.delete(id);
+    inRun.clear();
+  };
+  /** While a run waits, each answer must come within a request's timeout plus `SENDER_GONE_MS` of the one before. */
+  const rewatch = () => {
+    clearTimeout(watch);
+    watch = inRun.size ? setTimeout(giveUp, watchMs + SENDER_GONE_MS) : undefined;
+  };
   port.onmessage = ({ data }: MessageEvent<SenderAnswer>) => {
     if ('ready' in data) {
       if (!ready && !gone) onReady?.();
@@ -58,14 +128,15 @@ export function senderFetch(port: MessagePort | undefined, direct: BeaconFetch, 
     }
     const settle = waiting.get(data.id);
     waiting.delete(data.id);
+    if (inRun.delete(data.id)) rewatch();
     settle?.(data);
   };
-  return (url, init) => {
+  const fetch: BeaconFetch = (url, init) => {
     if (!ready || gone) return direct(url, init);
     const id = ++next;
     const { signal, ...rest } = init;
     return new Promise((resolve, reject) => {
-      waiting.set(id, (a) => ('status' in a ? resolve({ status: a.status }) : reject(new Error('error' in a ? a.error : 'no answer'))));
+      waiting.set(id, (a) => ('status' in a ? resolve({ status: a.status }) : reject(new Error('error' in a ? a.error : 'not sent'))));
       signal?.addEventListener('abort', () => {
         if (!waiting.has(id)) return;
         port.postMessage({ id, abort: true } satisfies SenderRequest);
@@ -80,4 +151,18 @@ export function senderFetch(port: MessagePort | undefined, direct: BeaconFetch, 
       port.postMessage({ id, url, init: rest } satisfies SenderRequest);
     });
   };
+  const chain: ChainFetch = (requests) => {
+    if (!ready || gone) return here(requests);
+    const out = requests.map((r, i) => {
+      const id = ++next;
+      inRun.add(id);
+      watchMs = Math.max(watchMs, r.timeoutMs);
+      const p = new Promise<ChainResult>((resolve) => waiting.set(id, resolve));
+      port.postMessage({ id, run: i === 0 ? 'first' : 'next', ...r } satisfies SenderRequest);
+      return p;
+    });
+    if (!watch) rewatch();
+    return out;
+  };
+  return { fetch, chain };
 }

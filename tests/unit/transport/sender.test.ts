@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createBeaconQueue, type BeaconFetch } from '../../../src/worker-engine/transport/queue.ts';
-import { SENDER_GONE_MS, senderFetch, servePort } from '../../../src/worker-engine/transport/sender.ts';
+import { SENDER_GONE_MS, connectSender, servePort } from '../../../src/worker-engine/transport/sender.ts';
 import { memoryStore } from '../../../src/worker-engine/transport/store.ts';
 import { startCollector, type Collector } from '../../../tools/collector/server.ts';
 
@@ -35,12 +35,13 @@ function world(opts: { serve?: boolean } = {}) {
     calls.push(`worker ${new URL(url).searchParams.get('pageName')}`);
     return withOrigin(url, init as RequestInit);
   };
-  const send = senderFetch(channel.port2, direct, () => feed.push('ready'), () => feed.push('gone'));
+  const link = connectSender(channel.port2, direct, () => feed.push('ready'), () => feed.push('gone'));
+  const send = link.fetch;
   const close = () => {
     channel.port1.close();
     channel.port2.close();
   };
-  return { calls, feed, send, channel, close };
+  return { calls, feed, send, link, channel, close };
 }
 const init = { method: 'GET' as const, credentials: 'include' as const, keepalive: true as const };
 const until = async (ok: () => boolean) => {
@@ -50,7 +51,7 @@ const until = async (ok: () => boolean) => {
 describe('the sender', () => {
   it('without a sender port the worker fetches itself', async () => {
     const direct: BeaconFetch = (url, i) => withOrigin(url, i as RequestInit);
-    expect(senderFetch(undefined, direct)).toBe(direct);
+    expect(connectSender(undefined, direct).fetch).toBe(direct);
   });
 
   it('until the sender said it is there the worker fetches itself; then every request goes through the sender, with its status', async () => {
@@ -115,5 +116,58 @@ describe('the sender', () => {
     expect(collector.beacons.map((b) => b.pageName)).toEqual(Array.from({ length: 20 }, (_, i) => `p${i}`));
     expect(w.calls.every((c) => c.startsWith('sender'))).toBe(true);
     w.close();
+  });
+
+  describe('runs (one after another on the sender\'s thread)', () => {
+    const run = (ns: number[], over: Partial<{ startWithinMs: number; timeoutMs: number }>[] = []) =>
+      ns.map((n, i) => ({ url: beaconUrl(n), init, startWithinMs: 10_000, timeoutMs: 2_000, ...over[i] }));
+    const names = (rs: unknown[]) => rs.map((r) => ('status' in (r as object) ? (r as { status: number }).status : 'skipped' in (r as object) ? 'skipped' : 'error'));
+
+    it('a run goes through the sender in order; after a request that did not settle the rest are not sent, and the next run starts afresh', async () => {
+      const w = world();
+      await until(() => w.feed.includes('ready'));
+      const { link } = w;
+      await fetch(`${collector.url}/__fail?count=1&status=503`, { method: 'POST' });
+      // The first request is refused (503): nothing after it leaves.
+      expect(names(await Promise.all(link.chain(run([0, 1, 2]))))).toEqual([503, 'skipped', 'skipped']);
+      expect(names(await Promise.all(link.chain(run([0, 1, 2]))))).toEqual([200, 200, 200]);
+      expect(collector.beacons.map((b) => b.pageName)).toEqual(['p0', 'p1', 'p2']);
+      expect(w.calls).toEqual(['sender p0', 'sender p0', 'sender p1', 'sender p2']);
+      w.close();
+    });
+
+    it('a request not started within its start limit is skipped, with the rest of its run', async () => {
+      const w = world();
+      await until(() => w.feed.includes('ready'));
+      const { link } = w;
+      expect(names(await Promise.all(link.chain(run([0, 1, 2], [{}, { startWithinMs: -1 }]))))).toEqual([200, 'skipped', 'skipped']);
+      expect(collector.beacons.map((b) => b.pageName)).toEqual(['p0']);
+      w.close();
+    });
+
+    it('without a sender the run goes on this thread, with the same rules', async () => {
+      const calls: string[] = [];
+      const link = connectSender(undefined, (url, i) => (calls.push(new URL(url).searchParams.get('pageName')!), withOrigin(url, i as RequestInit)));
+      await fetch(`${collector.url}/__fail?count=1&status=503`, { method: 'POST' });
+      expect(names(await Promise.all(link.chain(run([0, 1]))))).toEqual([200, 200].map((x, i) => (i === 0 ? 503 : 'skipped')));
+      expect(names(await Promise.all(link.chain(run([0, 1]))))).toEqual([200, 200]);
+      expect(calls).toEqual(['p0', 'p0', 'p1']);
+    });
+
+    it('a sender that stops answering during a run is given up after a request\'s timeout plus SENDER_GONE_MS; the run fails at its head and later runs go on this thread', async () => {
+      const w = world();
+      await until(() => w.feed.includes('ready'));
+      const { link } = w;
+      // The sender dies: nothing it receives is answered any more.
+      w.channel.port1.onmessage = null;
+      const t0 = Date.now();
+      const rs = await Promise.all(link.chain(run([0, 1], [{ timeoutMs: 300 }, { timeoutMs: 300 }])));
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(300 + SENDER_GONE_MS - 50);
+      expect(rs[0]).toEqual({ error: 'the sender did not answer' });
+      expect(w.feed).toEqual(['ready', 'gone']);
+      expect(names(await Promise.all(link.chain(run([0, 1]))))).toEqual([200, 200]);
+      expect(w.calls).toEqual(['worker p0', 'worker p1']);
+      w.close();
+    });
   });
 });
