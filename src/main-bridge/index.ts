@@ -86,30 +86,18 @@ function start(): void {
   /** Main-thread milliseconds the bridge spent: per event (snapshot + post) and applying effect batches. */
   const metrics = { events: 0, postMs: 0, applyMs: 0 };
 
-  // Until an input structured clone refused is copied by offtag-effects.js (`cloneable`, loaded on
-  // that first refusal), later inputs wait behind it, in order (docs/runtime.md, "Bridge size").
-  let held: EngineInput[] | undefined;
+  // Once an input structured clone refused has been seen, every later input goes through
+  // offtag-effects.js (loaded on that first refusal), in order: it posts the input as it is, or a
+  // copy `cloneable` makes when the clone is refused (docs/runtime.md, "Bridge size").
+  let held = 0;
   const post = (input: EngineInput): unknown => {
-    if (held) return held.push(input);
-    try {
-      port.postMessage(input);
-    } catch (err) {
-      held = [];
-      applyRare(
-        {
-          type: 'clone',
-          value: input,
-          err: err as Error,
-          copied(copy) {
-            port.postMessage(copy);
-            const h = held!;
-            held = undefined;
-            h.map(post);
-          },
-        },
-        hooks,
-      );
-    }
+    if (!held)
+      try {
+        return port.postMessage(input);
+      } catch {
+        held = 1;
+      }
+    applyRare({ type: 'clone', value: input, event: 1, copied: (copy) => port.postMessage(copy) }, hooks);
   };
   const send = (event: EngineEvent): number => {
     // No worker: say where the event went (nowhere) rather than accept it silently.

@@ -22,11 +22,13 @@ export type Probe = { type: 'probe'; done(cookieDomain: string): void };
 /** Messages for what rarely goes wrong on the page, kept out of offtag.js (docs/errors.md): a `_satellite` call that threw (`failed`), a sessionStorage write that failed (`unwritten`). */
 export type Said = { type: 'failed'; method: string; args: unknown[]; error: unknown } | { type: 'unwritten'; key: string; name: string };
 /**
- * `clone`, the bridge's own: a value postMessage's structured clone refused. `copied` gets a copy it
- * accepts (snapshot.ts `cloneable`) and the paths left out; with `err` (an event input), the copy's
- * snapshot also carries the `uncloneable` problem the worker words.
+ * `clone`, the bridge's own: a value postMessage's structured clone may refuse (the init's config;
+ * every event input of a page where one was refused). `copied` posts it: first the value itself;
+ * when that throws, a copy structured clone accepts (snapshot.ts `cloneable`) with the paths left
+ * out; for an event input (`event`), the copy's snapshot also carries the `uncloneable` problem
+ * the worker words.
  */
-export type Clone = { type: 'clone'; value: unknown; err?: Error; copied(copy: unknown, paths: string[]): void };
+export type Clone = { type: 'clone'; value: unknown; event?: 1; copied(copy: unknown, paths: string[]): void };
 export type RareEffect = Extract<Effect, { type: 'iframe' | 'post-message' | 'image' | 'script' }> | NoWorker | Probe | Said | Clone;
 export type FrameMessage = (input: Extract<EngineInput, { type: 'frame-message' }>) => void;
 
@@ -80,10 +82,15 @@ export function applyRareEffect(e: RareEffect, frameMessage: FrameMessage): void
       console.warn(`Offtag: sessionStorage ${e.key} not written (${e.name})`);
       break;
     case 'clone': {
-      const paths: string[] = [];
-      const copy = cloneable(e.value, paths) as { snapshot: { problems: SnapshotProblem[] } };
-      if (e.err) copy.snapshot.problems.push({ kind: 'uncloneable', detail: `${e.err.name}: ${e.err.message}`, paths });
-      e.copied(copy, paths);
+      // A page whose input was refused once sends every later one here: most go as they are.
+      try {
+        return e.copied(e.value, []);
+      } catch (err) {
+        const paths: string[] = [];
+        const copy = cloneable(e.value, paths) as { snapshot: { problems: SnapshotProblem[] } };
+        if (e.event) copy.snapshot.problems.push({ kind: 'uncloneable', detail: `${(err as Error).name}: ${(err as Error).message}`, paths });
+        e.copied(copy, paths);
+      }
       break;
     }
     case 'probe': {
