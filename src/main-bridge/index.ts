@@ -28,15 +28,13 @@ declare global {
 const w = window;
 
 function start(): void {
-  if (!w.Worker) {
-    console.warn('Adobe Launch is unsupported in IE 9 and below.');
-    return;
-  }
+  // The folder offtag.js came from (the page's folder when it has no src).
+  const base = new URL('.', (document.currentScript as HTMLScriptElement | null)?.src || location.href).href;
+  // No Worker: the unsupported message (SPEC.md §9), printed by offtag-effects.js.
+  if (!w.Worker) return applyRare({ type: 'no-worker' }, { base } as ApplyHooks);
   if (w.offtag) return;
   // The README's async snippet queues `_satellite.track` calls made before this script ran in `_satellite.q`.
   const stub = w._satellite as { q?: unknown[][] } | undefined;
-  // The folder offtag.js came from (the page's folder when it has no src).
-  const base = new URL('.', (document.currentScript as HTMLScriptElement | null)?.src || location.href).href;
   // A throwing `offtagConfig` getter leaves the defaults (src/page-settings.ts: the rule both sides apply).
   let cfg: unknown;
   try {

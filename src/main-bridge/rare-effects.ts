@@ -11,8 +11,9 @@ import { cloneable } from './snapshot.ts';
 /**
  * `no-worker` is the bridge's own (never from the worker): every way to start the worker failed.
  * Without `event`, the one error naming worker-src; with it, the warning for an event that goes nowhere.
+ * Without `url`, the browser has no `Worker` at all: SPEC.md §9's unsupported message.
  */
-export type NoWorker = { type: 'no-worker'; url: string; same: boolean; event?: string };
+export type NoWorker = { type: 'no-worker'; url?: string; same?: boolean; event?: string };
 /**
  * `probe` is the bridge's own too: the cookie-domain write probe (page-info.ts), run the first time
  * an origin's page starts (its answer is then cached in localStorage under COOKIE_DOMAIN_KEY), and every time
@@ -104,6 +105,7 @@ export function applyRareEffect(e: RareEffect, frameMessage: FrameMessage): void
       break;
     }
     case 'no-worker': {
+      if (!e.url) return console.warn('Adobe Launch is unsupported in IE 9 and below.');
       // docs/errors.md: the text is kept here, out of offtag.js, as no page that tracks needs it.
       const m = `Offtag: the worker did not start (${e.url}): a Content-Security-Policy must allow ${e.same ? "'self' or " : ''}blob: in worker-src; nothing is tracked.`;
       if (e.event) console.warn(`${m} (${e.event})`);
