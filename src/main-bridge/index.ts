@@ -201,8 +201,8 @@ function start(): void {
   const satellite = installSatellite(send, ask, hooks, pageSetting(cfg, 'environment'), (on) => port.postMessage({ type: 'debug', on }));
   w.offtag = {
     metrics: () => ({ ...metrics }),
-    /** Calls a worker service (the optional offtag-visitor.js facade uses it). */
-    call: (service: string, method: string, args: unknown[]) => ask({ type: 'service-call', service, method, args }),
+    /** Sends the worker an event and resolves with its reply (offtag-visitor.js sends `service-call`s). */
+    ask,
     /** The Comlink port of the worker's API (WorkerApi); the devtools and tools wrap it. */
     apiPort: apiChannel.port1,
     base,
