@@ -3,10 +3,11 @@
  * `performance.now()` laps spliced into its minified text (by pattern: it throws when the build no
  * longer has one), served instead of the real file on the bench's Offtag page, a fresh browser
  * context per load (a first visit; `--repeat`: the page loaded once before in the same context).
- * Prints the median and max wall milliseconds of each step over the loads. "session" is the
- * Library Loaded snapshot's two sessionStorage reads; "library-loaded (total)" the whole snapshot
- * and post, so its excess over "dl" + "session" is mostly the `document.cookie` read. Wall time:
- * on a shared machine it counts descheduled time too. Never asserted.
+ * Prints the median and max wall milliseconds of each step over the loads (each lap is the time
+ * since the previous one). "dl" and "session" are the Library Loaded snapshot's data-layer read
+ * and its two sessionStorage reads; the lap after them is the rest of that event: the
+ * `document.cookie` read, the snapshot object, the post and the pagehide copy. Wall time: on a
+ * shared machine it counts descheduled time too. Never asserted.
  * Run: `npx tsx bench/startup-laps.ts [loads] [--repeat]` (dist/ built first).
  */
 import { readFileSync } from 'node:fs';
@@ -16,7 +17,7 @@ const rep = (a: string, b: string) => { if (!src.includes(a)) throw new Error(a)
 rep('function C(){', 'function C(){__lap("begin");');
 rep('w=new MessageChannel', '__T0=__lap("config+urls"),w=new MessageChannel');
 rep('V();let H=y(', '__lap("channels+listener");V();__lap("new Worker");let H=y(');
-rep('I({type:`library-loaded`})', '__lap("satellite+offtag");I({type:`library-loaded`});__lap("library-loaded (total)")');
+rep('I({type:`library-loaded`})', '__lap("satellite+offtag");I({type:`library-loaded`});__lap("library-loaded: cookie, snapshot, post, copy")');
 rep('try{for(let e of r)s[e]=sessionStorage.getItem(e)}', '__lap("dl");try{for(let e of r)s[e]=sessionStorage.getItem(e)}catch{}__lap("session");try{}');
 rep('c(e=>I({type:`click`,link:e}))}', 'c(e=>I({type:`click`,link:e}));__lap("rest")}');
 const pre = `window.__L=[];let __t=performance.now();window.__lap=(k)=>{const n=performance.now();__L.push(k+' '+(n-__t).toFixed(2));__t=n};`;
