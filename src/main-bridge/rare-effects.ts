@@ -42,28 +42,33 @@ export function applyRareEffect(e: RareEffect, frameMessage: FrameMessage): void
       break;
     case 'iframe': {
       if (frames[e.id]) break;
-      const el = document.createElement('iframe');
-      const f: (typeof frames)[string] = (frames[e.id] = {
-        el,
+      const f = (frames[e.id] = {
+        el: document.createElement('iframe'),
         ready: false,
         queue: (e.messages ?? []).map((m) => [m, e.targetOrigin] as [string, string]),
+      } as (typeof frames)[string]);
+      // Inserted in a task of its own (docs/runtime.md, "Rare effects load on demand"): creating a
+      // frame is the dearest step of a first effect batch, which then stays a short task. Messages
+      // for it wait in its queue until it has loaded, as before.
+      setTimeout(() => {
+        const el = f.el;
+        el.id = e.id;
+        if (e.name) el.name = e.name;
+        if (e.title) el.title = e.title;
+        if (e.sandbox) el.setAttribute('sandbox', e.sandbox);
+        el.style.cssText = 'display:none;width:0;height:0;border:0';
+        el.onload = () => {
+          el.className = 'aamIframeLoaded';
+          f.ready = true;
+          for (const [m, o] of f.queue.splice(0)) el.contentWindow?.postMessage(m, o);
+        };
+        // Only messages from this frame's window go back; the worker checks their origin.
+        addEventListener('message', (ev) => {
+          if (ev.source && ev.source === el.contentWindow) frameMessage({ type: 'frame-message', frameId: e.id, origin: ev.origin, data: ev.data });
+        });
+        el.src = e.src;
+        (document.body ?? document.documentElement).appendChild(el);
       });
-      el.id = e.id;
-      if (e.name) el.name = e.name;
-      if (e.title) el.title = e.title;
-      if (e.sandbox) el.setAttribute('sandbox', e.sandbox);
-      el.style.cssText = 'display:none;width:0;height:0;border:0';
-      el.onload = () => {
-        el.className = 'aamIframeLoaded';
-        f.ready = true;
-        for (const [m, o] of f.queue.splice(0)) el.contentWindow?.postMessage(m, o);
-      };
-      // Only messages from this frame's window go back; the worker checks their origin.
-      addEventListener('message', (ev) => {
-        if (ev.source && ev.source === el.contentWindow) frameMessage({ type: 'frame-message', frameId: e.id, origin: ev.origin, data: ev.data });
-      });
-      el.src = e.src;
-      (document.body ?? document.documentElement).appendChild(el);
       break;
     }
     case 'post-message': {
