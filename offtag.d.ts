@@ -127,8 +127,11 @@ export interface OfftagMetrics {
 /** `window.offtag`, set by offtag.js. */
 export interface Offtag {
   metrics(): OfftagMetrics;
-  /** Calls a worker service (used by offtag-visitor.js). */
-  call(service: string, method: string, args: unknown[]): Promise<{ value?: unknown; error?: string; callbacks?: unknown[][] }>;
+  /**
+   * Sends the worker an engine event and resolves with the worker's reply to it (used by
+   * offtag-visitor.js, whose `Visitor` calls are `{ type: 'service-call', service: 'visitor', method, args }`).
+   */
+  ask(event: { type: string; [field: string]: unknown }): Promise<{ value?: unknown; error?: string; callbacks?: unknown[][] }>;
   /** The Comlink port of the worker's API (used by the devtools overlay). */
   apiPort: MessagePort;
   /** The folder offtag.js was loaded from. */

@@ -54,11 +54,13 @@ export const FULL: Plan = {
   singleReps: 11,
   loads: 5,
   scalingSamples: 5,
+  // The same events per sample at every size (issue 12): a sample's fixed cost (a few ms at 1 MB,
+  // e.g. a GC after the idle gap) would otherwise weigh 10x more per event at 20 events than at 200.
   dataLayerSizes: [
     { bytes: 1_000, n: 200 },
     { bytes: 10_000, n: 200 },
-    { bytes: 100_000, n: 100 },
-    { bytes: 1_000_000, n: 20 },
+    { bytes: 100_000, n: 200 },
+    { bytes: 1_000_000, n: 200 },
   ],
   containerSizes: CONTAINER_SIZES,
   containerN: 200,

@@ -28,15 +28,13 @@ declare global {
 const w = window;
 
 function start(): void {
-  if (!w.Worker) {
-    console.warn('Adobe Launch is unsupported in IE 9 and below.');
-    return;
-  }
+  // The folder offtag.js came from (the page's folder when it has no src).
+  const base = new URL('.', (document.currentScript as HTMLScriptElement | null)?.src || location.href).href;
+  // No Worker: the unsupported message (SPEC.md §9), printed by offtag-effects.js.
+  if (!w.Worker) return applyRare({ type: 'no-worker' }, { base } as ApplyHooks);
   if (w.offtag) return;
   // The README's async snippet queues `_satellite.track` calls made before this script ran in `_satellite.q`.
   const stub = w._satellite as { q?: unknown[][] } | undefined;
-  // The folder offtag.js came from (the page's folder when it has no src).
-  const base = new URL('.', (document.currentScript as HTMLScriptElement | null)?.src || location.href).href;
   // A throwing `offtagConfig` getter leaves the defaults (src/page-settings.ts: the rule both sides apply).
   let cfg: unknown;
   try {
@@ -87,30 +85,18 @@ function start(): void {
   /** Main-thread milliseconds the bridge spent: per event (snapshot + post) and applying effect batches. */
   const metrics = { events: 0, postMs: 0, applyMs: 0 };
 
-  // Until an input structured clone refused is copied by offtag-effects.js (`cloneable`, loaded on
-  // that first refusal), later inputs wait behind it, in order (docs/runtime.md, "Bridge size").
-  let held: EngineInput[] | undefined;
+  // Once an input structured clone refused has been seen, every later input goes through
+  // offtag-effects.js (loaded on that first refusal), in order: it posts the input as it is, or a
+  // copy `cloneable` makes when the clone is refused (docs/runtime.md, "Bridge size").
+  let held = 0;
   const post = (input: EngineInput): unknown => {
-    if (held) return held.push(input);
-    try {
-      port.postMessage(input);
-    } catch (err) {
-      held = [];
-      applyRare(
-        {
-          type: 'clone',
-          value: input,
-          err: err as Error,
-          copied(copy) {
-            port.postMessage(copy);
-            const h = held!;
-            held = undefined;
-            h.map(post);
-          },
-        },
-        hooks,
-      );
-    }
+    if (!held)
+      try {
+        return port.postMessage(input);
+      } catch {
+        held = 1;
+      }
+    applyRare({ type: 'clone', value: input, event: 1, copied: (copy) => port.postMessage(copy) }, hooks);
   };
   const send = (event: EngineEvent): number => {
     // No worker: say where the event went (nowhere) rather than accept it silently.
@@ -218,8 +204,8 @@ function start(): void {
   const satellite = installSatellite(send, ask, hooks, pageSetting(cfg, 'environment'), (on) => port.postMessage({ type: 'debug', on }));
   w.offtag = {
     metrics: () => ({ ...metrics }),
-    /** Calls a worker service (the optional offtag-visitor.js facade uses it). */
-    call: (service: string, method: string, args: unknown[]) => ask({ type: 'service-call', service, method, args }),
+    /** Sends the worker an event and resolves with its reply (offtag-visitor.js sends `service-call`s). */
+    ask,
     /** The Comlink port of the worker's API (WorkerApi); the devtools and tools wrap it. */
     apiPort: apiChannel.port1,
     base,

@@ -11,8 +11,9 @@ import { cloneable } from './snapshot.ts';
 /**
  * `no-worker` is the bridge's own (never from the worker): every way to start the worker failed.
  * Without `event`, the one error naming worker-src; with it, the warning for an event that goes nowhere.
+ * Without `url`, the browser has no `Worker` at all: SPEC.md §9's unsupported message.
  */
-export type NoWorker = { type: 'no-worker'; url: string; same: boolean; event?: string };
+export type NoWorker = { type: 'no-worker'; url?: string; same?: boolean; event?: string };
 /**
  * `probe` is the bridge's own too: the cookie-domain write probe (page-info.ts), run the first time
  * an origin's page starts (its answer is then cached in localStorage under COOKIE_DOMAIN_KEY), and every time
@@ -22,11 +23,13 @@ export type Probe = { type: 'probe'; done(cookieDomain: string): void };
 /** Messages for what rarely goes wrong on the page, kept out of offtag.js (docs/errors.md): a `_satellite` call that threw (`failed`), a sessionStorage write that failed (`unwritten`). */
 export type Said = { type: 'failed'; method: string; args: unknown[]; error: unknown } | { type: 'unwritten'; key: string; name: string };
 /**
- * `clone`, the bridge's own: a value postMessage's structured clone refused. `copied` gets a copy it
- * accepts (snapshot.ts `cloneable`) and the paths left out; with `err` (an event input), the copy's
- * snapshot also carries the `uncloneable` problem the worker words.
+ * `clone`, the bridge's own: a value postMessage's structured clone may refuse (the init's config;
+ * every event input of a page where one was refused). `copied` posts it: first the value itself;
+ * when that throws, a copy structured clone accepts (snapshot.ts `cloneable`) with the paths left
+ * out; for an event input (`event`), the copy's snapshot also carries the `uncloneable` problem
+ * the worker words.
  */
-export type Clone = { type: 'clone'; value: unknown; err?: Error; copied(copy: unknown, paths: string[]): void };
+export type Clone = { type: 'clone'; value: unknown; event?: 1; copied(copy: unknown, paths: string[]): void };
 export type RareEffect = Extract<Effect, { type: 'iframe' | 'post-message' | 'image' | 'script' }> | NoWorker | Probe | Said | Clone;
 export type FrameMessage = (input: Extract<EngineInput, { type: 'frame-message' }>) => void;
 
@@ -39,28 +42,33 @@ export function applyRareEffect(e: RareEffect, frameMessage: FrameMessage): void
       break;
     case 'iframe': {
       if (frames[e.id]) break;
-      const el = document.createElement('iframe');
-      const f: (typeof frames)[string] = (frames[e.id] = {
-        el,
+      const f = (frames[e.id] = {
+        el: document.createElement('iframe'),
         ready: false,
         queue: (e.messages ?? []).map((m) => [m, e.targetOrigin] as [string, string]),
+      } as (typeof frames)[string]);
+      // Inserted in a task of its own (docs/runtime.md, "Rare effects load on demand"): creating a
+      // frame is the dearest step of a first effect batch, which then stays a short task. Messages
+      // for it wait in its queue until it has loaded, as before.
+      setTimeout(() => {
+        const el = f.el;
+        el.id = e.id;
+        if (e.name) el.name = e.name;
+        if (e.title) el.title = e.title;
+        if (e.sandbox) el.setAttribute('sandbox', e.sandbox);
+        el.style.cssText = 'display:none;width:0;height:0;border:0';
+        el.onload = () => {
+          el.className = 'aamIframeLoaded';
+          f.ready = true;
+          for (const [m, o] of f.queue.splice(0)) el.contentWindow?.postMessage(m, o);
+        };
+        // Only messages from this frame's window go back; the worker checks their origin.
+        addEventListener('message', (ev) => {
+          if (ev.source && ev.source === el.contentWindow) frameMessage({ type: 'frame-message', frameId: e.id, origin: ev.origin, data: ev.data });
+        });
+        el.src = e.src;
+        (document.body ?? document.documentElement).appendChild(el);
       });
-      el.id = e.id;
-      if (e.name) el.name = e.name;
-      if (e.title) el.title = e.title;
-      if (e.sandbox) el.setAttribute('sandbox', e.sandbox);
-      el.style.cssText = 'display:none;width:0;height:0;border:0';
-      el.onload = () => {
-        el.className = 'aamIframeLoaded';
-        f.ready = true;
-        for (const [m, o] of f.queue.splice(0)) el.contentWindow?.postMessage(m, o);
-      };
-      // Only messages from this frame's window go back; the worker checks their origin.
-      addEventListener('message', (ev) => {
-        if (ev.source && ev.source === el.contentWindow) frameMessage({ type: 'frame-message', frameId: e.id, origin: ev.origin, data: ev.data });
-      });
-      el.src = e.src;
-      (document.body ?? document.documentElement).appendChild(el);
       break;
     }
     case 'post-message': {
@@ -80,10 +88,15 @@ export function applyRareEffect(e: RareEffect, frameMessage: FrameMessage): void
       console.warn(`Offtag: sessionStorage ${e.key} not written (${e.name})`);
       break;
     case 'clone': {
-      const paths: string[] = [];
-      const copy = cloneable(e.value, paths) as { snapshot: { problems: SnapshotProblem[] } };
-      if (e.err) copy.snapshot.problems.push({ kind: 'uncloneable', detail: `${e.err.name}: ${e.err.message}`, paths });
-      e.copied(copy, paths);
+      // A page whose input was refused once sends every later one here: most go as they are.
+      try {
+        return e.copied(e.value, []);
+      } catch (err) {
+        const paths: string[] = [];
+        const copy = cloneable(e.value, paths) as { snapshot: { problems: SnapshotProblem[] } };
+        if (e.event) copy.snapshot.problems.push({ kind: 'uncloneable', detail: `${(err as Error).name}: ${(err as Error).message}`, paths });
+        e.copied(copy, paths);
+      }
       break;
     }
     case 'probe': {
@@ -97,6 +110,7 @@ export function applyRareEffect(e: RareEffect, frameMessage: FrameMessage): void
       break;
     }
     case 'no-worker': {
+      if (!e.url) return console.warn('Adobe Launch is unsupported in IE 9 and below.');
       // docs/errors.md: the text is kept here, out of offtag.js, as no page that tracks needs it.
       const m = `Offtag: the worker did not start (${e.url}): a Content-Security-Policy must allow ${e.same ? "'self' or " : ''}blob: in worker-src; nothing is tracked.`;
       if (e.event) console.warn(`${m} (${e.event})`);

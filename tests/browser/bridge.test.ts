@@ -119,7 +119,7 @@ describe('applying effects', () => {
 
   });
 
-  it('creates a hidden iframe, posts queued messages once it loads, and passes its messages back', async () => {
+  it('creates a hidden iframe in a task of its own, posts queued messages once it loads, and passes its messages back', async () => {
     const h = hooks();
     const src = URL.createObjectURL(
       new Blob(
@@ -141,6 +141,9 @@ describe('applying effects', () => {
         },
       h.frameMessage,
     );
+    // Not in the effect batch's task: the frame is inserted in a task of its own (issue 12).
+    expect(document.getElementById('sync-frame')).toBeNull();
+    await new Promise((r) => setTimeout(r));
     const el = document.getElementById('sync-frame') as HTMLIFrameElement;
     expect(el.style.display).toBe('none');
     expect(el.getAttribute('sandbox')).toBe('allow-scripts allow-same-origin');

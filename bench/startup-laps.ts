@@ -1,0 +1,43 @@
+/**
+ * Where offtag.js's start-up time goes (issue 12), in the page: dist/offtag.js with
+ * `performance.now()` laps spliced into its minified text (by pattern: it throws when the build no
+ * longer has one), served instead of the real file on the bench's Offtag page, a fresh browser
+ * context per load (a first visit; `--repeat`: the page loaded once before in the same context).
+ * Prints the median and max wall milliseconds of each step over the loads (each lap is the time
+ * since the previous one). "dl" and "session" are the Library Loaded snapshot's data-layer read
+ * and its two sessionStorage reads; the lap after them is the rest of that event: the
+ * `document.cookie` read, the snapshot object, the post and the pagehide copy. Wall time: on a
+ * shared machine it counts descheduled time too. Never asserted.
+ * Run: `npx tsx bench/startup-laps.ts [loads] [--repeat]` (dist/ built first).
+ */
+import { readFileSync } from 'node:fs';
+import { DIST, startWorld } from './setup.ts';
+let src = readFileSync(`${DIST}/offtag.js`, 'utf8');
+const rep = (a: string, b: string) => { if (!src.includes(a)) throw new Error(a); src = src.replace(a, b); };
+rep('function C(){', 'function C(){__lap("begin");');
+rep('w=new MessageChannel', '__T0=__lap("config+urls"),w=new MessageChannel');
+rep('V();let H=y(', '__lap("channels+listener");V();__lap("new Worker");let H=y(');
+rep('I({type:`library-loaded`})', '__lap("satellite+offtag");I({type:`library-loaded`});__lap("library-loaded: cookie, snapshot, post, copy")');
+rep('try{for(let e of r)s[e]=sessionStorage.getItem(e)}', '__lap("dl");try{for(let e of r)s[e]=sessionStorage.getItem(e)}catch{}__lap("session");try{}');
+rep('c(e=>I({type:`click`,link:e}))}', 'c(e=>I({type:`click`,link:e}));__lap("rest")}');
+const pre = `window.__L=[];let __t=performance.now();window.__lap=(k)=>{const n=performance.now();__L.push(k+' '+(n-__t).toFixed(2));__t=n};`;
+const world = await startWorld();
+try {
+const rows: Record<string, number[]> = {};
+for (let i = 0; i < Number(process.argv[2] ?? 8); i++) {
+  const ctx = await world.browser.newContext();
+  const page = await ctx.newPage();
+  await page.route('**/dist/offtag.js', (r) => r.fulfill({ contentType: 'text/javascript', body: pre + src }));
+  await page.goto(`${world.base}/blank`);
+  if (process.argv.includes('--repeat')) { await page.goto(world.pageUrl({ variant: 'offtag' })); await page.waitForTimeout(300); }
+  await page.goto(world.pageUrl({ variant: 'offtag' }), { waitUntil: 'load' });
+  const L = await page.evaluate(() => (window as any).__L as string[]);
+  const seen = new Set<string>();
+  for (const l of L) { const [k, v] = [l.slice(0, l.lastIndexOf(' ')), Number(l.slice(l.lastIndexOf(' ') + 1))]; if (seen.has(k)) continue; seen.add(k); (rows[k] ??= []).push(v); }
+  await ctx.close();
+}
+const med = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+for (const [k, v] of Object.entries(rows)) console.log(k.padEnd(24), 'median', med(v).toFixed(2), 'max', Math.max(...v).toFixed(2));
+} finally {
+  await world.close();
+}
