@@ -166,7 +166,6 @@ export const dataElements: Record<StorefrontElement, Element> = {
     type: 'custom',
     reads: [],
     forceLowerCase: true,
-    default: '',
     fn: (ctx) => pageName(ctx.settings.brand, ctx.get('page type'), ctx.get('page id')),
   },
   // <brand>:<modal type or page type - modal>:<modal id>, 20 characters per segment
@@ -207,7 +206,6 @@ export const dataElements: Record<StorefrontElement, Element> = {
     type: 'custom',
     reads: [],
     forceLowerCase: true,
-    default: '',
     fn: (ctx) => hierarchy(ctx.settings.brand, ctx.get('page type'), ctx.get('page id')),
   },
   // the analytics server variable: the page URL's hostname
@@ -250,7 +248,7 @@ export const dataElements: Record<StorefrontElement, Element> = {
     fn: (ctx) => {
       const key = sessionKey(PREVIOUS_PAGE_NAME_KEY, ctx.settings.brand);
       const previous = ctx.session.get(key);
-      ctx.session.set(key, String(ctx.get('page name') ?? ''));
+      ctx.session.set(key, String(ctx.get('page name')));
       return previous;
     },
   },
@@ -336,7 +334,6 @@ export const dataElements: Record<StorefrontElement, Element> = {
   'targeting cookies enabled': {
     type: 'custom',
     reads: [],
-    default: 'false',
     // The raw cookie, not decoded: both spellings are looked for as they are.
     fn: (ctx) => flag(targetingCookiesEnabled(ctx.cookies.get(ctx.settings.oneTrustCookie))),
   },
@@ -344,28 +341,24 @@ export const dataElements: Record<StorefrontElement, Element> = {
   GPC: {
     type: 'custom',
     reads: [],
-    default: 'false',
     fn: (ctx) => flag(ctx.snapshot.gpc === true),
   },
   // "false" when targeting cookies are enabled or GPC is on, else "true"
   'Datadog enabled': {
     type: 'custom',
     reads: [],
-    default: 'false',
     fn: (ctx) => flag(datadogEnabled(ctx.get('targeting cookies enabled') === 'true', ctx.get('GPC') === 'true')),
   },
   // "true" only when the environment setting is production
   'production flag': {
     type: 'custom',
     reads: [],
-    default: 'false',
     fn: (ctx) => flag(ctx.settings.environment === PRODUCTION),
   },
   // the environment setting: development, staging or production
   'environment stage': {
     type: 'custom',
     reads: [],
-    default: '',
     fn: (ctx) => ctx.settings.environment,
   },
 
@@ -403,7 +396,6 @@ export const dataElements: Record<StorefrontElement, Element> = {
   'geo coordinates': {
     type: 'custom',
     reads: [],
-    default: '',
     fn: (ctx) => getGeoCoordinates(ctx.cookies),
   },
 };

@@ -15,8 +15,7 @@ export function parsePath(path: string): string[] {
 export function readPath(root: unknown, path: string | string[]): unknown {
   let cur: unknown = root;
   for (const key of typeof path === 'string' ? parsePath(path) : path) {
-    if (cur === null || cur === undefined) return undefined;
-    if (typeof cur !== 'object' && typeof cur !== 'string') return undefined;
+    if (cur === null || (typeof cur !== 'object' && typeof cur !== 'string')) return undefined;
     cur = (cur as Record<string, unknown>)[key];
   }
   return cur;

@@ -203,9 +203,10 @@ describe('the data layer helpers', () => {
         s: { type: 'session' },
         k: { type: 'constant' },
         broken: { type: 'data-layer', path: undefined },
+        stray: { type: 'custom', path: 'not.read', reads: ['user.id'] },
         d: { type: 'data-layer', path: 'page[0].id' },
       }),
-    ).toEqual({ page: { 0: { id: 0 } } });
+    ).toEqual({ user: { id: 0 }, page: { 0: { id: 0 } } });
   });
 });
 
@@ -250,7 +251,15 @@ describe('waiting for the next macrotask', () => {
 
   it('uses a MessageChannel without setImmediate (a browser worker), one message per wait, in order', async () => {
     globalThis.setImmediate = undefined as never;
+    let channels = 0;
+    globalThis.MessageChannel = class extends saved.MessageChannel {
+      constructor() {
+        super();
+        channels++;
+      }
+    };
     const wait = nextMacrotask();
+    expect(channels).toBe(1);
     expect(await order(wait)).toEqual(['microtasks', 'waited']);
     const done: number[] = [];
     await Promise.all([wait().then(() => done.push(1)), wait().then(() => done.push(2))]);
