@@ -256,7 +256,6 @@ export const dataElements: Record<StorefrontElement, Element> = {
   'platform id': {
     type: 'custom',
     reads: [],
-    default: '',
     fn: (ctx) => platformId(ctx.cookies.get(ctx.settings.siteTypeCookie)),
   },
   // the viewport width (window.innerWidth)
