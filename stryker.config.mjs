@@ -19,7 +19,12 @@ export default {
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },
   concurrency: 2,
   timeoutMS: 10000,
-  ignoreStatic: true,
+  // Static mutants (module-level constants, tables, regular expressions) run against every test
+  // with the mutant active from the module's load. `ignoreStatic: true` does not skip them here:
+  // perTest coverage also attributes them to a test, and Stryker then runs only that test with
+  // the mutant switched on after the module was loaded, so the mutant never takes effect and is
+  // reported Survived (docs/testing.md, "Static mutants").
+  ignoreStatic: false,
   tempDirName: '.stryker-tmp',
   // TypeScript 7's package has no JavaScript API for Stryker's tsconfig rewriting; vitest needs none.
   tsconfigFile: 'stryker-has-no-tsconfig.json',

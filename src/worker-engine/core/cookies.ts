@@ -10,11 +10,11 @@ import type { CookieJar } from './types.ts';
 /** `document.cookie` → name → raw value. The first of two same-named cookies wins, as browsers order the more specific path first. */
 export function parseCookieString(cookie: string): Record<string, string> {
   const out: Record<string, string> = {};
-  if (!cookie) return out;
   for (const part of cookie.split(';')) {
     const eq = part.indexOf('=');
     const name = (eq < 0 ? '' : part.slice(0, eq)).trim();
-    const value = (eq < 0 ? part : part.slice(eq + 1)).trim();
+    // Without "=", `eq + 1` is 0: the whole part is the value.
+    const value = part.slice(eq + 1).trim();
     if (!name && !value) continue;
     if (!(name in out)) out[name] = value;
   }

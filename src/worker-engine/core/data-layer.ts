@@ -1,12 +1,13 @@
 /** Reading the data layer copy the bridge sent: dotted paths, and a guard against cycles. */
 import type { ReadSet } from '../../protocol.ts';
 
-const PATH_PART = /[^.[\]]+|\[(\d+)\]/g;
+/** A step: a run of characters other than `.`, `[` and `]`, so `[0]` gives `0`. */
+const PATH_PART = /[^.[\]]+/g;
 
 /** `page.pageInfo.pageType`, `product[0].productInfo.sku`, `page.element.0.click.id`. */
 export function parsePath(path: string): string[] {
   const parts: string[] = [];
-  for (const m of path.matchAll(PATH_PART)) parts.push(m[1] ?? m[0]);
+  for (const m of path.matchAll(PATH_PART)) parts.push(m[0]);
   return parts;
 }
 
@@ -14,8 +15,7 @@ export function parsePath(path: string): string[] {
 export function readPath(root: unknown, path: string | string[]): unknown {
   let cur: unknown = root;
   for (const key of typeof path === 'string' ? parsePath(path) : path) {
-    if (cur === null || cur === undefined) return undefined;
-    if (typeof cur !== 'object' && typeof cur !== 'string') return undefined;
+    if (cur === null || (typeof cur !== 'object' && typeof cur !== 'string')) return undefined;
     cur = (cur as Record<string, unknown>)[key];
   }
   return cur;

@@ -22,7 +22,6 @@ export function createEffectBuffer(onLate?: (batch: EffectBatch) => void): Effec
   let buffer: Effect[] = [];
   let lastBatch = 0;
   let dispatching = false;
-  let lateScheduled = false;
 
   /** The batch of what was emitted so far; it is numbered only when the bridge has something to apply. */
   const take = (): EffectBatch => {
@@ -35,10 +34,9 @@ export function createEffectBuffer(onLate?: (batch: EffectBatch) => void): Effec
   return {
     emit(effect) {
       buffer.push(effect);
-      if (!dispatching && !lateScheduled && onLate) {
-        lateScheduled = true;
+      // The first microtask takes every late effect emitted so far; the later ones find none.
+      if (!dispatching && onLate) {
         queueMicrotask(() => {
-          lateScheduled = false;
           if (!dispatching && buffer.length) onLate(take());
         });
       }

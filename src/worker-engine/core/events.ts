@@ -100,8 +100,6 @@ export function createEventHandler<N extends string, S>({ container, ctx, servic
         );
         return;
       }
-      default:
-        break;
     }
 
     const rules = rulesFor(container.rules, event);

@@ -127,7 +127,7 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 /** Checks one value against the default's shape; returns the accepted value or a problem. */
 function check(path: string, value: unknown, def: unknown, problems: string[]): unknown {
   if (path === 'environment') {
-    if (typeof value === 'string' && (ENVIRONMENTS as readonly string[]).includes(value)) return value;
+    if ((ENVIRONMENTS as readonly unknown[]).includes(value)) return value;
     problems.push(
       `offtagConfig.environment must be one of ${ENVIRONMENTS.join(', ')}; got ${safeJson(value)}. Using "${def}".`,
     );

@@ -81,7 +81,6 @@ export type DataElement<N extends string> = DataElementSource<N> & {
   forceLowerCase?: boolean;
   /** A message logged when the value is missing and the default is used. */
   missingMessage?: string;
-  description?: string;
   /**
    * Reading it writes cookies or storage (a visit counter, the previous page name): it is read only
    * by the rules that need it, never ahead of them for `getVar` (the engine's early values).

@@ -15,7 +15,8 @@ export function nextMacrotask(): () => Promise<void> {
   if (typeof MessageChannel === 'function') {
     const channel = new MessageChannel();
     const waiting: Array<() => void> = [];
-    channel.port1.onmessage = () => waiting.shift()?.();
+    // One message per wait, in order: the queue is never empty here.
+    channel.port1.onmessage = () => waiting.shift()!();
     return () =>
       new Promise<void>((r) => {
         waiting.push(r);

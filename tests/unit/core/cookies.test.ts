@@ -12,6 +12,7 @@ describe('parseCookieString', () => {
     expect(parseCookieString('a=first; a=second')).toEqual({ a: 'first' });
     expect(parseCookieString('a=1;; ;b=2')).toEqual({ a: '1', b: '2' });
     expect(parseCookieString('flag; a=1')).toEqual({ '': 'flag', a: '1' });
+    expect(parseCookieString('=v; a=1')).toEqual({ '': 'v', a: '1' });
     expect(parseCookieString('e=; a=1')).toEqual({ e: '', a: '1' });
     expect(parseCookieString('')).toEqual({});
   });
@@ -50,7 +51,7 @@ describe('the cookie jar', () => {
     j.set('b', 'y', { expires: 1001 });
     expect(j.get('a')).toBeUndefined();
     expect(j.get('b')).toBe('y');
-    expect(j.all()).toEqual({ b: 'y' });
+    expect(j.all()).toStrictEqual({ b: 'y' });
   });
 
   it('remove emits an empty value expiring at 0 on the given path and domain, and reads as absent', () => {
@@ -63,7 +64,7 @@ describe('the cookie jar', () => {
       { type: 'cookie', name: 'b', value: '', path: '/', domain: undefined, expires: 0 },
     ]);
     expect(j.get('a')).toBeUndefined();
-    expect(j.all()).toEqual({});
+    expect(j.all()).toStrictEqual({});
   });
 
   it('rebase forgets the writes of batches the page applied, and keeps later ones', () => {
@@ -77,5 +78,16 @@ describe('the cookie jar', () => {
     expect(j.get('c')).toBe('page');
     j.rebase('c=page', 2);
     expect(j.get('b')).toBeUndefined();
+  });
+
+  it('a removal is forgotten once applied too: a cookie the site sets again afterwards reads again', () => {
+    const { j, setBatch } = jar();
+    j.rebase('a=page', 0);
+    setBatch(3);
+    j.remove('a');
+    j.rebase('a=page', 2);
+    expect(j.get('a')).toBeUndefined();
+    j.rebase('a=again', 3);
+    expect(j.get('a')).toBe('again');
   });
 });
