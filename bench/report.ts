@@ -181,7 +181,7 @@ function explain(r: Results): string {
     const miss = ['Page View', 'Element Interactions'].filter((id) => (r.floor.vsB?.[id] ?? Infinity) > 1.5);
     if (miss.length) {
       s.push(
-        `**Not yet at the floor:** ${miss.map((id) => `${id} costs ${times(r.floor.vsB?.[id] ?? null)} floor (b)`).join(', ')} (goal 1.5×). What is left is the snapshot object, the message dispatch, the effect batch (its cookie writes and the \`getVar\` values) and Chrome's reporting of each request the worker makes to the page's main thread (docs/bench.md).`,
+        `**Not yet at the floor:** ${miss.map((id) => `${id} costs ${times(r.floor.vsB?.[id] ?? null)} floor (b)`).join(', ')} (goal 1.5×). What is left is the snapshot object, the message dispatch, the effect batch (its cookie writes and the \`getVar\` values) and what is left of each beacon request's cost to the page now that they leave from the SharedWorker sender (docs/delivery.md, "The sender"; docs/bench.md).`,
       );
     }
   }
