@@ -371,7 +371,8 @@ export function createBeaconQueue(opts: BeaconQueueOptions): BeaconQueue {
       // Not sent (its claim ran short): it is the head now, and `attempt` renews it.
       if ('skipped' in r) return undefined;
       if (!held.has(keys[i]!)) continue;
-      if (!settle(keys[i]!, r, r && 'ms' in r ? (r.ms ?? 0) : 0)) return keys[i];
+      // The round trip is the sender's own timing (`ms`), which `settle` prefers.
+      if (!settle(keys[i]!, r, 0)) return keys[i];
       drop(keys[i]!);
     }
     return undefined;
