@@ -247,7 +247,19 @@ export function startWorker<N extends string, S extends object>(
       if (main.pendingHits() > 0) return acknowledgeSoon(rechecking ? 250 : 0);
       fresh = false;
       const seq = (asked = done);
-      void Promise.all([replayed, beacons.commit(pid, seq)]).then(() => events.postMessage({ n: 0, effects: [], a: seq }));
+      void Promise.all([replayed, beacons.commit(pid, seq)]).then(() => tell(seq));
+    }
+    /** Commits that land together (the queue's group commit) are told to the page in one message, the highest. */
+    let told = 0;
+    let telling = false;
+    function tell(seq: number): void {
+      told = Math.max(told, seq);
+      if (telling) return;
+      telling = true;
+      setTimeout(() => {
+        telling = false;
+        events.postMessage({ n: 0, effects: [], a: told });
+      }, 0);
     }
     /** Runs the events earlier pages left unacknowledged on an engine of their own: their beacons go to the queue, nothing reaches this page. */
     async function finishOrphans(): Promise<void> {

@@ -18,6 +18,17 @@ describe('idb-keyval beacon store in Chromium', () => {
     expect(await store.keys()).toEqual([]);
   });
 
+  it('writes and deletes in one transaction (the queue\'s group commit): a failing write deletes nothing', async () => {
+    const store = idbStore(dbName());
+    const b = (n: number) => ({ id: `beacon:${n}`, method: 'GET' as const, url: url(n), createdAt: n, attempts: 0, owner: 'a', leaseUntil: 2 });
+    await store.setMany([['beacon:1', b(1)], ['beacon:2', b(2)]]);
+    await store.setMany([['beacon:3', b(3)], ['ack:p', { seq: 3, at: 1 }]], ['beacon:1']);
+    expect(await store.keys()).toEqual(['ack:p', 'beacon:2', 'beacon:3']);
+    // A value IndexedDB cannot clone aborts the whole transaction: beacon:2 is still there.
+    await expect(store.setMany([['beacon:4', { f: () => 1 }]], ['beacon:2'])).rejects.toThrow();
+    expect(await store.keys()).toEqual(['ack:p', 'beacon:2', 'beacon:3']);
+  });
+
   it('claims in one transaction: of two pages claiming the same orphan at once, exactly one gets it', async () => {
     const name = dbName();
     const b = { id: 'beacon:1', method: 'GET' as const, url: url(1), createdAt: 1, attempts: 0, owner: 'dead', leaseUntil: 2 };

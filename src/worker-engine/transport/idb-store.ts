@@ -2,7 +2,7 @@
  * The durable beacon store: its own IndexedDB database (idb-keyval), so beacons outlive the page
  * that made them (the next page load sends them, queue.ts `resumePending`).
  */
-import { createStore, delMany, get, keys, promisifyRequest, setMany } from 'idb-keyval';
+import { createStore, delMany, get, keys, promisifyRequest } from 'idb-keyval';
 import { claimDecision, memoryStore, MEMORY_FALLBACK_MESSAGE, type BeaconStore, type ClaimResult, type StoredBeacon } from './store.ts';
 
 export const BEACON_DB = 'offtag-beacons';
@@ -25,7 +25,12 @@ export function idbStore(dbName = BEACON_DB, storeName = BEACON_OBJECT_STORE): B
     });
   return {
     get: (k) => get(k, db),
-    setMany: (entries) => setMany(entries, db),
+    setMany: (entries, deletes = []) =>
+      db('readwrite', (s) => {
+        for (const [k, v] of entries) s.put(v, k);
+        for (const k of deletes) s.delete(k);
+        return promisifyRequest(s.transaction);
+      }),
     delMany: (ks) => delMany(ks, db),
     keys: async () => (await keys(db)).map(String),
     claim: (k, owner, now, leaseUntil) => claimAll([k], owner, now, leaseUntil).then((r) => r[0]!),

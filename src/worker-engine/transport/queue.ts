@@ -202,21 +202,23 @@ export function createBeaconQueue(opts: BeaconQueueOptions): BeaconQueue {
     return run;
   }
   /**
-   * Everything written or deleted until the next task goes in one transaction each: a dispatch's
-   * beacons and the page's acknowledgement marker land together (a microtask would split them,
-   * the shell acknowledges a few microtasks after routing).
+   * Everything written or deleted until the next task goes in one transaction (a dispatch's
+   * beacons and the page's acknowledgement marker land together: a microtask would split them, the
+   * shell acknowledges a few microtasks after routing), deletes with it. Group commit: while one
+   * transaction runs, what is asked for meanwhile waits and goes in the next one, so a burst
+   * costs a transaction per few events instead of two per beacon (docs/delivery.md, "Throughput").
    */
   function flush(): Promise<boolean> {
-    flushing ??= new Promise<void>((r) => setTimeout(r, 0)).then(() => {
-      flushing = undefined;
-      const p = puts;
-      const d = dels;
-      puts = [];
-      dels = [];
-      const wrote = p.length ? storeOp(() => store.setMany(p)) : Promise.resolve(durable);
-      if (d.length) void storeOp(() => store.delMany(d));
-      return wrote;
-    });
+    flushing ??= new Promise<void>((r) => setTimeout(r, 0))
+      .then(() => storeChain)
+      .then(() => {
+        flushing = undefined;
+        const p = puts;
+        const d = dels;
+        puts = [];
+        dels = [];
+        return p.length || d.length ? storeOp(() => store.setMany(p, d)) : durable;
+      });
     return flushing;
   }
   const write = (key: string, value: unknown) => (puts.push([key, value]), flush());

@@ -33,8 +33,8 @@ export type ClaimResult = { claimed: StoredBeacon } | { busyUntil: number } | { 
 
 export interface BeaconStore {
   get(key: string): Promise<unknown>;
-  /** Writes all entries in one transaction. */
-  setMany(entries: Array<[string, unknown]>): Promise<void>;
+  /** Writes all entries, and deletes `deletes` (if given), in one transaction. */
+  setMany(entries: Array<[string, unknown]>, deletes?: string[]): Promise<void>;
   /** Deletes all keys in one transaction. */
   delMany(keys: string[]): Promise<void>;
   keys(): Promise<string[]>;
@@ -65,8 +65,9 @@ export function memoryStore(): BeaconStore {
       const v = map.get(k);
       return v && structuredClone(v);
     },
-    setMany: async (entries) => {
+    setMany: async (entries, deletes = []) => {
       for (const [k, v] of entries) map.set(k, structuredClone(v));
+      for (const k of deletes) map.delete(k);
     },
     delMany: async (keys) => {
       for (const k of keys) map.delete(k);
