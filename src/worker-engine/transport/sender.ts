@@ -7,7 +7,8 @@
  * sender fetches — one request, or a run of them one after another (`ChainFetch`) — and answers.
  *
  * Until the sender said it is there, and from the moment it stops answering, the worker fetches
- * itself: a sender whose script did not load, or that died, costs time, never a beacon.
+ * itself: a sender whose script did not load, that died, or that speaks another version of these
+ * messages (`SENDER_PROTOCOL`), costs time, never a beacon.
  */
 import { settles, type BeaconFetch, type BeaconFetchInit, type ChainFetch, type ChainRequest, type ChainResult } from './queue.ts';
 
@@ -16,8 +17,15 @@ export type SenderRequest =
   | { id: number; url: string; init: Omit<BeaconFetchInit, 'signal'> }
   | { id: number; abort: true }
   | ({ id: number; run: 'first' | 'next' } & ChainRequest);
-/** Sender → worker: "here" once per connection, then one answer per request. */
-export type SenderAnswer = { ready: true } | ({ id: number } & ChainResult);
+/** Sender → worker: "here" once per connection (with its protocol), then one answer per request. */
+export type SenderAnswer = { ready: true; v: number } | ({ id: number } & ChainResult);
+
+/**
+ * The messages' version. A SharedWorker lives as long as a page of the origin uses it: after a
+ * deploy, a tab opened before it keeps the old sender running, and new pages connect to that one
+ * (same script URL). A worker uses a sender only of its own version, and fetches itself otherwise.
+ */
+export const SENDER_PROTOCOL = 2;
 
 /** An aborted request (or a run's next answer) with no word from the sender this long after its timeout: the sender is gone. */
 export const SENDER_GONE_MS = 2_000;
@@ -81,7 +89,7 @@ export function servePort(port: MessagePort, doFetch: Fetch): void {
       (e: unknown) => answer({ id: data.id, error: e instanceof Error ? e.message : String(e) }),
     );
   };
-  port.postMessage({ ready: true } satisfies SenderAnswer);
+  port.postMessage({ ready: true, v: SENDER_PROTOCOL } satisfies SenderAnswer);
 }
 
 export interface SenderLink {
@@ -122,6 +130,8 @@ export function connectSender(port: MessagePort | undefined, direct: BeaconFetch
   };
   port.onmessage = ({ data }: MessageEvent<SenderAnswer>) => {
     if ('ready' in data) {
+      // Another version (an older sender kept alive by a tab opened before a deploy): not used.
+      if (data.v !== SENDER_PROTOCOL) return;
       if (!ready && !gone) onReady?.();
       ready = true;
       return;

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createBeaconQueue, type BeaconFetch } from '../../../src/worker-engine/transport/queue.ts';
-import { SENDER_GONE_MS, connectSender, servePort } from '../../../src/worker-engine/transport/sender.ts';
+import { SENDER_GONE_MS, SENDER_PROTOCOL, connectSender, servePort } from '../../../src/worker-engine/transport/sender.ts';
 import { memoryStore } from '../../../src/worker-engine/transport/store.ts';
 import { startCollector, type Collector } from '../../../tools/collector/server.ts';
 
@@ -79,6 +79,22 @@ describe('the sender', () => {
     expect((await w.send(beaconUrl(0), init)).status).toBe(200);
     expect(w.calls).toEqual(['worker p0']);
     expect(w.feed).toEqual([]);
+    w.close();
+  });
+
+  it('a sender of another protocol version (an old one a tab kept alive across a deploy) is never used: the worker fetches itself', async () => {
+    const w = world({ serve: false });
+    // What an older sender says, and then does with whatever reaches it.
+    w.channel.port1.onmessage = () => {
+      w.calls.push('old sender');
+    };
+    w.channel.port1.postMessage({ ready: true, v: SENDER_PROTOCOL - 1 });
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await w.send(beaconUrl(0), init)).status).toBe(200);
+    await Promise.all(w.link.chain([{ url: beaconUrl(1), init, startWithinMs: 5_000, timeoutMs: 2_000 }]));
+    expect(w.calls).toEqual(['worker p0', 'worker p1']);
+    expect(w.feed).toEqual([]);
+    expect(collector.beacons.map((b) => b.pageName)).toEqual(['p0', 'p1']);
     w.close();
   });
 
