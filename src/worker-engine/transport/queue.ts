@@ -119,6 +119,8 @@ export const RENEW_AHEAD_MS = 10_000;
 export const RENEW_BATCH = 200;
 /** At most this many beacons in one run handed to the sender (`ChainFetch`). */
 export const RUN_MAX = 32;
+/** Store transactions start at most this often (ms): a burst's writes and deletes share them. */
+export const STORE_GROUP_MS = 8;
 /** Ack markers older than this are pruned at start. */
 export const ACK_MAX_AGE_MS = 7 * 864e5;
 const KEY_PREFIX = 'beacon:';
@@ -169,6 +171,7 @@ export function createBeaconQueue(opts: BeaconQueueOptions): BeaconQueue {
   let puts: Array<[string, unknown]> = [];
   let dels: string[] = [];
   let flushing: Promise<boolean> | undefined;
+  let lastFlush = -Infinity;
 
   function storeFailed(e: unknown): void {
     if (!durable) return;
@@ -207,12 +210,16 @@ export function createBeaconQueue(opts: BeaconQueueOptions): BeaconQueue {
    * shell acknowledges a few microtasks after routing), deletes with it. Group commit: while one
    * transaction runs, what is asked for meanwhile waits and goes in the next one, so a burst
    * costs a transaction per few events instead of two per beacon (docs/delivery.md, "Throughput").
+   * And at most one every `STORE_GROUP_MS`: a lone event is written at once, a burst's events
+   * (each dispatch a few tasks of its own) wait a few ms for the ones behind them.
    */
   function flush(): Promise<boolean> {
-    flushing ??= new Promise<void>((r) => setTimeout(r, 0))
+    // (A scheduling detail on the monotonic clock; `now` is the queue's time for claims and back-off.)
+    flushing ??= new Promise<void>((r) => setTimeout(r, Math.max(0, lastFlush + STORE_GROUP_MS - performance.now())))
       .then(() => storeChain)
       .then(() => {
         flushing = undefined;
+        lastFlush = performance.now();
         const p = puts;
         const d = dels;
         puts = [];

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createBeaconQueue, GIVE_UP_AFTER, retryDelay, settles, STEP_ASIDE_AFTER, type BeaconFetch, type BeaconQueueOptions } from '../../../src/worker-engine/transport/queue.ts';
+import { createBeaconQueue, GIVE_UP_AFTER, retryDelay, settles, STEP_ASIDE_AFTER, STORE_GROUP_MS, type BeaconFetch, type BeaconQueueOptions } from '../../../src/worker-engine/transport/queue.ts';
 import { memoryStore, type BeaconStore } from '../../../src/worker-engine/transport/store.ts';
 import { connectSender, servePort } from '../../../src/worker-engine/transport/sender.ts';
 import { startCollector, type Collector } from '../../../tools/collector/server.ts';
@@ -311,6 +311,26 @@ describe.each(MODES)('%s', (m) => {
       expect(committed).toBe(false);
       await c;
       expect(collector.beacons.map((b) => b.pageName)).toEqual(['p3']);
+    });
+    it(`store transactions start at most every ${STORE_GROUP_MS} ms: a burst's events share them`, async () => {
+      const base = memoryStore();
+      const txns: number[] = [];
+      const store: BeaconStore = { ...base, setMany: async (e, d) => (txns.push(e.filter(([k]) => k.startsWith('beacon:')).length), base.setMany(e, d)) };
+      const { q } = queue({ store, fetch: () => new Promise(() => {}) });
+      await q.enqueue({ method: 'GET', url: beaconUrl(0) }, undefined, 'page1');
+      await q.commit('page1', 1);
+      await realSleep(3 * STORE_GROUP_MS);
+      txns.length = 0;
+      // Twelve events, one per task, about a millisecond apart.
+      const commits: Promise<void>[] = [];
+      for (let n = 1; n <= 12; n++) {
+        await q.enqueue({ method: 'GET', url: beaconUrl(n) }, undefined, 'page1');
+        commits.push(q.commit('page1', n + 1));
+        await realSleep(1);
+      }
+      await Promise.all(commits);
+      expect(txns.reduce((a, b) => a + b, 0)).toBe(12);
+      expect(txns.length).toBeLessThanOrEqual(4);
     });
     it('group commit: what is asked for while a transaction runs goes in the next one, not a transaction per event; delivered beacons are deleted', async () => {
       const base = memoryStore();
