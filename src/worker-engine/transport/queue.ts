@@ -47,8 +47,10 @@ export type ChainResult = { status: number; ms?: number } | { error: string } | 
  * (`settles`): after one that did not, or one not started in time, the rest are not sent
  * (`{ skipped }`). One promise per request, settling in order. The sender (sender.ts) runs the
  * run on its own thread, so the next beacon leaves without waiting for the worker's.
+ * `continues`: these requests extend the run handed before them (each waits for the one before
+ * it, and is skipped if that one did not settle), instead of starting a new one.
  */
-export type ChainFetch = (requests: ChainRequest[]) => Array<Promise<ChainResult>>;
+export type ChainFetch = (requests: ChainRequest[], continues?: boolean) => Array<Promise<ChainResult>>;
 
 export interface BeaconQueueOptions {
   store: BeaconStore;
@@ -117,8 +119,8 @@ export const GIVE_UP_AFTER = 10;
 export const RENEW_AHEAD_MS = 10_000;
 /** At most this many claims in one renewal. */
 export const RENEW_BATCH = 200;
-/** At most this many beacons in one run handed to the sender (`ChainFetch`). */
-export const RUN_MAX = 32;
+/** At most this many beacons handed to the sender (`ChainFetch`) and not yet answered. */
+export const RUN_MAX = 64;
 /** Store transactions start at most this often (ms): a burst's writes and deletes share them. */
 export const STORE_GROUP_MS = 8;
 /** Ack markers older than this are pruned at start. */
@@ -355,40 +357,71 @@ export function createBeaconQueue(opts: BeaconQueueOptions): BeaconQueue {
     if (i >= 0) work.splice(i, 1);
   }
 
+  /** While a run is out: hands the sender the beacons that joined the line since (`pump` calls it). */
+  let extendRun: (() => void) | undefined;
+
   /**
    * Hands the beacons at the head of the line to the sender as one run (`ChainFetch`): each leaves
-   * once the one before it settled, without a round trip through this thread in between. Resolves
-   * with the key of the beacon that failed (it waits, as after `attempt`), or undefined.
+   * once the one before it settled, without a round trip through this thread in between. While the
+   * run is out, beacons that join the line extend it (up to `RUN_MAX` handed and not yet answered),
+   * so the sender is not left waiting for this thread, busy with a burst's events. Resolves with
+   * the key of the beacon that failed (it waits, as after `attempt`), or undefined.
    */
   async function sendRun(): Promise<string | undefined> {
-    const t = now();
-    const keys = work.slice(0, RUN_MAX);
-    const results = opts.chain!(
-      keys.map((k) => {
-        const b = held.get(k)!;
-        return {
-          url: b.url,
-          init: { method: b.method, body: b.body, headers: b.headers, credentials: 'include', keepalive: true },
-          // Started only while its claim still covers a whole request (as `attempt` demands).
-          startWithinMs: durable ? b.leaseUntil - t - timeout - 1_000 : RUN_MAX * timeout,
-          timeoutMs: timeout,
-        };
-      }),
-    );
-    for (let i = 0; i < keys.length; i++) {
-      const r = await results[i]!;
-      // Not sent (its claim ran short): it is the head now, and `attempt` renews it.
-      if ('skipped' in r) return undefined;
-      if (!held.has(keys[i]!)) continue;
-      // The round trip is the sender's own timing (`ms`), which `settle` prefers.
-      if (!settle(keys[i]!, r, 0)) return keys[i];
-      drop(keys[i]!);
+    const keys: string[] = [];
+    const handed = new Set<string>();
+    const results: Array<Promise<ChainResult>> = [];
+    let answered = 0;
+    const hand = (continues: boolean) => {
+      const t = now();
+      const more: string[] = [];
+      // In line order, up to the first beacon whose claim is too short (`attempt` renews it, in its turn).
+      for (const k of work) {
+        if (keys.length - answered + more.length >= RUN_MAX) break;
+        if (handed.has(k)) continue;
+        if (claimRunsOut(held.get(k)!)) break;
+        more.push(k);
+      }
+      if (!more.length) return;
+      const rs = opts.chain!(
+        more.map((k) => {
+          const b = held.get(k)!;
+          handed.add(k);
+          return {
+            url: b.url,
+            init: { method: b.method, body: b.body, headers: b.headers, credentials: 'include', keepalive: true },
+            // Started only while its claim still covers a whole request (as `attempt` demands).
+            startWithinMs: durable ? b.leaseUntil - t - timeout - 1_000 : RUN_MAX * timeout,
+            timeoutMs: timeout,
+          };
+        }),
+        continues,
+      );
+      keys.push(...more);
+      results.push(...rs);
+    };
+    hand(false);
+    extendRun = () => hand(true);
+    try {
+      for (let i = 0; i < keys.length; i++) {
+        const r = await results[i]!;
+        answered++;
+        // Not sent (its claim ran short): it is the head now, and `attempt` renews it.
+        if ('skipped' in r) return undefined;
+        if (!held.has(keys[i]!)) continue;
+        // The round trip is the sender's own timing (`ms`), which `settle` prefers.
+        if (!settle(keys[i]!, r, 0)) return keys[i];
+        drop(keys[i]!);
+        hand(true);
+      }
+      return undefined;
+    } finally {
+      extendRun = undefined;
     }
-    return undefined;
   }
 
   async function pump(): Promise<void> {
-    if (running) return;
+    if (running) return extendRun?.();
     running = true;
     try {
       while (work.length > 0) {

@@ -47,17 +47,25 @@ async function fetchWithin(doFetch: Fetch, url: string, init: RequestInit, timeo
   }
 }
 
-/** A run on this thread: each request once the one before settled, within its start limit; the rest skipped. */
-function runHere(doFetch: Fetch, requests: ChainRequest[]): Array<Promise<ChainResult>> {
-  const t0 = Date.now();
-  let go: Promise<boolean> = Promise.resolve(true);
-  return requests.map((r) => {
-    const p = go.then((ok): Promise<ChainResult> | ChainResult =>
-      ok && Date.now() - t0 <= r.startWithinMs ? fetchWithin(doFetch, r.url, r.init as RequestInit, r.timeoutMs) : { skipped: true },
-    );
-    go = p.then((x) => 'status' in x && settles(x.status));
-    return p;
-  });
+/**
+ * Runs on this thread: each request once the one before settled, within its start limit; the
+ * rest skipped. A new run waits for the runs before it; a continuation also for how they ended.
+ */
+function chainHere(doFetch: Fetch): ChainFetch {
+  let tail: Promise<boolean> = Promise.resolve(true);
+  return (requests, continues = false) => {
+    const t0 = Date.now();
+    let go = continues ? tail : tail.then(() => true);
+    const out = requests.map((r) => {
+      const p = go.then((ok): Promise<ChainResult> | ChainResult =>
+        ok && Date.now() - t0 <= r.startWithinMs ? fetchWithin(doFetch, r.url, r.init as RequestInit, r.timeoutMs) : { skipped: true },
+      );
+      go = p.then((x) => 'status' in x && settles(x.status));
+      return p;
+    });
+    tail = go;
+    return out;
+  };
 }
 
 /** The sender's side of one connection (offtag-sender.js calls it for each page's worker). */
@@ -104,7 +112,7 @@ export interface SenderLink {
  * there, and use `direct` on this thread before that, without one, and after it stopped answering.
  */
 export function connectSender(port: MessagePort | undefined, direct: BeaconFetch, onReady?: () => void, onGone?: () => void): SenderLink {
-  const here: ChainFetch = (requests) => runHere((url, init) => direct(url, init as BeaconFetchInit), requests);
+  const here = chainHere((url, init) => direct(url, init as BeaconFetchInit));
   if (!port) return { fetch: direct, chain: here };
   let ready = false;
   let gone = false;
@@ -161,14 +169,19 @@ export function connectSender(port: MessagePort | undefined, direct: BeaconFetch
       port.postMessage({ id, url, init: rest } satisfies SenderRequest);
     });
   };
-  const chain: ChainFetch = (requests) => {
-    if (!ready || gone) return here(requests);
+  /** Where the run being extended went: a continuation never switches (its order would be lost). */
+  let runOnSender = false;
+  const chain: ChainFetch = (requests, continues = false) => {
+    const onSender = ready && !gone;
+    if (continues && onSender !== runOnSender) return requests.map(() => Promise.resolve({ skipped: true }));
+    runOnSender = onSender;
+    if (!onSender) return here(requests, continues);
     const out = requests.map((r, i) => {
       const id = ++next;
       inRun.add(id);
       watchMs = Math.max(watchMs, r.timeoutMs);
       const p = new Promise<ChainResult>((resolve) => waiting.set(id, resolve));
-      port.postMessage({ id, run: i === 0 ? 'first' : 'next', ...r } satisfies SenderRequest);
+      port.postMessage({ id, run: i === 0 && !continues ? 'first' : 'next', ...r } satisfies SenderRequest);
       return p;
     });
     if (!watch) rewatch();

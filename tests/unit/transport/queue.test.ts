@@ -332,6 +332,41 @@ describe.each(MODES)('%s', (m) => {
       expect(txns.reduce((a, b) => a + b, 0)).toBe(12);
       expect(txns.length).toBeLessThanOrEqual(4);
     });
+    it('beacons that join the line while a run is out extend it: the sender has them before the run\'s answers are back, and they keep their order', async () => {
+      if (mode === 'one at a time') return;
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      const started: string[] = [];
+      const held: BeaconFetch = async (u, i) => {
+        started.push(new URL(u).searchParams.get('pageName')!);
+        if (started.length === 1) await gate;
+        return nodeFetch(u, i);
+      };
+      // What the queue hands the sender, and when.
+      const handed: string[] = [];
+      const inner = chainFor(held)!;
+      const q = createBeaconQueue({
+        store: memoryStore(),
+        fetch: held,
+        now: () => Date.now(),
+        sleep: realSleep,
+        log: () => {},
+        chain: (rs, continues) => (handed.push(...rs.map((r) => `${continues ? '+' : ''}${new URL(r.url).searchParams.get('pageName')}`)), inner(rs, continues)),
+      });
+      void q.enqueue({ method: 'GET', url: beaconUrl(1) });
+      await q.enqueue({ method: 'GET', url: beaconUrl(2) });
+      await realSleep(20);
+      // p1 is out and unanswered; p3 and p4 join the line now.
+      void q.enqueue({ method: 'GET', url: beaconUrl(3) });
+      await q.enqueue({ method: 'GET', url: beaconUrl(4) });
+      await realSleep(20);
+      expect(started).toEqual(['p1']);
+      expect(handed).toEqual(['p1', 'p2', '+p3', '+p4']);
+      release();
+      await q.idle();
+      expect(started).toEqual(['p1', 'p2', 'p3', 'p4']);
+      expect(collector.beacons.map((b) => b.pageName)).toEqual(['p1', 'p2', 'p3', 'p4']);
+    });
     it('group commit: what is asked for while a transaction runs goes in the next one, not a transaction per event; delivered beacons are deleted', async () => {
       const base = memoryStore();
       const txns: string[] = [];

@@ -152,6 +152,40 @@ describe('the sender', () => {
       w.close();
     });
 
+    it('a continuation extends the run before it: it waits for it, and is skipped if that run ended on a request that did not settle; a new run is not', async () => {
+      for (const viaSender of [true, false]) {
+        await fetch(`${collector.url}/__reset`, { method: 'POST' });
+        const w = world();
+        const link = viaSender ? w.link : connectSender(undefined, (url, i) => withOrigin(url, i as RequestInit));
+        if (viaSender) await until(() => w.feed.includes('ready'));
+        await fetch(`${collector.url}/__fail?count=1&status=503`, { method: 'POST' });
+        const first = link.chain(run([0, 1]));
+        const extended = link.chain(run([2]), true);
+        expect(names(await Promise.all([...first, ...extended]))).toEqual([503, 'skipped', 'skipped']);
+        // A new run starts whatever the one before it did; extending it works while it settles.
+        const again = link.chain(run([0, 1]));
+        const more = link.chain(run([2, 3]), true);
+        expect(names(await Promise.all([...again, ...more]))).toEqual([200, 200, 200, 200]);
+        expect(collector.beacons.map((b) => b.pageName)).toEqual(['p0', 'p1', 'p2', 'p3']);
+        w.close();
+      }
+    });
+
+    it('a continuation never switches threads: one handed after the sender was given up is skipped', async () => {
+      const w = world({ serve: false });
+      // A sender that says it is there, takes the run, and never answers.
+      w.channel.port1.postMessage({ ready: true, v: SENDER_PROTOCOL });
+      await until(() => w.feed.includes('ready'));
+      const first = w.link.chain(run([0], [{ timeoutMs: 100 }]));
+      await until(() => w.feed.includes('gone'));
+      expect(names(await Promise.all(first))).toEqual(['error']);
+      expect(names(await Promise.all(w.link.chain(run([1]), true)))).toEqual(['skipped']);
+      // A new run goes on this thread.
+      expect(names(await Promise.all(w.link.chain(run([2]))))).toEqual([200]);
+      expect(w.calls).toEqual(['worker p2']);
+      w.close();
+    });
+
     it('a request not started within its start limit is skipped, with the rest of its run', async () => {
       const w = world();
       await until(() => w.feed.includes('ready'));
