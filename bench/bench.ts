@@ -22,6 +22,7 @@ import {
   type Sample,
 } from './measure.ts';
 import { renderChart, renderMarkdown } from './report.ts';
+import { dataLayerScaling, idleCorrected } from './scaling.ts';
 import { BUILD, buildVariants, CONTAINER_SIZES, DIST, ROOT, sizeOf, startWorld, VARIANTS, type Variant } from './setup.ts';
 
 export interface Plan {
@@ -86,8 +87,6 @@ export const QUICK: Plan = {
   inpClicks: 3,
 };
 
-/** Per-event ms of a sample, minus the page's idle CPU over the sample's wall time. */
-const idleCorrected = (s: Sample, idleMsPerSec: number, n: number) => Math.max(0, s.totalMs - (idleMsPerSec * s.wallMs) / 1000) / n;
 
 const round = (x: number, d = 4) => (Number.isFinite(x) ? Number(x.toFixed(d)) : null);
 const log = (...a: unknown[]) => console.log('[bench]', ...a);
@@ -211,31 +210,11 @@ export async function runBench(plan: Plan): Promise<{ outDir: string; markdown: 
 
     // ---- 4a. data layer size ------------------------------------------------------------------
     log('data layer scaling…');
-    const dlVariants: Variant[] = ['offtag', 'main-thread', 'turbine'];
-    const dataLayer: Array<Record<string, unknown>> = [];
-    for (const size of plan.dataLayerSizes) {
-      const ps = {} as Record<Variant, OpenPage>;
-      for (const v of dlVariants) {
-        ps[v] = await openPage(world, { variant: v, dataLayerBytes: size.bytes });
-        await warm(world, ps[v], 1);
-      }
-      await installFloor(ps.offtag.page);
-      const rates = Object.fromEntries(await Promise.all(dlVariants.map(async (v) => [v, await idleRate(ps[v])] as const)));
-      const xs: Record<string, number[]> = { floor: [] };
-      for (let r = 0; r < plan.scalingSamples; r++) {
-        for (const v of dlVariants) (xs[v] ??= []).push(idleCorrected(await sample(world, ps[v], EVENTS[0], size.n), rates[v], size.n));
-        xs.floor.push(await floorSample(ps.offtag, size.n, 'whole'));
-      }
-      const row: Record<string, unknown> = { bytes: size.bytes, eventsPerSample: size.n };
-      for (const k of Object.keys(xs)) row[k] = round(median(xs[k]));
-      dataLayer.push(row);
-      for (const v of dlVariants) await ps[v].close();
-      log(`  ${size.bytes} B done`);
-    }
-    results.dataLayer = dataLayer;
+    results.dataLayer = await dataLayerScaling(world, plan.dataLayerSizes, plan.scalingSamples, (m) => log(`  ${m}`));
 
     // ---- 4b. container size -------------------------------------------------------------------
     log('container scaling…');
+    const dlVariants: Variant[] = ['offtag', 'main-thread', 'turbine'];
     const container: Array<Record<string, unknown>> = [];
     for (const size of plan.containerSizes) {
       const ps = {} as Record<Variant, OpenPage>;
