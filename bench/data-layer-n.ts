@@ -10,12 +10,12 @@
  * by the floor's `whole` sample (n posts of the page's whole data layer to a worker of its own);
  * its rows are marked `+floor`, side by side with the clean page's. `--others main-thread,turbine`:
  * those variants' pages are opened too and sampled in the same rounds (section 3 interleaves them).
- * `--once`: the idle rate is taken once per page before the rounds (as section 3 does) instead of
- * before every sample.
+ * `--once`: the idle figures (measure.ts `idleOf`) are taken once per page before the rounds (as
+ * section 3 did until issue 12) instead of before every sample.
  * Run: `npx tsx bench/data-layer-n.ts [--sizes 1000,1000000] [--ns 0,20,200] [--reps 5] [--floor] [--others …] [--once]`.
  */
 import { startWorld, type Variant } from './setup.ts';
-import { EVENTS, floorSample, idleRate, installFloor, median, openPage, sample, warm, type OpenPage } from './measure.ts';
+import { EVENTS, floorSample, idleCorrected, idleOf, installFloor, median, openPage, sample, warm, type Idle, type OpenPage } from './measure.ts';
 
 const raw = (name: string, d: string) => {
   const i = process.argv.indexOf(name);
@@ -33,7 +33,7 @@ const world = await startWorld();
 try {
   // Per size: the clean Offtag page, the one the floor shares (--floor), the other variants (--others).
   const ps: Record<string, OpenPage> = {};
-  const rate: Record<string, number> = {};
+  const rate: Record<string, Idle> = {};
   const kinds = ['offtag', ...(withFloor ? ['offtag+floor'] : []), ...others];
   for (const b of sizes)
     for (const k of kinds) {
@@ -41,17 +41,17 @@ try {
       await warm(world, p, 1);
       if (k === 'offtag+floor') await installFloor(p.page);
     }
-  if (once) for (const k in ps) rate[k] = await idleRate(ps[k]);
+  if (once) for (const k in ps) rate[k] = await idleOf(ps[k]);
   const res: Record<string, { corr: number[]; bridge: number[] }> = {};
   for (let r = 0; r < reps; r++)
     for (const b of sizes)
       for (const n of ns)
         for (const k of kinds) {
           const p = ps[`${k} ${b}`];
-          const idle = once ? rate[`${k} ${b}`] : await idleRate(p);
+          const idle = once ? rate[`${k} ${b}`] : await idleOf(p);
           const s = await sample(world, p, EVENTS[0], n);
           const row = (res[`${k} ${b} B, n=${n}`] ??= { corr: [], bridge: [] });
-          row.corr.push(Math.max(0, s.totalMs - (idle * s.wallMs) / 1000));
+          row.corr.push(n ? idleCorrected(s, idle, n) * n : Math.max(0, s.totalMs - idle.fixedMs));
           row.bridge.push(s.bridgeMs ?? NaN);
           if (k === 'offtag+floor') await floorSample(p, n, 'whole');
         }

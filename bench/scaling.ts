@@ -6,18 +6,17 @@
  * each Offtag sample's raw figures. Never asserted.
  */
 import { existsSync } from 'node:fs';
-import { EVENTS, floorSample, idleRate, installFloor, median, openPage, sample, warm, type OpenPage, type Sample } from './measure.ts';
+import { EVENTS, floorSample, idleCorrected, idleOf, installFloor, median, medianIdle, openPage, sample, warm, type Idle, type OpenPage, type Sample } from './measure.ts';
 import { BUILD, buildVariants, startWorld, type Variant, type World } from './setup.ts';
 
 const round = (x: number, d = 4) => (Number.isFinite(x) ? Number(x.toFixed(d)) : null);
 
-/** Per-event ms of a sample, minus the page's idle CPU over the sample's wall time. */
-export const idleCorrected = (s: Sample, idleMsPerSec: number, n: number) => Math.max(0, s.totalMs - (idleMsPerSec * s.wallMs) / 1000) / n;
 
 /**
  * Page View at each data-layer size: per size, a fresh page per variant (warmed by one event of each
- * type), then `samples` rounds of one sample per variant (n events from one page task) and the
- * floor's `whole` sample (n posts of the page's whole data layer, on the Offtag page). Medians.
+ * type), then `samples` rounds of, per variant, its idle figures and one sample (n events from one
+ * page task), and the floor's `whole` sample (n posts of the page's whole data layer, on the
+ * Offtag page). Each sample is corrected with the median idle figures of its page. Medians.
  */
 export async function dataLayerScaling(
   world: World,
@@ -35,21 +34,26 @@ export async function dataLayerScaling(
       await warm(world, ps[v], 1);
     }
     if (o.floor !== false) await installFloor(ps.offtag.page);
-    const rates = Object.fromEntries(await Promise.all(variants.map(async (v) => [v, await idleRate(ps[v])] as const)));
+    const idle: Record<string, Idle[]> = {};
+    const got: Record<string, Sample[]> = {};
     const xs: Record<string, number[]> = o.floor !== false ? { floor: [] } : {};
-    const raw: Sample[] = [];
     for (let r = 0; r < samples; r++) {
       for (const v of variants) {
-        const s = await sample(world, ps[v], EVENTS[0], size.n);
-        if (v === 'offtag') raw.push(s);
-        (xs[v] ??= []).push(idleCorrected(s, rates[v], size.n));
+        // The idle figures per round, before each sample, and their median per page (measure.ts `idleOf`).
+        (idle[v] ??= []).push(await idleOf(ps[v]));
+        (got[v] ??= []).push(await sample(world, ps[v], EVENTS[0], size.n));
       }
       if (o.floor !== false) xs.floor.push(await floorSample(ps.offtag, size.n, 'whole'));
     }
+    for (const v of variants) xs[v] = got[v].map((s) => idleCorrected(s, medianIdle(idle[v]), size.n));
     const row: Record<string, unknown> = { bytes: size.bytes, eventsPerSample: size.n };
     for (const k of Object.keys(xs)) row[k] = round(median(xs[k]));
-    if (o.raw)
-      row.offtagSamples = raw.map((s) => ({ totalMs: round(s.totalMs, 1), wallMs: s.wallMs, bridgeMs: round(s.bridgeMs ?? NaN), idleMsPerSec: round(rates.offtag, 2) }));
+    if (o.raw) {
+      const i = medianIdle(idle.offtag);
+      row.offtagIdle = { fixedMs: round(i.fixedMs, 2), msPerSec: round(i.msPerSec, 2) };
+      row.offtagRaw = round(median(got.offtag.map((s) => s.totalMs / size.n)));
+      row.offtagSamples = got.offtag.map((s) => ({ totalMs: round(s.totalMs, 1), wallMs: s.wallMs, bridgeMs: round(s.bridgeMs ?? NaN) }));
+    }
     rows.push(row);
     for (const v of variants) await ps[v].close();
     log(`${size.bytes} B done`);

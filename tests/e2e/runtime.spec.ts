@@ -318,4 +318,40 @@ test.describe('start-up and the hot path (issue 12)', () => {
     });
     expect(r).toEqual({ perEvent: 0, kept: 50, uids: ['one', 'two'] });
   });
+
+  test('a burst of events gets a few acknowledgements, not one per event, and every event is acknowledged', async ({ page, request }) => {
+    // Counts the acknowledgements (`a`) offtag.js's port receives.
+    await page.addInitScript(() => {
+      const w = window as any;
+      w.__acks = 0;
+      const d = Object.getOwnPropertyDescriptor(MessagePort.prototype, 'onmessage')!;
+      Object.defineProperty(MessagePort.prototype, 'onmessage', {
+        configurable: true,
+        get: d.get,
+        set(f) {
+          d.set!.call(this, f && ((e: MessageEvent) => (e.data?.a && w.__acks++, f.call(this, e))));
+        },
+      });
+    });
+    await page.goto('/test/minimal.html?silent');
+    await page.evaluate(() => (window as any)._satellite.track('Page View'));
+    await waitForBeacons(request, 1);
+    // Nothing kept: a pagehide then writes no orphans (what is kept waits for its acknowledgement).
+    const unacknowledged = () =>
+      page.evaluate(() => {
+        dispatchEvent(new PageTransitionEvent('pagehide'));
+        const keys = Object.keys(localStorage).filter((k) => k.startsWith('offtag:u:'));
+        for (const k of keys) localStorage.removeItem(k);
+        return keys.length;
+      });
+    await expect.poll(unacknowledged, { timeout: 15_000 }).toBe(0);
+    const before = await page.evaluate(() => (window as any).__acks);
+    await page.evaluate(() => {
+      for (let i = 0; i < 60; i++) (window as any)._satellite.track('Element Interactions');
+    });
+    await waitForBeacons(request, 61);
+    await expect.poll(unacknowledged, { timeout: 15_000 }).toBe(0);
+    // One per event until issue 12; now one once the worker's queue has caught up (a few, as commits interleave).
+    expect((await page.evaluate(() => (window as any).__acks)) - before).toBeLessThanOrEqual(10);
+  });
 });
