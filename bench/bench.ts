@@ -12,7 +12,10 @@ import {
   installFloor,
   latencyRun,
   median,
-  idleRate,
+  idleCorrected,
+  idleOf,
+  medianIdle,
+  type Idle,
   inpRun,
   openPage,
   sample,
@@ -22,6 +25,7 @@ import {
   type Sample,
 } from './measure.ts';
 import { renderChart, renderMarkdown } from './report.ts';
+import { dataLayerScaling } from './scaling.ts';
 import { BUILD, buildVariants, CONTAINER_SIZES, DIST, ROOT, sizeOf, startWorld, VARIANTS, type Variant } from './setup.ts';
 
 export interface Plan {
@@ -86,8 +90,6 @@ export const QUICK: Plan = {
   inpClicks: 3,
 };
 
-/** Per-event ms of a sample, minus the page's idle CPU over the sample's wall time. */
-const idleCorrected = (s: Sample, idleMsPerSec: number, n: number) => Math.max(0, s.totalMs - (idleMsPerSec * s.wallMs) / 1000) / n;
 
 const round = (x: number, d = 4) => (Number.isFinite(x) ? Number(x.toFixed(d)) : null);
 const log = (...a: unknown[]) => console.log('[bench]', ...a);
@@ -116,12 +118,12 @@ export async function runBench(plan: Plan): Promise<{ outDir: string; markdown: 
     }
     await installFloor(pages.offtag.page);
     const samples: Record<string, Record<string, Sample[]>> = {};
-    const idle: Record<string, number[]> = {};
+    const idle: Record<string, Idle[]> = {};
     const floorA: number[] = [];
     const floorB: number[] = [];
     for (let r = 0; r < plan.samples; r++) {
       for (const v of VARIANTS) {
-        (idle[v] ??= []).push(await idleRate(pages[v]));
+        (idle[v] ??= []).push(await idleOf(pages[v]));
         for (const id of EVENTS) {
           const s = await sample(world, pages[v], id, v === 'alloy' ? plan.alloyN : plan.n);
           ((samples[v] ??= {})[id] ??= []).push(s);
@@ -131,9 +133,9 @@ export async function runBench(plan: Plan): Promise<{ outDir: string; markdown: 
       floorB.push(await floorSample(pages.offtag, plan.n * 4, 'b'));
       log(`  round ${r + 1}/${plan.samples} (${Math.round((Date.now() - started) / 1000)} s)`);
     }
-    // Idle correction: the page's own background CPU over the sample's wall time is not the variant's.
-    const idleMsPerSec = Object.fromEntries(VARIANTS.map((v) => [v, median(idle[v])]));
-    const corrected = (v: Variant, s: Sample, n: number) => idleCorrected(s, idleMsPerSec[v], n);
+    // Idle correction: the measurement's own fixed cost, and the page's background CPU over the sample's wall time, are not the variant's.
+    const idleOfV = Object.fromEntries(VARIANTS.map((v) => [v, medianIdle(idle[v])]));
+    const corrected = (v: Variant, s: Sample, n: number) => idleCorrected(s, idleOfV[v], n);
     const nOf = (v: Variant) => (v === 'alloy' ? plan.alloyN : plan.n);
     const perEvent: Record<string, Record<string, Record<string, number | null>>> = {};
     const typeMs = (v: Variant, id: string) => median(samples[v][id].map((s) => corrected(v, s, nOf(v))));
@@ -159,7 +161,8 @@ export async function runBench(plan: Plan): Promise<{ outDir: string; markdown: 
     const floorMs = median(floorA);
     const floorBMs = median(floorB);
     results.perEvent = perEvent;
-    results.idleMsPerSec = Object.fromEntries(VARIANTS.map((v) => [v, round(idleMsPerSec[v], 2)]));
+    results.idleMsPerSec = Object.fromEntries(VARIANTS.map((v) => [v, round(idleOfV[v].msPerSec, 2)]));
+    results.idleFixedMs = Object.fromEntries(VARIANTS.map((v) => [v, round(idleOfV[v].fixedMs, 2)]));
     results.floor = {
       threadMs: round(floorMs),
       bThreadMs: round(floorBMs),
@@ -211,31 +214,11 @@ export async function runBench(plan: Plan): Promise<{ outDir: string; markdown: 
 
     // ---- 4a. data layer size ------------------------------------------------------------------
     log('data layer scaling…');
-    const dlVariants: Variant[] = ['offtag', 'main-thread', 'turbine'];
-    const dataLayer: Array<Record<string, unknown>> = [];
-    for (const size of plan.dataLayerSizes) {
-      const ps = {} as Record<Variant, OpenPage>;
-      for (const v of dlVariants) {
-        ps[v] = await openPage(world, { variant: v, dataLayerBytes: size.bytes });
-        await warm(world, ps[v], 1);
-      }
-      await installFloor(ps.offtag.page);
-      const rates = Object.fromEntries(await Promise.all(dlVariants.map(async (v) => [v, await idleRate(ps[v])] as const)));
-      const xs: Record<string, number[]> = { floor: [] };
-      for (let r = 0; r < plan.scalingSamples; r++) {
-        for (const v of dlVariants) (xs[v] ??= []).push(idleCorrected(await sample(world, ps[v], EVENTS[0], size.n), rates[v], size.n));
-        xs.floor.push(await floorSample(ps.offtag, size.n, 'whole'));
-      }
-      const row: Record<string, unknown> = { bytes: size.bytes, eventsPerSample: size.n };
-      for (const k of Object.keys(xs)) row[k] = round(median(xs[k]));
-      dataLayer.push(row);
-      for (const v of dlVariants) await ps[v].close();
-      log(`  ${size.bytes} B done`);
-    }
-    results.dataLayer = dataLayer;
+    results.dataLayer = await dataLayerScaling(world, plan.dataLayerSizes, plan.scalingSamples, (m) => log(`  ${m}`));
 
     // ---- 4b. container size -------------------------------------------------------------------
     log('container scaling…');
+    const dlVariants: Variant[] = ['offtag', 'main-thread', 'turbine'];
     const container: Array<Record<string, unknown>> = [];
     for (const size of plan.containerSizes) {
       const ps = {} as Record<Variant, OpenPage>;
@@ -243,11 +226,15 @@ export async function runBench(plan: Plan): Promise<{ outDir: string; markdown: 
         ps[v] = await openPage(world, { variant: v, synthetic: size });
         await warm(world, ps[v], 1);
       }
-      const rates = Object.fromEntries(await Promise.all(dlVariants.map(async (v) => [v, await idleRate(ps[v])] as const)));
+      const idles: Record<string, Idle[]> = {};
       const xs: Record<string, Sample[]> = {};
       for (let r = 0; r < plan.scalingSamples; r++) {
-        for (const v of dlVariants) (xs[v] ??= []).push(await sample(world, ps[v], EVENTS[0], plan.containerN));
+        for (const v of dlVariants) {
+          (idles[v] ??= []).push(await idleOf(ps[v]));
+          (xs[v] ??= []).push(await sample(world, ps[v], EVENTS[0], plan.containerN));
+        }
       }
+      const rates = Object.fromEntries(dlVariants.map((v) => [v, medianIdle(idles[v])]));
       const row: Record<string, unknown> = { syntheticDataElements: size.dataElements, syntheticRules: size.rules };
       for (const v of dlVariants) {
         row[v] = { threadMs: round(median(xs[v].map((s) => idleCorrected(s, rates[v], plan.containerN)))), eventsPerSec: round(median(xs[v].map((s) => s.eventsPerSec)), 0) };

@@ -169,14 +169,37 @@ export async function sample(world: World, p: OpenPage, id: string, n: number): 
 const bridgeMetrics = (page: Page) =>
   page.evaluate(() => (window as unknown as { offtag: { metrics(): { events: number; postMs: number; applyMs: number } } }).offtag.metrics());
 
-/** Main-thread CPU (ms per second) of the page doing nothing: what any sample's wall time costs anyway. */
-export async function idleRate(p: OpenPage, ms = 300): Promise<number> {
-  const m0 = await metrics(p.cdp);
-  const t0 = Date.now();
-  await sleep(ms);
-  const m1 = await metrics(p.cdp);
-  return ((m1.ThreadTime - m0.ThreadTime) * 1000) / ((Date.now() - t0) / 1000);
+/**
+ * What a sample's ThreadTime delta holds besides its events (issue 12): the measurement's own
+ * cost, a fixed amount per sample (the two `Performance.getMetrics` calls: ~0.4 ms of main thread,
+ * the same over an empty window as over 3 s, `npx tsx bench/idle-windows.ts`), and the page's own
+ * CPU per second of doing nothing, which a sample pays over its wall time. Measured as an empty
+ * window and a `ms` window; take the median over rounds (`medianIdle`), as one window can catch a GC.
+ */
+export interface Idle {
+  fixedMs: number;
+  msPerSec: number;
 }
+export async function idleOf(p: OpenPage, ms = 500): Promise<Idle> {
+  const delta = async (w: number) => {
+    const m0 = await metrics(p.cdp);
+    if (w) await sleep(w);
+    const m1 = await metrics(p.cdp);
+    return (m1.ThreadTime - m0.ThreadTime) * 1000;
+  };
+  const fixedMs = await delta(0);
+  return { fixedMs, msPerSec: Math.max(0, (await delta(ms)) - fixedMs) / (ms / 1000) };
+}
+export const medianIdle = (xs: Idle[]): Idle => ({ fixedMs: median(xs.map((x) => x.fixedMs)), msPerSec: median(xs.map((x) => x.msPerSec)) });
+
+/**
+ * Per-event ms of a sample, minus what is not its events: the measurement's fixed cost and the
+ * page's idle CPU over the sample's wall time. (Until issue 12 the bench subtracted a rate taken
+ * from one 300 ms window, which held the fixed cost too, times the sample's wall time: 1–5 s for
+ * Offtag's worker-bound bursts, so 3–15× the fixed cost was subtracted, and a single window that
+ * caught a GC took tens of ms off one page's figures: docs/bench.md, "Scaling".)
+ */
+export const idleCorrected = (s: Sample, idle: Idle, n: number) => Math.max(0, s.totalMs - idle.fixedMs - (idle.msPerSec * s.wallMs) / 1000) / n;
 
 /** Fires events and waits for their beacons: the visitor ID call done, code warm. */
 export async function warm(world: World, p: OpenPage, perEvent: number): Promise<void> {

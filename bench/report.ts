@@ -24,6 +24,8 @@ export interface Results {
   floor: { threadMs: Num; bThreadMs?: Num; offtagMultiple: Num; vsB?: Record<string, Num> };
   inp?: Record<Variant, { clicks: number; durationMedianMs: Num; durationP98Ms: Num; durationMaxMs: Num; handlerMedianMs: Num; reported: number }>;
   idleMsPerSec: Record<Variant, Num>;
+  /** The measurement's own cost per sample (two `getMetrics` calls), subtracted once per sample (issue 12; absent before). */
+  idleFixedMs?: Record<Variant, Num>;
   consoleMessages: Record<Variant, number>;
   single: Record<Variant, Record<string, Num>>;
   load: Record<Variant | 'none', { threadMs: Num; taskMs: Num; scriptMs: Num; loadEventMs: Num; longestTaskMs: Num }>;
@@ -51,7 +53,7 @@ export function renderMarkdown(r: Results): string {
   L.push(`| date | ${m.date.replace('T', ' ').slice(0, 16)} UTC |`);
   L.push(`| machine | ${m.machine.nproc} cores (\`nproc\`), ${m.machine.cpu}, ${m.machine.memoryGiB} GiB, ${m.machine.chromium}, headless, Node ${m.machine.node} |`);
   L.push(
-    `| method | CDP \`Performance.getMetrics\` ThreadTime delta over a burst of ${m.plan.n} events of one type fired from one page task (alloy: ${m.plan.alloyN}), until every beacon reached the collector, minus the page's idle CPU over the same wall time; one round fires the four types (${4 * m.plan.n} events, the "all four" row); median of ${m.plan.samples} rounds, variants interleaved round by round. Single events: Chrome trace, \`RunTask\` thread time between \`performance.mark\`s, median of ${m.plan.singleReps}, minus the empty-window floor |`,
+    `| method | CDP \`Performance.getMetrics\` ThreadTime delta over a burst of ${m.plan.n} events of one type fired from one page task (alloy: ${m.plan.alloyN}), until every beacon reached the collector, minus the measurement's own cost (an empty window) and the page's idle CPU over the same wall time; one round fires the four types (${4 * m.plan.n} events, the "all four" row); median of ${m.plan.samples} rounds, variants interleaved round by round. Single events: Chrome trace, \`RunTask\` thread time between \`performance.mark\`s, median of ${m.plan.singleReps}, minus the empty-window floor |`,
   );
   L.push(`| command | \`npm run bench\` (${m.durationSec} s) |`);
   L.push('');
@@ -69,7 +71,8 @@ export function renderMarkdown(r: Results): string {
   L.push(`| beacons per second, burst of ${m.plan.n} Page Views | ${VARIANTS.map((v) => String(r.perEvent[v][EVENTS[0]].eventsPerSec ?? '—')).join(' | ')} |`);
   L.push('');
   L.push(
-    `Idle main-thread CPU of each page (subtracted above): ${VARIANTS.map((v) => `${VARIANT_LABEL[v]} ${ms(r.idleMsPerSec[v], 1)}`).join(', ')} ms per second. ` +
+    (r.idleFixedMs ? `Subtracted above, per sample: the measurement's own cost (two \`getMetrics\` calls over an empty window) ${VARIANTS.map((v) => `${VARIANT_LABEL[v]} ${ms(r.idleFixedMs![v], 2)}`).join(', ')} ms, and each page's idle main-thread CPU over the sample's wall time: ` : `Idle main-thread CPU of each page (subtracted above): `) +
+    `${VARIANTS.map((v) => `${VARIANT_LABEL[v]} ${ms(r.idleMsPerSec[v], 1)}`).join(', ')} ms per second. ` +
       `Offtag's bridge timed itself at ${ms(mean(EVENTS.map((id) => r.perEvent.offtag[id].bridgeMs ?? null)))} ms per event (snapshot + post + applying the effect batch; \`offtag.metrics()\`). ` +
       `The physical floor (read \`document.cookie\`, the two sessionStorage keys, post the data layer to a worker) is ${ms(r.floor.threadMs)} ms: Offtag's per-event cost is **${times(r.floor.offtagMultiple)}** the floor.`,
   );

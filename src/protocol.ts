@@ -14,13 +14,16 @@ export interface Snapshot {
   tz: number;
   url: string;
   referrer: string;
-  /** `document.cookie` as it was. */
+  /** `document.cookie` as it was; during start-up, as it was when the worker said hello (see `viewport`). */
   cookie: string;
-  /** The sessionStorage keys the container declares; `null` when absent or unreadable. */
+  /** The sessionStorage keys the container declares; `null` when absent or unreadable. During start-up, as `cookie`. */
   session: Record<string, string | null>;
   /** A structured clone of `window[settings.dataLayer]` (undefined when the page has none). */
   dataLayer: unknown;
-  /** `innerWidth`/`innerHeight`; absent from what offtag.js posts during start-up (the worker shell fills it in from the init's). */
+  /**
+   * `innerWidth`/`innerHeight`. Absent, with `cookie` and `session`, from what offtag.js posts during
+   * start-up: the worker shell fills the three in from the init's `now` (docs/runtime.md, "Start-up").
+   */
   viewport: { width: number; height: number };
   /** `navigator.globalPrivacyControl === true`. */
   gpc: boolean;
@@ -244,10 +247,12 @@ export interface InitMessage {
    */
   sender?: MessagePort;
   /**
-   * The viewport when the worker said hello: offtag.js takes no viewport in the snapshots of its
-   * start-up (reading it then forces a layout on phones); the worker shell fills it in there.
+   * A snapshot offtag.js took when the worker said hello (its data layer left out): the snapshots
+   * of its start-up carry no viewport, `document.cookie` or session keys (reading them then forces
+   * a layout on phones, and the first storage and cookie access waits on the browser process); the
+   * worker shell fills them in from this one, with its problems (docs/runtime.md, "Start-up").
    */
-  viewport?: { width: number; height: number };
+  now?: Snapshot;
   /** Paths of `offtagConfig` that could not be sent (functions, DOM nodes…); absent when none. */
   configDropped?: string[];
   /** Adobe's debug switch (localStorage `com.adobe.reactor.debug`) as the page started. */

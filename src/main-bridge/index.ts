@@ -12,7 +12,7 @@ import { BRAND_PLACEHOLDER, SESSION_KEYS } from '../storefront/session-keys.ts';
 import { applyEffects, applyRare, type ApplyHooks } from './apply-effects.ts';
 import { listenForClicks } from './clicks.ts';
 import { COOKIE_DOMAIN_KEY, pageFacts } from './page-info.ts';
-import { takeSnapshot, viewport } from './snapshot.ts';
+import { takeSnapshot } from './snapshot.ts';
 import { installSatellite, isDebug } from './satellite.ts';
 import { pageSetting } from '../page-settings.ts';
 
@@ -81,6 +81,8 @@ function start(): void {
 
   let seq = 0;
   let applied = 0;
+  // Events up to here are acknowledged (acknowledgements are cumulative and come in order; a stale one does nothing).
+  let acked = 0;
   const replies: Record<number, (e: { value?: unknown; error?: string; callbacks?: unknown[][] }) => void> = {};
   /** Main-thread milliseconds the bridge spent: per event (snapshot + post) and applying effect batches. */
   const metrics = { events: 0, postMs: 0, applyMs: 0 };
@@ -132,7 +134,8 @@ function start(): void {
   port.onmessage = ({ data: batch }: MessageEvent<EffectBatch>) => {
     const t0 = performance.now();
     if (batch.a) {
-      for (const k in kept) if (+k <= batch.a) delete kept[k];
+      // Not a walk over `kept`: in a burst that is hundreds of keys for every acknowledgement.
+      while (acked < batch.a) delete kept[++acked];
       for (const [k] of orphans.splice(0)) delete localStorage[k];
     }
     applyEffects(batch.effects, hooks);
@@ -158,7 +161,8 @@ function start(): void {
         config: cfg,
         debug: isDebug(),
         page: pageFacts(cookieDomain),
-        viewport: viewport(),
+        // What the snapshots of start-up left out (cookies, session keys, viewport), read now; no data layer.
+        now: takeSnapshot(0, 0, '', sessionKeys),
         pid,
         orphans,
       };

@@ -6,15 +6,15 @@
 import type { ReadSet, Snapshot, SnapshotProblem } from '../protocol.ts';
 import { narrow } from './read-set.ts';
 
-/** The viewport as the snapshot carries it. On a phone, reading it while the page is still laid out forces a layout. */
-export const viewport = () => ({ width: innerWidth, height: innerHeight });
-
 /**
  * `tree`: the container's read set, when the worker has sent it (read-set.ts `narrow`). `early`:
- * taken during start-up, before the worker said hello: no viewport (offtag.js sends the one it reads
- * at hello with the init message, and the worker shell fills it in: docs/runtime.md, "Start-up").
+ * taken during start-up, before the worker said hello: no viewport (on a phone, reading it then
+ * forces a layout of a half-parsed page), no `document.cookie` and no sessionStorage (the first
+ * access of each waits on the browser process). offtag.js takes a snapshot at hello, with no data
+ * layer, and sends it with the init message; the worker shell fills those fields in from it
+ * (docs/runtime.md, "Start-up").
  */
-export function takeSnapshot(seq: number, applied: number, dataLayerName: string, sessionKeys: string[], tree?: ReadSet | null, early?: boolean): Snapshot {
+export function takeSnapshot(seq: number, applied: number, dataLayerName: string, sessionKeys: string[], tree?: ReadSet | null, early?: unknown): Snapshot {
   // Always an array (the worker reads `problems ?? []`), so the bridge can add to it without a check.
   const problems: SnapshotProblem[] = [];
   const session: Record<string, string | null> = {};
@@ -24,11 +24,12 @@ export function takeSnapshot(seq: number, applied: number, dataLayerName: string
   } catch (e) {
     problems.push({ kind: 'data-layer-unreadable', detail: (e as Error).message });
   }
-  try {
-    for (const k of sessionKeys) session[k] = sessionStorage.getItem(k);
-  } catch (e) {
-    problems.push({ kind: 'session-unreadable', detail: (e as Error).name });
-  }
+  if (!early)
+    try {
+      for (const k of sessionKeys) session[k] = sessionStorage.getItem(k);
+    } catch (e) {
+      problems.push({ kind: 'session-unreadable', detail: (e as Error).name });
+    }
   // `tz` is the worker shell's to add (same clock, same zone): one Date less per event here.
   return {
     seq,
@@ -36,12 +37,10 @@ export function takeSnapshot(seq: number, applied: number, dataLayerName: string
     time: Date.now(),
     url: location.href,
     referrer: document.referrer,
-    cookie: document.cookie,
-    session,
     dataLayer: narrow(dataLayer, tree),
-    viewport: early ? undefined : viewport(),
     gpc: (navigator as { globalPrivacyControl?: boolean }).globalPrivacyControl === true,
     problems,
+    ...(early ? {} : { cookie: document.cookie, session, viewport: { width: innerWidth, height: innerHeight } }),
   } as Snapshot;
 }
 

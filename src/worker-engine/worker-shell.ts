@@ -51,7 +51,7 @@ export function startWorker<N extends string, S extends object>(
     if (ev.data?.type !== 'offtag:init') return;
     scope.removeEventListener('message', onInit as EventListener);
     // offtag.js transfers the ports without naming them in the message (protocol.ts InitMessage).
-    const { config, page, events = ev.ports[0], api = ev.ports[1], sender = ev.ports[2], configDropped, debug, pid = '', orphans = [], viewport = { width: 0, height: 0 } } = ev.data;
+    const { config, page, events = ev.ports[0], api = ev.ports[1], sender = ev.ports[2], configDropped, debug, pid = '', orphans = [], now } = ev.data;
     const values: Record<string, unknown> = {};
     const monitor: Array<{ name: string; data: unknown }> = [];
     /** What the bridge already holds for `getVar`, as JSON: only changed values travel again. */
@@ -147,9 +147,16 @@ export function startWorker<N extends string, S extends object>(
         events.postMessage({ n, effects: [...safe, { type: 'log', level: 'error', message }] });
       }
     };
-    /** Snapshots offtag.js took during its start-up carry no viewport (a forced layout on phones): the one it read at hello stands in. */
-    const sized = (input: EngineInput): EngineInput =>
-      input?.type === 'event' && input.snapshot && !input.snapshot.viewport ? { ...input, snapshot: { ...input.snapshot, viewport } } : input;
+    /**
+     * Snapshots offtag.js took during its start-up carry no viewport, cookies or session keys (a
+     * forced layout on phones, the first storage access): the ones it read at hello stand in,
+     * with what it could not read then.
+     */
+    const sized = (input: EngineInput): EngineInput => {
+      if (input?.type !== 'event' || !input.snapshot || input.snapshot.viewport) return input;
+      const { viewport = { width: 0, height: 0 }, cookie = '', session = {}, problems = [] } = now ?? {};
+      return { ...input, snapshot: { ...input.snapshot, viewport, cookie, session, problems: [...(input.snapshot.problems ?? []), ...problems] } };
+    };
     /** The worker adds the snapshot's time zone (same clock, same zone as the page): one Date less per event there. */
     const zoned = (input: EngineInput): EngineInput =>
       input?.type === 'event' && input.snapshot ? { ...input, snapshot: { ...input.snapshot, tz: new Date(input.snapshot.time).getTimezoneOffset() } } : input;
@@ -247,19 +254,9 @@ export function startWorker<N extends string, S extends object>(
       if (main.pendingHits() > 0) return acknowledgeSoon(rechecking ? 250 : 0);
       fresh = false;
       const seq = (asked = done);
-      void Promise.all([replayed, beacons.commit(pid, seq)]).then(() => tell(seq));
-    }
-    /** Commits that land together (the queue's group commit) are told to the page in one message, the highest. */
-    let told = 0;
-    let telling = false;
-    function tell(seq: number): void {
-      told = Math.max(told, seq);
-      if (telling) return;
-      telling = true;
-      setTimeout(() => {
-        telling = false;
-        events.postMessage({ n: 0, effects: [], a: told });
-      }, 0);
+      // Acknowledgements are cumulative: one that a newer one follows is not posted (in a burst, one
+      // message to the page instead of one per event; docs/runtime.md, "Messages per event").
+      void Promise.all([replayed, beacons.commit(pid, seq)]).then(() => asked > seq || events.postMessage({ n: 0, effects: [], a: seq }));
     }
     /** Runs the events earlier pages left unacknowledged on an engine of their own: their beacons go to the queue, nothing reaches this page. */
     async function finishOrphans(): Promise<void> {

@@ -228,4 +228,33 @@ describe('bridge ↔ worker', () => {
     expect(await api.pendingBeacons()).toBe(0);
     w.worker.terminate();
   });
+
+  it('a snapshot taken before the worker said hello reads no cookie, sessionStorage or viewport; the worker fills them in from the init\'s, with its problems', async () => {
+    document.cookie = 'sat_track=true; path=/';
+    sessionStorage.setItem('acmeUserData', 'at hello');
+    const getItem = Storage.prototype.getItem;
+    let reads = 0;
+    Storage.prototype.getItem = function (this: Storage, k: string) {
+      reads++;
+      return getItem.call(this, k);
+    };
+    let early;
+    try {
+      early = takeSnapshot(1, 0, 'digitalData', ['acmeUserData'], null, true);
+    } finally {
+      Storage.prototype.getItem = getItem;
+    }
+    expect(reads).toBe(0);
+    expect(['cookie', 'session', 'viewport'].filter((k) => k in early)).toEqual([]);
+    // What offtag.js sends at hello: a snapshot then, here with a problem it met reading it.
+    const now = { ...takeSnapshot(0, 0, '', ['acmeUserData']), problems: [{ kind: 'session-unreadable' as const, detail: 'SecurityError' }] };
+    const w = startTestWorker({ now });
+    w.send({ type: 'get-var', name: 'consent' }, true);
+    w.send({ type: 'get-var', name: 'counter' }, true);
+    const reply = (seq: number) => w.effects().find((e) => e.type === 'reply' && e.seq === seq) as { value?: unknown } | undefined;
+    await expect.poll(() => reply(2), { timeout: 5000 }).toBeTruthy();
+    expect([reply(1)!.value, reply(2)!.value]).toEqual(['true', 'at hello']);
+    expect(w.messages()).toContain('sessionStorage is not readable (SecurityError); the event goes on without it.');
+    w.worker.terminate();
+  });
 });

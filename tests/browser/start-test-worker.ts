@@ -17,9 +17,11 @@ export interface TestWorkerOptions {
   applied?(): number;
   /** Changes a snapshot before it is posted (the bridge narrows the data layer). */
   prepare?(snapshot: Snapshot): void;
+  /** The init's snapshot taken at hello (offtag.js sends one; the worker fills the early snapshots in from it). */
+  now?: Snapshot;
 }
 
-export function startTestWorker({ config = {}, onBatch, applied = () => 0, prepare }: TestWorkerOptions = {}) {
+export function startTestWorker({ config = {}, onBatch, applied = () => 0, prepare, now }: TestWorkerOptions = {}) {
   const worker = new Worker(new URL('./test-worker.ts', import.meta.url), { type: 'module' });
   const { port1, port2 } = new MessageChannel();
   const apiChannel = new MessageChannel();
@@ -36,6 +38,7 @@ export function startTestWorker({ config = {}, onBatch, applied = () => 0, prepa
     page: readPageInfo(),
     events: port2,
     api: apiChannel.port2,
+    now,
   };
   worker.postMessage(init, [port2, apiChannel.port2]);
   let seq = 0;
@@ -45,9 +48,9 @@ export function startTestWorker({ config = {}, onBatch, applied = () => 0, prepa
     /** Every batch so far; the numbered ones carry what the page applies (batch 0: the read set, worker logs). */
     batches,
     api: wrap<WorkerApi>(apiChannel.port1),
-    /** One event, with a snapshot of the page now (`window.digitalData`, `acmeUserData`). */
-    send(event: EngineEvent) {
-      const snapshot = takeSnapshot(++seq, applied(), 'digitalData', ['acmeUserData']);
+    /** One event, with a snapshot of the page now (`window.digitalData`, `acmeUserData`); `early`: as offtag.js takes it before the worker said hello. */
+    send(event: EngineEvent, early?: boolean) {
+      const snapshot = takeSnapshot(++seq, applied(), 'digitalData', ['acmeUserData'], null, early);
       prepare?.(snapshot);
       port1.postMessage({ type: 'event', event, snapshot });
     },

@@ -235,21 +235,26 @@ test('debug mode: rule messages appear only after _satellite.setDebug(true), and
 
 test.describe('start-up and the hot path (issue 12)', () => {
   /**
-   * A page that records, by phase, every read of `localStorage`, `innerWidth`/`innerHeight` and
-   * every `document.cookie` write: `start` while offtag.js (a classic script in the head) runs, `after` later.
+   * A page that records, by phase, every read of `localStorage`, `sessionStorage`,
+   * `innerWidth`/`innerHeight` and every `document.cookie` read and write: `start` while offtag.js (a
+   * classic script in the head) runs, `after` later. Before the hooks, it sets a cookie and a session
+   * key the Page View's beacon reflects (eVar11 from the `siteType` cookie, eVar15 the previous page name).
    */
   const PROBED = `<!doctype html><html><head><meta charset="utf-8"><title>start-up probe</title>
 <script src="/offtag-config.js"></script>
 <script>
+  document.cookie = 'siteType=mobile; path=/';
+  sessionStorage.setItem('acmePreviousPageName', 'earlier page');
   window.__log = [];
   window.__phase = 'start';
   const hook = (o, name, kind) => {
     const d = Object.getOwnPropertyDescriptor(o, name);
     Object.defineProperty(o, name, { configurable: true, enumerable: true,
-      get() { if (kind !== 'writes') window.__log.push([name + ' read', window.__phase]); return d.get.call(this); },
+      get() { if (kind !== 'writes' || name === 'cookie') window.__log.push([name + ' read', window.__phase]); return d.get.call(this); },
       ...(d.set && { set(v) { if (kind === 'writes') window.__log.push([name + ' write ' + String(v).split('=')[0], window.__phase]); d.set.call(this, v); } }) });
   };
   hook(window, 'localStorage');
+  hook(window, 'sessionStorage');
   hook(window, 'innerWidth');
   hook(window, 'innerHeight');
   hook(Document.prototype, 'cookie', 'writes');
@@ -259,16 +264,18 @@ test.describe('start-up and the hot path (issue 12)', () => {
 <script>_satellite.track('Page View'); window.__phase = 'after';</script>
 </head><body><p>probe</p></body></html>`;
 
-  test('start() reads no localStorage and no viewport and writes no cookie; the init (debug flag, orphans, cookie domain, viewport) waits for the worker', async ({ page, request }) => {
+  test('start() reads no storage, no cookies and no viewport and writes no cookie; the init (debug flag, orphans, cookie domain, and the cookies, session keys and viewport of the early snapshots) waits for the worker', async ({ page, request }) => {
     await page.route('**/test/startup-probe.html', (r) => r.fulfill({ contentType: 'text/html', body: PROBED }));
     await page.goto('/test/startup-probe.html');
     const [pv] = await waitForBeacons(request, 1);
-    // That Page View's snapshot, taken before the worker said hello, had no viewport: the worker filled in the one read at hello.
+    // That Page View's snapshot, taken before the worker said hello, had no viewport, cookies or
+    // session keys: the worker filled in the ones read at hello.
     expect(pv.params.bw).toBe(String(await page.evaluate(() => innerWidth)));
+    expect([pv.params.v11, pv.params.v15]).toEqual(['gcom mweb', 'earlier page']);
     const log: Array<[string, string]> = await page.evaluate(() => (window as any).__log);
     expect(log.filter(([, phase]) => phase === 'start')).toEqual([]);
-    // Later, when the worker said hello: localStorage (orphans, debug flag, cookie domain) and the viewport.
-    expect(log.map(([what]) => what)).toEqual(expect.arrayContaining(['localStorage read', 'innerWidth read']));
+    // Later, when the worker said hello: localStorage (orphans, debug flag, cookie domain), the viewport, cookies and session keys.
+    expect(log.map(([what]) => what)).toEqual(expect.arrayContaining(['localStorage read', 'innerWidth read', 'sessionStorage read', 'cookie read']));
     // The cookie domain is cached for the next page of this origin ('' = host-only on 127.0.0.1).
     expect(await page.evaluate(() => localStorage.getItem('offtag:cd'))).toBe('');
   });
@@ -310,5 +317,41 @@ test.describe('start-up and the hot path (issue 12)', () => {
       return { perEvent, kept: kept.length, uids: [...new Set(kept.map((i: any) => i.snapshot.dataLayer.page.pageInfo.pageUID))] };
     });
     expect(r).toEqual({ perEvent: 0, kept: 50, uids: ['one', 'two'] });
+  });
+
+  test('a burst of events gets a few acknowledgements, not one per event, and every event is acknowledged', async ({ page, request }) => {
+    // Counts the acknowledgements (`a`) offtag.js's port receives.
+    await page.addInitScript(() => {
+      const w = window as any;
+      w.__acks = 0;
+      const d = Object.getOwnPropertyDescriptor(MessagePort.prototype, 'onmessage')!;
+      Object.defineProperty(MessagePort.prototype, 'onmessage', {
+        configurable: true,
+        get: d.get,
+        set(f) {
+          d.set!.call(this, f && ((e: MessageEvent) => (e.data?.a && w.__acks++, f.call(this, e))));
+        },
+      });
+    });
+    await page.goto('/test/minimal.html?silent');
+    await page.evaluate(() => (window as any)._satellite.track('Page View'));
+    await waitForBeacons(request, 1);
+    // Nothing kept: a pagehide then writes no orphans (what is kept waits for its acknowledgement).
+    const unacknowledged = () =>
+      page.evaluate(() => {
+        dispatchEvent(new PageTransitionEvent('pagehide'));
+        const keys = Object.keys(localStorage).filter((k) => k.startsWith('offtag:u:'));
+        for (const k of keys) localStorage.removeItem(k);
+        return keys.length;
+      });
+    await expect.poll(unacknowledged, { timeout: 15_000 }).toBe(0);
+    const before = await page.evaluate(() => (window as any).__acks);
+    await page.evaluate(() => {
+      for (let i = 0; i < 60; i++) (window as any)._satellite.track('Element Interactions');
+    });
+    await waitForBeacons(request, 61);
+    await expect.poll(unacknowledged, { timeout: 15_000 }).toBe(0);
+    // One per event until issue 12; now one once the worker's queue has caught up (a few, as commits interleave).
+    expect((await page.evaluate(() => (window as any).__acks)) - before).toBeLessThanOrEqual(10);
   });
 });
