@@ -65,3 +65,27 @@ describe('the decoder names every field it documents', () => {
     });
   });
 });
+
+describe('every named variable a rule sets reaches the wire under its own key (appmeasurement.md §1)', () => {
+  it('visitorID, pageName, pageURL, referrer, currencyCode, purchaseID, variableProvider, channel, server, pageType, transactionID, campaign, state, zip, events, products', async () => {
+    const { createAnalyticsService } = await import('../../../src/worker-engine/analytics/tracker.ts');
+    const { makeContext, stubVisitor } = await import('./helpers.ts');
+    const ctx = makeContext();
+    const vars = {
+      visitorID: 'VID1', pageName: 'PN', pageURL: 'https://u.test/', referrer: 'https://r.test/', currencyCode: 'EUR', purchaseID: 'PO1',
+      variableProvider: 'VP', channel: 'CH', server: 'SRV', pageType: 'errorPage', transactionID: 'TX', campaign: 'CMP', state: 'ST', zip: 'Z9',
+      events: 'purchase', products: ';SKU',
+    };
+    await createAnalyticsService(ctx, stubVisitor()).track({ type: 't', vars });
+    const params = decodeBeacon(ctx.requests[0]!.url).params;
+    expect({
+      vid: params.vid, pageName: params.pageName, g: params.g, r: params.r, cc: params.cc, purchaseID: params.purchaseID, vvp: params.vvp,
+      ch: params.ch, server: params.server, pageType: params.pageType, xact: params.xact, v0: params.v0, state: params.state, zip: params.zip,
+      events: params.events, products: params.products,
+    }).toEqual({
+      vid: 'VID1', pageName: 'PN', g: 'https://u.test/', r: 'https://r.test/', cc: 'EUR', purchaseID: 'PO1', vvp: 'VP', ch: 'CH', server: 'SRV',
+      pageType: 'errorPage', xact: 'TX', v0: 'CMP', state: 'ST', zip: 'Z9', events: 'purchase', products: ';SKU',
+    });
+    expect(ctx.logs.filter((l) => l.level === 'warn')).toEqual([]);
+  });
+});
