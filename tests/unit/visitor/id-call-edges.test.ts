@@ -155,3 +155,78 @@ describe('the devtools feed of the ID calls', () => {
     });
   });
 });
+
+describe('which call a page asks for', () => {
+  /** Every field live: MID, today's MCIDTS (or `idts`), hint and blob for 10 minutes, the session's MCOPTOUT. */
+  const live = (idts = 19899, extra = '') =>
+    encodeURIComponent(`179643557|MCIDTS|${idts}|MCMID|${COOKIE_MID}|MCAAMLH-${T + 600}|9|MCAAMB-${T + 600}|BLOB|MCOPTOUT-${T + 3600}s|NONE${extra}|vVersion|5.5.0`);
+  const idCalls = (ctx: ReturnType<typeof makeContext>) => ctx.requests.filter((r) => r.kind === 'id-service');
+
+  it('a call made yesterday is not due again today; one made two days ago is (AAM, the blob expired)', async () => {
+    const yesterday = await started(() => idReply(), { [AMCV]: live(19898) });
+    expect(idCalls(yesterday.ctx)).toHaveLength(0);
+    const older = await started(() => idReply({ d_blob: undefined }), { [AMCV]: live(19897) });
+    expect(idCalls(older.ctx).map((r) => new URL(r.url).searchParams.get('d_fieldgroup'))).toEqual(['AAM']);
+    expect(older.fields().get('MCIDTS')?.value).toBe('19899');
+  });
+  it('new customer ids make the AAM call due, with the ids and the stored blob, and no d_coppa by default', async () => {
+    const { ctx, svc } = await started(() => idReply(), { [AMCV]: live() });
+    expect(idCalls(ctx)).toHaveLength(0);
+    await svc.call('setCustomerIDs', [{ crm: { id: 'c1', authState: 1 } }]);
+    await svc.getVisitorValues();
+    const url = new URL(idCalls(ctx)[0]!.url);
+    expect(url.searchParams.get('d_fieldgroup')).toBe('AAM');
+    expect(url.searchParams.get('d_mid')).toBe(COOKIE_MID);
+    expect(url.searchParams.get('d_blob')).toBe('BLOB');
+    expect(url.searchParams.has('d_coppa')).toBe(false);
+    expect(url.searchParams.get('d_cid_ic')).toContain('crm');
+  });
+  it('a MID the service answered NOTARGET for (NONE) is not sent back as d_mid', async () => {
+    const none = encodeURIComponent(`179643557|MCIDTS|19899|MCMID|NONE|MCAAMLH-${T - 10}|9|MCOPTOUT-${T + 3600}s|NONE|vVersion|5.5.0`);
+    const { ctx } = await started(() => idReply(), { [AMCV]: none });
+    const url = new URL(idCalls(ctx)[0]!.url);
+    expect(url.searchParams.has('d_mid')).toBe(false);
+  });
+  it('getVisitorValues waits for an ID call still under way', async () => {
+    let answer: ((r: NetResponse) => void) | undefined;
+    const ctx = makeContext({
+      cookies: { [AMCVS]: '1', [AMCV]: live() },
+      fetch: () => new Promise<NetResponse>((resolve) => (answer = resolve)),
+    });
+    const svc = createVisitorService(ctx);
+    await svc.start();
+    await svc.call('setCustomerIDs', [{ crm: { id: 'c1', authState: 1 } }]);
+    let values: Awaited<ReturnType<typeof svc.getVisitorValues>> | undefined;
+    const pending = svc.getVisitorValues().then((v) => (values = v));
+    for (let i = 0; i < 20 && !answer; i++) await Promise.resolve();
+    await new Promise((r) => setTimeout(r, 5));
+    expect(values).toBeUndefined();
+    answer!(idReply({ d_blob: 'NEWBLOB' }));
+    await pending;
+    expect(values!.MCAAMB).toBe('NEWBLOB');
+  });
+  it('the rejected reply fields are said at warn level', async () => {
+    const { ctx } = await started(() => idReply({ d_blob: 'a|b' }));
+    expect(ctx.logs).toEqual([{ level: 'warn', message: 'Visitor ID call: the reply\'s d_blob held "|" or "*", which would change the AMCV cookie\'s fields; left out.' }]);
+  });
+  it('a new location hint clears both sync lists', async () => {
+    const { fields } = await started(() => idReply({ d_region: 3, dcs_region: 3, ibs: [] }), { [AMCV]: withMid('|MCSYNCS|22-19905|MCSYNCSOP|411-19905') });
+    expect(fields().has('MCSYNCS')).toBe(false);
+    expect(fields().has('MCSYNCSOP')).toBe(false);
+  });
+});
+
+describe('the opt-out status without ECID consent', () => {
+  it('is asked with a credentialed GET, kept until exactly its TTL, then asked again', async () => {
+    const ctx = makeContext({ fetch: () => ({ status: 200, body: JSON.stringify({ d_optout: ['global'], d_ottl: 60 }) }) });
+    const svc = createVisitorService(ctx, { optIn: { doesOptInApply: true, previousPermissions: { ecid: false } } });
+    expect((await svc.call('getOptOut', [null])).value).toBe('global');
+    expect(ctx.requests[0]).toMatchObject({ kind: 'opt-out-status', method: 'GET', credentials: 'include', timeout: 30000 });
+    ctx.clock.now += 59_999;
+    await svc.call('getOptOut', [null]);
+    expect(ctx.requests).toHaveLength(1);
+    ctx.clock.now += 1;
+    await svc.call('getOptOut', [null]);
+    expect(ctx.requests).toHaveLength(2);
+  });
+});
