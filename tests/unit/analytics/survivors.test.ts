@@ -117,3 +117,28 @@ describe('plugins at their exact bounds', () => {
     expect(getVisitNumber(memoryJar({ s_vnc365: encodeURIComponent(`${T0 + DAY}&vn=1`) }), T0)).toBe('2');
   });
 });
+
+describe('the decoder on pasted fragments', () => {
+  it('a bare query, a path without /b/, doubled slashes', () => {
+    expect(decodeBeacon('?pageName=x').pageName).toBe('x');
+    expect(decodeBeacon('/ss/suite/1/JS-2.27.0/s9')).toMatchObject({ rsid: 'suite', version: 'JS-2.27.0', sid: 's9' });
+    expect(decodeBeacon('https://m.test/b/ss//suite/1/JS-2.27.0/s9')).toMatchObject({ rsid: 'suite', sid: 's9' });
+  });
+  it('a part without a key, a block marker with a value, a pe that only contains lnk_', () => {
+    const b = decodeBeacon('/b/ss/r/1/v/s?=x&c.=1&.c=2&pe=olnk_&k=v');
+    expect(b.raw).toEqual([['', 'x'], ['c.', '1'], ['.c', '2'], ['pe', 'olnk_'], ['k', 'v']]);
+    expect(b.params).toMatchObject({ '': 'x', 'c.': '1', '.c': '2', k: 'v' });
+    expect(b.contextData).toEqual({});
+    expect(b.linkType).toBeUndefined();
+    expect(b).not.toHaveProperty('undefined');
+  });
+});
+
+describe('visit number with a broken count', () => {
+  it('a count of 0 or below starts a new counter, with a new reset time', () => {
+    const jar = memoryJar({ s_vnc365: encodeURIComponent(`${T0 + DAY}&vn=0`) });
+    expect(getVisitNumber(jar, T0)).toBe('1');
+    expect(jar.writes.at(-1)).toMatchObject({ value: encodeURIComponent(`${T0 + 365 * DAY}&vn=1`) });
+    expect(getVisitNumber(memoryJar({ s_vnc365: encodeURIComponent(`${T0 + DAY}&vn=-3`) }), T0)).toBe('1');
+  });
+});
