@@ -142,3 +142,17 @@ describe('visit number with a broken count', () => {
     expect(getVisitNumber(memoryJar({ s_vnc365: encodeURIComponent(`${T0 + DAY}&vn=-3`) }), T0)).toBe('1');
   });
 });
+
+describe('names and values with something before or after them', () => {
+  it('a variable name is taken whole: nothing before prop/eVar/hier/list, nothing after the number', async () => {
+    const { queryKeyOf } = await import('../../../src/worker-engine/analytics/variables.ts');
+    expect(queryKeyOf('myeVar1')).toBeUndefined();
+    expect(queryKeyOf('eVar1x')).toBeUndefined();
+    expect(queryKeyOf('eVar1')).toBe('v1');
+  });
+  it('a stored coordinate is taken whole', () => {
+    expect(getGeoCoordinates(memoryJar({ s_ggc: encodeURIComponent('x12.5|3') }))).toBe('error retrieving geo coordinates');
+    expect(getGeoCoordinates(memoryJar({ s_ggc: encodeURIComponent('12.5|3x') }))).toBe('error retrieving geo coordinates');
+    expect(getGeoCoordinates(memoryJar({ s_ggc: encodeURIComponent('12.5|3') }))).toBe('latitude=12.5 | longitude=3');
+  });
+});
