@@ -70,7 +70,6 @@ export function clickCookieValue(rsid: string, data: string): string {
 function clickCookieEntries(value: string | undefined): { suites: string[]; data: string }[] {
   if (!value) return [];
   const outer = unescapeValue(value);
-  if (outer === CLICK_COOKIE_EMPTY) return [];
   const out: { suites: string[]; data: string }[] = [];
   for (const part of outer.split('&')) {
     const eq = part.indexOf('=');

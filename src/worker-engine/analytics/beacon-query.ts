@@ -63,7 +63,7 @@ interface Node {
 
 function contextString(v: ContextValue): string | undefined {
   if (v === undefined || v === '' || v === 0) return undefined;
-  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  // Booleans become `true`/`false`, which is what String() gives them.
   return String(v);
 }
 
@@ -82,7 +82,8 @@ export function nestedBlock(name: string, data: ContextData): string {
       if (!next) node.children.set(part, (next = { children: new Map() }));
       node = next;
     }
-    if (node !== root) node.value = value;
+    // A key of dots alone leaves the root, whose value nothing writes.
+    node.value = value;
   }
   const write = (node: Node): string => {
     let out = '';

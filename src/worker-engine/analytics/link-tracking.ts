@@ -74,7 +74,8 @@ export function filterLinkHit(
   const events = list(linkTrackEvents);
   if (names.length === 0) {
     const out = { ...params };
-    if (out.events && events.length > 0) out.events = filterEvents(out.events, linkTrackEvents) || undefined;
+    // An empty linkTrackEvents keeps every event (filterEvents returns them as they are).
+    if (out.events) out.events = filterEvents(out.events, linkTrackEvents) || undefined;
     return { params: out, contextData: { ...contextData } };
   }
   const allowedKeys = new Set(ALWAYS_SENT_KEYS);

@@ -163,8 +163,8 @@ export function createAnalyticsService(ctx: EngineContext, visitor: VisitorServi
     params.pageName = pageName;
     params.g ??= snapshot.url;
     // The referrer goes with the first hit of the page only.
+    // A later hit carries `r` only when its rule set `referrer`.
     if (hitsSent === 0) params.r ??= snapshot.referrer;
-    else if (!hit.vars.referrer) delete params.r;
     params.cc ??= DEFAULT_CURRENCY;
     params.ce = CHARACTER_SET;
 

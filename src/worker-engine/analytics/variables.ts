@@ -65,7 +65,8 @@ export function queryKeyOf(name: string): string | undefined {
   if (!m) return undefined;
   const spec = NUMBERED_LIMITS[m[1]!]!;
   const n = Number(m[2]);
-  return n >= 1 && n <= spec.count ? `${spec.key}${n}` : undefined;
+  // NUMBERED starts at 1: no leading zero, no 0.
+  return n <= spec.count ? `${spec.key}${n}` : undefined;
 }
 
 /** `g` carries the first 255 characters of the page URL; the rest goes in `-g`. */

@@ -67,21 +67,17 @@ export function createIdCalls(ctx: EngineContext, deps: IdCallDeps): IdCalls {
   function dueFieldGroup(): FieldGroup | undefined {
     const today = dayNumber(now());
     const idts = Number(amcv.stored('MCIDTS'));
-    let due = false;
+    // The daily call and a change of customer ids expire the blob, which makes the AAM call due below.
     if (!idts || today - idts > ID_CALL_INTERVAL_DAYS) {
       amcv.expire('MCAAMB');
       amcv.set('MCIDTS', String(today));
-      due = true;
     }
-    if ((amcv.stored('MCCIDH') ?? '') !== hashOf(deps.customerIds())) {
-      amcv.expire('MCAAMB');
-      due = true;
-    }
+    if ((amcv.stored('MCCIDH') ?? '') !== hashOf(deps.customerIds())) amcv.expire('MCAAMB');
     // Without a MID the MC call fills everything. With one, the expired AAM fields ask for AAM (a
     // return visit more than a day later: VisitorAPI expires MCAAMB at start and asks d_fieldgroup=AAM);
     // its reply refreshes MCOPTOUT as well. Only the session-bound MCOPTOUT missing asks for MC again.
     if (!amcv.value('MCMID')) return 'MC';
-    if (due || !amcv.live('MCAAMLH') || !amcv.live('MCAAMB')) return 'AAM';
+    if (!amcv.live('MCAAMLH') || !amcv.live('MCAAMB')) return 'AAM';
     if (!amcv.live('MCOPTOUT')) return 'MC';
     return undefined;
   }

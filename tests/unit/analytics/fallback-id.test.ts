@@ -13,5 +13,8 @@ describe('fallback visitor id (s_fid)', () => {
     expect(isFallbackId(undefined)).toBe(false);
     expect(isFallbackId('junk')).toBe(false);
     expect(isFallbackId('8FFFFFFFFFFFFFFF-3FFFFFFFFFFFFFFF')).toBe(false);
+    // Nothing before or after the id.
+    expect(isFallbackId('X7FFFFFFFFFFFFFFF-3FFFFFFFFFFFFFFF')).toBe(false);
+    expect(isFallbackId('7FFFFFFFFFFFFFFF-3FFFFFFFFFFFFFFFX')).toBe(false);
   });
 });

@@ -77,3 +77,59 @@ describe('ClickMap object id from the bridge (String(window.s_objectID))', () =>
     expect(objectIdOf('hero pdf')).toBe('hero pdf');
   });
 });
+
+describe('link filters on what a site really writes', () => {
+  const params = { pageName: 'p', v1: 'one', v2: 'two', c5: 'five', ch: 'acme', events: 'event1,event2=4,purchase', pe: 'lnk_o' };
+  it('linkTrackVars and linkTrackEvents are read with spaces and empty entries around the commas', () => {
+    const out = filterLinkHit(params, { k: '1' }, ' eVar1 , ,prop5,, contextData.k ', ' event2 ,');
+    expect(out.params).toEqual({ pageName: 'p', v1: 'one', c5: 'five', events: 'event2=4', pe: 'lnk_o' });
+    expect(out.contextData).toEqual({ k: '1' });
+    expect(filterEvents('event1,event2', ' , ')).toBe('event1,event2');
+  });
+  it('linkTrackEvents "None" sends no events, also when linkTrackVars is empty (everything else goes)', () => {
+    expect(filterEvents('event1,event2', 'None')).toBe('');
+    const out = filterLinkHit(params, {}, '', 'None');
+    expect(out.params.events).toBeUndefined();
+    expect(out.params.v2).toBe('two');
+    expect(filterLinkHit(params, {}, '', 'event1').params.events).toBe('event1');
+    expect(filterLinkHit(params, {}, '', '').params.events).toBe(params.events);
+    // "None" among other names is a name like any other (no such event).
+    expect(filterEvents('event1,None', 'None,event1')).toBe('event1,None');
+  });
+  it('"None" in linkTrackVars keeps linkTrackEvents from letting events through; a name that is no variable adds nothing', () => {
+    expect(filterLinkHit(params, {}, 'None', 'event1').params.events).toBeUndefined();
+    expect(filterLinkHit(params, {}, 'None,eVar2', 'event1').params).toEqual({ pageName: 'p', v2: 'two', events: 'event1', pe: 'lnk_o' });
+    expect(filterLinkHit(params, {}, 'eVar999,channel2,contextData.', '').params).toEqual({ pageName: 'p', pe: 'lnk_o' });
+    expect(filterLinkHit(params, {}, 'events', '').params.events).toBe(params.events);
+    expect(filterLinkHit(params, {}, 'eVar1', '').params.events).toBeUndefined();
+  });
+  it('events that all fail the filter leave no empty events parameter', () => {
+    const out = filterLinkHit({ events: 'event1' }, {}, 'events', 'event9');
+    expect('events' in out.params && out.params.events !== undefined).toBe(false);
+    expect(filterLinkHit({ events: 'event1' }, {}, '', 'event9').params.events).toBeUndefined();
+  });
+  it('downloads: the extension must follow a dot at the end of the path, not in the query or hash', () => {
+    const types = 'pdf, ZIP';
+    expect(isDownloadLink('https://x.test/a.zip', types)).toBe(true);
+    expect(isDownloadLink('https://x.test/a.Pdf', types)).toBe(true);
+    expect(isDownloadLink('https://x.test/apdf', types)).toBe(false);
+    expect(isDownloadLink('https://x.test/page?file=a.pdf', types)).toBe(false);
+    expect(isDownloadLink('https://x.test/page#a.pdf', types)).toBe(false);
+    expect(isDownloadLink('https://x.test/a.pdf', ' , ')).toBe(false);
+    expect(isDownloadLink('https://x.test/a.', ',')).toBe(false);
+  });
+  it('exits: #, about:, opera: and javascript: links in any case are never exits; filters match in any case, query ignored', () => {
+    for (const href of ['#top', 'ABOUT:blank', 'Opera:x', 'JavaScript:go()']) expect(isExitLink(href, 'internal.test'), href).toBe(false);
+    expect(isExitLink('https://partner.test/#top', 'internal.test')).toBe(true);
+    expect(isExitLink('https://partner.test/x?from=internal.test', 'internal.test')).toBe(true);
+    expect(isExitLink('https://WWW.Internal.TEST/x', 'www.internal.test')).toBe(false);
+    expect(isExitLink('https://www.internal.test/x', 'Internal.Test')).toBe(false);
+    expect(isExitLink('https://partner.test/x', ' , ')).toBe(true);
+  });
+  it('a click without an href sends nothing; an unreadable page URL leaves only the default filters', () => {
+    expect(classifyClick({ href: '', text: 'x', region: 'r', hasTlCall: false }, settings, PAGE)).toBeUndefined();
+    expect(classifyClick({ text: 'x', region: 'r', hasTlCall: false } as never, settings, PAGE)).toBeUndefined();
+    expect(classifyClick(click('https://www.example.com/a'), settings, 'not a url')?.linkType).toBe('e');
+    expect(classifyClick(click('https://keepstock.example.net/a'), settings, 'not a url')).toBeUndefined();
+  });
+});

@@ -15,6 +15,8 @@ export interface TestContext extends EngineContext {
   effects: Effect[];
   logs: Array<{ level: LogLevel; message: string }>;
   requests: Array<Omit<RequestEffect, 'type' | 'id'>>;
+  /** The devtools feed (`ctx.monitor`), in order. */
+  monitors: Array<{ name: string; data: unknown }>;
   jar: Map<string, { value: string; expires?: number; domain?: string }>;
   /** The jar as a `document.cookie` string (for a "reload"). */
   cookieString(): string;
@@ -43,6 +45,7 @@ export function makeContext(opts: ContextOptions = {}): TestContext {
   const effects: Effect[] = [];
   const logs: TestContext['logs'] = [];
   const requests: TestContext['requests'] = [];
+  const monitors: TestContext['monitors'] = [];
   const jar: TestContext['jar'] = new Map();
   for (const [k, v] of Object.entries(opts.cookies ?? {})) jar.set(k, { value: v });
   const url = opts.url ?? 'https://www.example.com/products/widgets?x=1';
@@ -107,6 +110,7 @@ export function makeContext(opts: ContextOptions = {}): TestContext {
     effects,
     logs,
     requests,
+    monitors,
     jar,
     env: { now: () => clock.now, random, sha256: sha256Hex },
     page,
@@ -115,7 +119,7 @@ export function makeContext(opts: ContextOptions = {}): TestContext {
     session: { get: (k) => session.get(k) ?? null, set: (k, v) => (v === null ? session.delete(k) : session.set(k, v)) },
     emit: (e) => effects.push(e),
     log: (level, message) => logs.push({ level, message }),
-    monitor: () => {},
+    monitor: (name, data) => void monitors.push({ name, data }),
     async fetch(req) {
       requests.push(req);
       if (!opts.fetch) return { status: 0, body: '', error: 'network' };

@@ -47,5 +47,6 @@ export function getTimeSinceLastVisit(cookies: CookieJar, now: number, options: 
   writePluginCookie(cookies, LAST_VISIT_TIME_COOKIE, String(now), now + LAST_VISIT_TIME_LIFETIME_MS, options);
   writePluginCookie(cookies, IN_VISIT_GAP_COOKIE, kept, now + VISIT_TIMEOUT_MS, options);
   const seconds = Number(kept);
-  return kept === NEW_VISITOR || !Number.isFinite(seconds) ? NEW_VISITOR : formatTimeSinceLastVisit(seconds * 1000);
+  // NEW_VISITOR itself reads as NaN.
+  return !Number.isFinite(seconds) ? NEW_VISITOR : formatTimeSinceLastVisit(seconds * 1000);
 }

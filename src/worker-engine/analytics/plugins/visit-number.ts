@@ -29,7 +29,7 @@ export function getVisitNumber(
   if (stored?.includes(COUNT_SEPARATOR)) {
     const [reset, n] = stored.split(COUNT_SEPARATOR);
     resetAt = Number(reset);
-    count = Number.parseInt(n ?? '', 10);
+    count = Number.parseInt(n!, 10); // split() gives two parts at least: the separator is in it
   }
   // A stale copy of an expired counter (the page has not dropped it yet) starts over.
   const known = Number.isFinite(resetAt) && resetAt > now && Number.isInteger(count) && count > 0;
