@@ -48,8 +48,9 @@ async function fetchWithin(doFetch: Fetch, url: string, init: RequestInit, timeo
 }
 
 /**
- * Runs on this thread: each request once the one before settled, within its start limit; the
+ * Runs, one request after another: each once the one before settled, within its start limit; the
  * rest skipped. A new run waits for the runs before it; a continuation also for how they ended.
+ * The worker's own (no sender) and the sender's (`servePort`, one message per request) alike.
  */
 function chainHere(doFetch: Fetch): ChainFetch {
   let tail: Promise<boolean> = Promise.resolve(true);
@@ -71,19 +72,12 @@ function chainHere(doFetch: Fetch): ChainFetch {
 /** The sender's side of one connection (offtag-sender.js calls it for each page's worker). */
 export function servePort(port: MessagePort, doFetch: Fetch): void {
   const open = new Map<number, AbortController>();
-  /** The runs, one after another: whether the last request settled. */
-  let tail: Promise<boolean> = Promise.resolve(true);
+  /** The runs of this connection, one after another. */
+  const runs = chainHere(doFetch);
   port.onmessage = ({ data }: MessageEvent<SenderRequest>) => {
     if ('abort' in data) return void open.get(data.id)?.abort();
     if ('run' in data) {
-      const deadline = Date.now() + data.startWithinMs;
-      // A run's first request waits for the runs before it, not for how they ended.
-      tail = (data.run === 'first' ? tail.then(() => true) : tail).then(async (ok) => {
-        if (!ok || Date.now() > deadline) return port.postMessage({ id: data.id, skipped: true } satisfies SenderAnswer), false;
-        const r = await fetchWithin(doFetch, data.url, data.init as RequestInit, data.timeoutMs);
-        port.postMessage({ id: data.id, ...r } satisfies SenderAnswer);
-        return 'status' in r && settles(r.status);
-      });
+      void runs([data], data.run === 'next')[0]!.then((r) => port.postMessage({ id: data.id, ...r } satisfies SenderAnswer));
       return;
     }
     const ctl = new AbortController();
