@@ -13,6 +13,12 @@ import type { Container, EngineContext, EngineEnv } from './core/types.ts';
 import { createHost, fetchWithTimeout, type Host } from './host.ts';
 import { createSessionRecorder } from './session-recorder.ts';
 
+/**
+ * How long page effects may wait while a burst's inputs are handled (`hold` in `startWorker`):
+ * a frame. A lone event's effects go out as soon as it is handled.
+ */
+export const BATCH_HOLD_MS = 16;
+
 export const browserEnv: EngineEnv = {
   now: () => Date.now(),
   random: () => Math.random(),
@@ -65,12 +71,17 @@ export function startWorker<N extends string, S extends object>(
     const cookiesWritten = new Map<string, string>();
     const sessionWritten = new Map<string, string | null>();
     /**
-     * Batches that end up with nothing for the page are not posted, so the bridge numbers the
-     * posted ones 1, 2, 3…: `engineBatch[m]` is the engine's number of the bridge's batch m, and
-     * `lastEngineBatch` the engine's latest (see `fromBridge`).
+     * Batches that end up with nothing for the page are not posted, and while inputs wait the
+     * engine's batches are held and go out together (`hold`), so the bridge numbers the posted
+     * ones 1, 2, 3…: `firstIn[m]` is the engine's number of the first batch the bridge's batch m
+     * holds, `held` what waits (from the engine's batch `held.first` on), and `lastEngineBatch`
+     * the engine's latest (see `fromBridge`).
      */
-    const engineBatch: number[] = [0];
+    const firstIn: number[] = [0];
     let lastEngineBatch = 0;
+    let held: { first: number; effects: Array<Effect | undefined>; last: Map<string, number>; timer?: ReturnType<typeof setTimeout> } | undefined;
+    /** Inputs received and not yet handled: while there are any, page effects are held (`hold`). */
+    let waiting = 0;
     const unchanged = (e: Effect): boolean => {
       if (e.type === 'storage') {
         return latest?.session[e.key] === e.value && (!sessionWritten.has(e.key) || sessionWritten.get(e.key) === e.value);
@@ -85,16 +96,18 @@ export function startWorker<N extends string, S extends object>(
     };
     const toBridge = (b: EffectBatch) => {
       const effects: Effect[] = [];
+      /** Per effect, what a later one of the same key replaces (the page never sees the earlier one): `hold`. */
+      const keys: Array<string | undefined> = [];
       for (const e of b.effects) {
         if (e.type === 'cookie' || e.type === 'storage') {
           if (unchanged(e)) continue;
           if (e.type === 'storage') {
             sessionWritten.set(e.key, e.value);
-            effects.push(e);
+            keys[effects.push(e) - 1] = 's' + e.key;
           } else {
             const page = forPage(e) as { type: 'cookie-string'; cookie: string };
             cookiesWritten.set(e.name, page.cookie);
-            effects.push(page);
+            keys[effects.push(page) - 1] = `c${e.name};${e.domain ?? ''};${e.path ?? '/'}`;
           }
           continue;
         }
@@ -115,8 +128,40 @@ export function startWorker<N extends string, S extends object>(
       }
       lastEngineBatch = b.n;
       if (!effects.length) return;
-      engineBatch.push(b.n);
-      const n = engineBatch.length - 1;
+      hold(b.n, effects, keys);
+      if (!waiting) post();
+    };
+    /**
+     * Effects wait here while inputs wait to be handled (a burst), and go to the page together
+     * once none does, or after BATCH_HOLD_MS: a write that a later one of the same cookie or
+     * sessionStorage key replaces is dropped, so the page writes each key once per batch instead
+     * of once per event (docs/runtime.md, "Messages per event"). Only between effects that cannot
+     * look at the page's state: a frame, a pixel, a script or a reply keeps the writes before it.
+     */
+    const hold = (n: number, effects: Effect[], keys: Array<string | undefined>) => {
+      if (!held) {
+        held = { first: n, effects: [], last: new Map() };
+        if (waiting) held.timer = setTimeout(post, BATCH_HOLD_MS);
+      }
+      const h = held;
+      effects.forEach((e, i) => {
+        const key = keys[i];
+        if (!key && e.type !== 'vars' && e.type !== 'log') h.last.clear();
+        const before = key ? h.last.get(key) : undefined;
+        if (before !== undefined) h.effects[before] = undefined;
+        const at = h.effects.push(e) - 1;
+        if (key) h.last.set(key, at);
+      });
+    };
+    /** Posts what `hold` holds, as the bridge's next numbered batch. */
+    const post = () => {
+      if (!held) return;
+      const h = held;
+      held = undefined;
+      clearTimeout(h.timer);
+      const effects = h.effects.filter((e): e is Effect => e !== undefined);
+      firstIn.push(h.first);
+      const n = firstIn.length - 1;
       try {
         events.postMessage({ n, effects });
       } catch (err) {
@@ -166,8 +211,9 @@ export function startWorker<N extends string, S extends object>(
       const m = input.snapshot.applied;
       latest = input.snapshot;
       latestCookies = undefined;
-      // Batches not posted were "applied" at once: up to the one after the next posted batch, or all.
-      const applied = m + 1 < engineBatch.length ? engineBatch[m + 1] - 1 : lastEngineBatch;
+      // Batches with nothing for the page were "applied" at once: up to the first one the page's
+      // next posted batch holds, else the first one held, else all.
+      const applied = m + 1 < firstIn.length ? firstIn[m + 1] - 1 : held ? held.first - 1 : lastEngineBatch;
       return zoned({ ...input, snapshot: { ...input.snapshot, applied } });
     };
     const feed = (entry: { name: string; data: unknown }) => {
@@ -295,6 +341,7 @@ export function startWorker<N extends string, S extends object>(
     events.onmessage = (e: MessageEvent<EngineInput>) => {
       const input = sized(e.data);
       recorder.input(input);
+      waiting++;
       // One input that fails is said once, with its name; the inputs after it go on as usual
       // (and it is acknowledged: it will not succeed on another page either).
       chain = chain
@@ -302,6 +349,7 @@ export function startWorker<N extends string, S extends object>(
         .catch((err: unknown) => say('error', inputFailed(input, err)))
         .then(() => {
           if (input?.type === 'event' && input.snapshot?.seq > done) done = input.snapshot.seq;
+          if (!--waiting) post();
           acknowledge();
         });
     };

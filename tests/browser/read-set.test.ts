@@ -106,4 +106,54 @@ describe('effect batches', () => {
     expect(numbered()[2].effects).toEqual([{ type: 'log', level: 'log', message: 'page view Home' }]);
     c.worker.terminate();
   });
+
+  it('a burst: what events handled back to back write goes to the page together, each key once, and the engine still reads its own writes the page has not applied', async () => {
+    const dl = { page: { pageInfo: { pageType: 'Cart' } } };
+    (window as unknown as Record<string, unknown>).digitalData = dl;
+    sessionStorage.setItem('acmeUserData', 'before');
+    const c = connect();
+    const numbered = () => c.batches.filter((b) => b.n);
+    await expect.poll(() => c.hooks.tree, { timeout: 5000 }).toBeTruthy();
+    const replies = () => c.effects().filter((e) => e.type === 'reply') as Array<{ value?: unknown }>;
+    c.send({ type: 'direct-call', id: 'Page View' });
+    await expect.poll(() => sessionStorage.getItem('acmeUserData'), { timeout: 5000 }).toBe('{"seen":"Cart"}');
+    const before = numbered().length;
+    // From one task: events with nothing for the page (by then every input has reached the
+    // worker), a Page View whose writes are held while the inputs after it wait, and a read whose
+    // snapshot shows every posted batch applied but not the held writes: the engine reads its own.
+    for (let i = 0; i < 10; i++) c.send({ type: 'direct-call', id: 'Again' });
+    dl.page.pageInfo.pageType = 'Home';
+    c.send({ type: 'direct-call', id: 'Page View' });
+    c.send({ type: 'get-var', name: 'counter' });
+    await expect.poll(() => replies().length, { timeout: 5000 }).toBe(1);
+    expect(replies()[0].value).toBe('{"seen":"Home"}');
+    expect(numbered().length).toBe(before + 1);
+    await expect.poll(() => sessionStorage.getItem('acmeUserData'), { timeout: 5000 }).toBe('{"seen":"Home"}');
+    // 20 Page Views from one task, each with its own page type, then a read of the session key
+    // whose snapshot (same task) has applied none of their writes.
+    for (let i = 0; i < 20; i++) {
+      dl.page.pageInfo.pageType = `P${i}`;
+      c.send({ type: 'direct-call', id: 'Page View' });
+    }
+    c.send({ type: 'get-var', name: 'counter' });
+    await expect.poll(() => replies().length, { timeout: 5000 }).toBe(2);
+    expect(replies()[1].value).toBe('{"seen":"P19"}');
+    const all = numbered().flatMap((b) => b.effects);
+    // Every Page View's log, in order; the cookie and the session key written far fewer times than 20.
+    expect(c.messages().filter((m) => m.startsWith('page view'))).toEqual(['page view Cart', 'page view Home', ...Array.from({ length: 20 }, (_, i) => `page view P${i}`)]);
+    const cookies = all.filter((e) => e.type === 'cookie-string');
+    // (At most one write of each key per batch; the timer may split the burst in a few.)
+    expect(numbered().length).toBeLessThan(10);
+    for (const b of numbered()) expect(b.effects.filter((e) => e.type === 'cookie-string' || e.type === 'storage').length).toBeLessThanOrEqual(2);
+    expect(cookies.at(-1)).toEqual({ type: 'cookie-string', cookie: 'pt=P19; path=/' });
+    expect(numbered().map((b) => b.n)).toEqual(numbered().map((_, i) => i + 1));
+    expect(document.cookie).toContain('pt=P19');
+    expect(sessionStorage.getItem('acmeUserData')).toBe('{"seen":"P19"}');
+    // Nothing left to write: the same writes again post nothing.
+    c.send({ type: 'direct-call', id: 'Again' });
+    c.send({ type: 'direct-call', id: 'Page View' });
+    await expect.poll(() => c.messages().length, { timeout: 5000 }).toBe(23);
+    expect(numbered().at(-1)!.effects).toEqual([{ type: 'log', level: 'log', message: 'page view P19' }]);
+    c.worker.terminate();
+  });
 });
