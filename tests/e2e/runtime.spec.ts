@@ -355,3 +355,26 @@ test.describe('start-up and the hot path (issue 12)', () => {
     expect((await page.evaluate(() => (window as any).__acks)) - before).toBeLessThanOrEqual(10);
   });
 });
+
+test('start-up throws nothing, caught or not, with or without offtagConfig (a page\'s first exception costs ~1 ms: V8 then works out source positions)', async ({ page, context }) => {
+  const cdp = await context.newCDPSession(page);
+  const thrown: string[] = [];
+  const scripts = new Map<string, string>();
+  cdp.on('Debugger.scriptParsed', (e) => scripts.set(e.scriptId, e.url));
+  cdp.on('Debugger.paused', (e) => {
+    const top = e.callFrames[0];
+    if (scripts.get(top?.location.scriptId ?? '')?.endsWith('/offtag.js')) thrown.push(`${top.functionName || '(anonymous)'}: ${String(e.data?.description ?? e.reason).split('\n')[0]}`);
+    void cdp.send('Debugger.resume');
+  });
+  await cdp.send('Debugger.enable');
+  await cdp.send('Debugger.setPauseOnExceptions', { state: 'all' });
+  // The test page sets offtagConfig and has no `_satellite` stub (its track call waits for onload).
+  await page.goto('/test/minimal.html?host=same');
+  await expect.poll(() => page.evaluate(() => !!(window as any).offtag)).toBe(true);
+  // No offtagConfig at all: the defaults, read without an exception.
+  await page.addInitScript(() => Object.defineProperty(window, 'offtagConfig', { configurable: true, get: () => undefined, set: () => {} }));
+  await page.goto('/test/minimal.html?host=same&silent');
+  await expect.poll(() => page.evaluate(() => !!(window as any).offtag)).toBe(true);
+  await page.waitForTimeout(300);
+  expect(thrown).toEqual([]);
+});
