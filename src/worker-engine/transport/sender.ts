@@ -12,20 +12,33 @@
  */
 import { settles, type BeaconFetch, type BeaconFetchInit, type ChainFetch, type ChainRequest, type ChainResult } from './queue.ts';
 
-/** Worker → sender: a request to make, one to abort (the queue's timeout), or one of a run. */
+/** One request of a run, numbered by the worker. */
+export type RunRequest = { id: number } & ChainRequest;
+/** A request's answer, by its number. */
+export type RunAnswer = { id: number } & ChainResult;
+/** Worker → sender: a request to make, one to abort (the queue's timeout), or the requests of a run (a new one, or more of the one out). */
 export type SenderRequest =
   | { id: number; url: string; init: Omit<BeaconFetchInit, 'signal'> }
   | { id: number; abort: true }
-  | ({ id: number; run: 'first' | 'next' } & ChainRequest);
-/** Sender → worker: "here" once per connection (with its protocol), then one answer per request. */
-export type SenderAnswer = { ready: true; v: number } | ({ id: number } & ChainResult);
+  | { run: 'first' | 'next'; reqs: RunRequest[] };
+/** Sender → worker: "here" once per connection (with its protocol), then answers: a lone request's, or runs' together. */
+export type SenderAnswer = { ready: true; v: number } | RunAnswer | { answers: RunAnswer[] };
 
 /**
  * The messages' version. A SharedWorker lives as long as a page of the origin uses it: after a
  * deploy, a tab opened before it keeps the old sender running, and new pages connect to that one
  * (same script URL). A worker uses a sender only of its own version, and fetches itself otherwise.
  */
-export const SENDER_PROTOCOL = 2;
+export const SENDER_PROTOCOL = 3;
+
+/**
+ * Runs' answers wait in the sender at most this long, or until `ANSWER_BATCH_MAX` are there, and
+ * go to the worker in one message; the requests the worker hands over in one call go in one
+ * message too (docs/delivery.md, "The sender"). The sender does not wait for the worker between
+ * requests, so this costs a burst nothing but a later delete and acknowledgement.
+ */
+export const ANSWER_BATCH_MS = 8;
+export const ANSWER_BATCH_MAX = 16;
 
 /** An aborted request (or a run's next answer) with no word from the sender this long after its timeout: the sender is gone. */
 export const SENDER_GONE_MS = 2_000;
@@ -50,7 +63,7 @@ async function fetchWithin(doFetch: Fetch, url: string, init: RequestInit, timeo
 /**
  * Runs, one request after another: each once the one before settled, within its start limit; the
  * rest skipped. A new run waits for the runs before it; a continuation also for how they ended.
- * The worker's own (no sender) and the sender's (`servePort`, one message per request) alike.
+ * The worker's own (no sender) and the sender's (`servePort`) alike.
  */
 function chainHere(doFetch: Fetch): ChainFetch {
   let tail: Promise<boolean> = Promise.resolve(true);
@@ -74,10 +87,23 @@ export function servePort(port: MessagePort, doFetch: Fetch): void {
   const open = new Map<number, AbortController>();
   /** The runs of this connection, one after another. */
   const runs = chainHere(doFetch);
+  let answers: RunAnswer[] = [];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    port.postMessage({ answers } satisfies SenderAnswer);
+    answers = [];
+  };
   port.onmessage = ({ data }: MessageEvent<SenderRequest>) => {
     if ('abort' in data) return void open.get(data.id)?.abort();
     if ('run' in data) {
-      void runs([data], data.run === 'next')[0]!.then((r) => port.postMessage({ id: data.id, ...r } satisfies SenderAnswer));
+      runs(data.reqs, data.run === 'next').forEach((p, i) =>
+        p.then((r) => {
+          if (answers.push({ id: data.reqs[i]!.id, ...r }) >= ANSWER_BATCH_MAX) flush();
+          else timer ??= setTimeout(flush, ANSWER_BATCH_MS);
+        }),
+      );
       return;
     }
     const ctl = new AbortController();
@@ -130,6 +156,12 @@ export function connectSender(port: MessagePort | undefined, direct: BeaconFetch
     clearTimeout(watch);
     watch = inRun.size ? setTimeout(giveUp, watchMs + SENDER_GONE_MS) : undefined;
   };
+  const answered = (a: RunAnswer) => {
+    const settle = waiting.get(a.id);
+    waiting.delete(a.id);
+    if (inRun.delete(a.id)) rewatch();
+    settle?.(a);
+  };
   port.onmessage = ({ data }: MessageEvent<SenderAnswer>) => {
     if ('ready' in data) {
       // Another version (an older sender kept alive by a tab opened before a deploy): not used.
@@ -138,10 +170,8 @@ export function connectSender(port: MessagePort | undefined, direct: BeaconFetch
       ready = true;
       return;
     }
-    const settle = waiting.get(data.id);
-    waiting.delete(data.id);
-    if (inRun.delete(data.id)) rewatch();
-    settle?.(data);
+    if ('answers' in data) data.answers.forEach(answered);
+    else answered(data);
   };
   const fetch: BeaconFetch = (url, init) => {
     if (!ready || gone) return direct(url, init);
@@ -170,14 +200,13 @@ export function connectSender(port: MessagePort | undefined, direct: BeaconFetch
     if (continues && onSender !== runOnSender) return requests.map(() => Promise.resolve({ skipped: true }));
     runOnSender = onSender;
     if (!onSender) return here(requests, continues);
-    const out = requests.map((r, i) => {
-      const id = ++next;
-      inRun.add(id);
+    const reqs = requests.map((r): RunRequest => ({ id: ++next, ...r }));
+    const out = reqs.map((r) => {
+      inRun.add(r.id);
       watchMs = Math.max(watchMs, r.timeoutMs);
-      const p = new Promise<ChainResult>((resolve) => waiting.set(id, resolve));
-      port.postMessage({ id, run: i === 0 && !continues ? 'first' : 'next', ...r } satisfies SenderRequest);
-      return p;
+      return new Promise<ChainResult>((resolve) => waiting.set(r.id, resolve));
     });
+    port.postMessage({ run: continues ? 'next' : 'first', reqs } satisfies SenderRequest);
     if (!watch) rewatch();
     return out;
   };

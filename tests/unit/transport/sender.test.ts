@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createBeaconQueue, type BeaconFetch } from '../../../src/worker-engine/transport/queue.ts';
-import { SENDER_GONE_MS, SENDER_PROTOCOL, connectSender, servePort } from '../../../src/worker-engine/transport/sender.ts';
+import { ANSWER_BATCH_MAX, SENDER_GONE_MS, SENDER_PROTOCOL, connectSender, servePort } from '../../../src/worker-engine/transport/sender.ts';
 import { memoryStore } from '../../../src/worker-engine/transport/store.ts';
 import { startCollector, type Collector } from '../../../tools/collector/server.ts';
 
@@ -183,6 +183,29 @@ describe('the sender', () => {
       // A new run goes on this thread.
       expect(names(await Promise.all(w.link.chain(run([2]))))).toEqual([200]);
       expect(w.calls).toEqual(['worker p2']);
+      w.close();
+    });
+
+    it('the requests handed over together travel in one message, and their answers come back together (within ANSWER_BATCH_MS, or ANSWER_BATCH_MAX at a time)', async () => {
+      const w = world({ serve: false });
+      // Count what crosses the channel each way: a real sender behind a counting relay.
+      const relay = new MessageChannel();
+      const toSender: unknown[] = [];
+      const toWorker: unknown[] = [];
+      w.channel.port1.onmessage = ({ data }) => (toSender.push(data), relay.port1.postMessage(data));
+      relay.port1.onmessage = ({ data }) => (toWorker.push(data), w.channel.port1.postMessage(data));
+      servePort(relay.port2, (url, i) => (w.calls.push(`sender ${new URL(url).searchParams.get('pageName')}`), withOrigin(url, i)));
+      await until(() => w.feed.includes('ready'));
+      const first = w.link.chain(run(Array.from({ length: 20 }, (_, i) => i)));
+      const more = w.link.chain(run([20, 21, 22]), true);
+      expect(names(await Promise.all([...first, ...more]))).toEqual(Array(23).fill(200));
+      expect(collector.beacons.map((b) => b.pageName)).toEqual(Array.from({ length: 23 }, (_, i) => `p${i}`));
+      expect(toSender.map((m) => [(m as { run: string }).run, (m as { reqs: unknown[] }).reqs.length])).toEqual([['first', 20], ['next', 3]]);
+      const answers = toWorker.slice(1) as Array<{ answers: unknown[] }>;
+      expect(answers.flatMap((m) => m.answers)).toHaveLength(23);
+      expect(answers.length).toBeLessThan(23);
+      for (const m of answers) expect(m.answers.length).toBeLessThanOrEqual(ANSWER_BATCH_MAX);
+      relay.port1.close();
       w.close();
     });
 
