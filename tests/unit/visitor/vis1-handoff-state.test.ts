@@ -56,6 +56,10 @@ describe('serverState edge cases (vis1)', () => {
     expect(parseServerState(state, ORG)).toEqual({ sdid: { current: 'A-B', currentConsumed: {}, last: '', lastConsumed: {} } });
   });
 
+  it('only a string is read as JSON: an array holding a JSON text is refused', () => {
+    expect(() => parseServerState([JSON.stringify({ [ORG]: {} })], ORG)).toThrow(INVALID);
+  });
+
   it('throws the library message on customerIDs or sdid that are not objects, or an id that is not a string', () => {
     const bad = [
       { [ORG]: { customerIDs: 5 } },

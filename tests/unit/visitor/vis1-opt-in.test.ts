@@ -49,6 +49,11 @@ describe('opt-in permission objects (vis1)', () => {
     expect(parsePermissions(() => '{"ecid":true}')).toEqual({ ecid: true });
   });
 
+  it('only a string is read as JSON: an array holding a JSON text is refused', () => {
+    expect(parsePermissions(['{"ecid":true}'])).toBeUndefined();
+    expect(parsePermissions(() => ['{"ecid":true}'])).toBeUndefined();
+  });
+
   it('one unknown key among categories refuses the whole object', () => {
     expect(parsePermissions({ aa: true, ecid: true, bogus: true })).toBeUndefined();
     expect(parsePermissions({ bogus: true, aa: true })).toBeUndefined();

@@ -127,6 +127,17 @@ describe('getVisitorValues leaves out what it does not have (vis1)', () => {
   });
 });
 
+describe('getters answer live ids only (vis1)', () => {
+  it('an MCAID past its expiry (a cookie that gives it one) is answered by neither its getter nor getVisitorValues', async () => {
+    const cookie = cookieWith([['MCAID', { value: AID, expiry: T - 60 }]]);
+    const ctx = makeContext({ cookies: { [AMCV]: cookie, [AMCVS]: '1' } });
+    const svc = createVisitorService(ctx);
+    expect(await svc.call('getAnalyticsVisitorID', [null, true])).toEqual({ value: '', callbacks: [['']] });
+    expect((await svc.getVisitorValues()).MCAID).toBeUndefined();
+    expect((await svc.call('getMarketingCloudVisitorID', [null, true])).value).toBe(MID);
+  });
+});
+
 describe('customer ids where the library does not run (vis1)', () => {
   it('setCustomerIDs keeps the ids but makes no ID call on an excluded path', async () => {
     const ctx = makeContext({ url: 'https://www.example.com/checkout', fetch: () => idReply() });
