@@ -82,7 +82,7 @@ export function createAmcvState(ctx: EngineContext, orgId: string, digest: numbe
         // A tampered id is dropped so that the service asks for a real one.
         for (const key of ['MCMID', 'MCAID']) {
           const v = fields.get(key)?.value;
-          if (v !== undefined && v !== 'NONE' && !isValidVisitorId(v)) fields.delete(key);
+          if (v !== 'NONE' && !isValidVisitorId(v)) fields.delete(key);
         }
         return;
       }

@@ -35,7 +35,6 @@ export function optInCall(optIn: OptIn, method: string, args: unknown[]): Visito
       return { value: optIn.status };
     case 'optIn.permissions':
       return { value: optIn.permissions() };
-    default:
-      return undefined;
   }
+  return undefined;
 }

@@ -44,7 +44,8 @@ export interface OptInDeps {
 }
 
 export function isCategory(c: unknown): c is OptInCategory {
-  return typeof c === 'string' && (ALL_CATEGORIES as readonly string[]).includes(c);
+  // `includes` compares without coercion: no value but one of the category strings is found.
+  return (ALL_CATEGORIES as readonly unknown[]).includes(c);
 }
 
 /** A permission object as the library accepts one, or undefined (`{}` included). */
@@ -54,7 +55,7 @@ export function parsePermissions(input: unknown): Permissions | undefined {
     if (typeof v === 'function') v = (v as () => unknown)();
     if (typeof v === 'string') v = JSON.parse(v);
   } catch {
-    return undefined;
+    // Left as it was (a string or a function), which the check below refuses.
   }
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
   const keys = Object.keys(v);

@@ -40,7 +40,7 @@ export function parseServerState(input: unknown, orgId: string): ServerState {
     try {
       v = JSON.parse(v);
     } catch {
-      invalid();
+      // Left a string, which the check below refuses with the library's message.
     }
   }
   if (!isObject(v)) invalid();

@@ -116,7 +116,7 @@ export function createVisitorService(ctx: EngineContext, options: VisitorOptions
 
   function applyServerState(state: unknown): void {
     const parsed = parseServerState(state, orgId);
-    if (parsed.customerIDs) customerIds = { ...customerIds, ...parsed.customerIDs };
+    customerIds = { ...customerIds, ...parsed.customerIDs };
     if (parsed.sdid) sdid = { ...emptySdidState(), ...parsed.sdid };
   }
   /** `serverState` given at start or to `getInstance`: a broken one is said, not thrown. */
@@ -162,9 +162,11 @@ export function createVisitorService(ctx: EngineContext, options: VisitorOptions
     return !orgError && !excluded && ecidApproved();
   }
 
-  /** The opt-out value: the cookie's with ECID consent; without, the ID service's status, kept in memory. */
-  const optOutValue = (): Promise<string> =>
-    ecidApproved() ? Promise.resolve(amcv.value('MCOPTOUT') ?? amcv.stored('MCOPTOUT') ?? 'NONE') : ids.optOutStatus();
+  /**
+   * The opt-out value: the cookie's with ECID consent (an expired one while the ID service does not
+   * answer); without, the ID service's status, kept in memory.
+   */
+  const optOutValue = (): Promise<string> => (ecidApproved() ? Promise.resolve(amcv.stored('MCOPTOUT') ?? 'NONE') : ids.optOutStatus());
 
   async function visitorValues(): Promise<VisitorValues> {
     if (!(await ready())) return {};
@@ -182,7 +184,8 @@ export function createVisitorService(ctx: EngineContext, options: VisitorOptions
 
   /** A 5.5.0 getter: the callback fires when the value arrives, or for a cached value only when forced. */
   async function getter(field: string, args: unknown[]): Promise<VisitorCallResult> {
-    const cached = startPromise !== undefined && amcv.live(field) !== undefined;
+    // Before start() the cookie is not read yet, so nothing is cached then either.
+    const cached = amcv.live(field) !== undefined;
     const ok = await ready();
     const v = ok ? noneToEmpty(field === 'MCAAMLH' || field === 'MCAAMB' ? amcv.stored(field) : amcv.value(field)) : '';
     return { value: v, callbacks: cached && !args[1] ? [] : [[v]] };
