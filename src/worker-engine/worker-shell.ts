@@ -46,6 +46,8 @@ export interface WorkerOptions<N extends string, S extends object> {
   services: (ctx: EngineContext) => S;
   /** `sender`: the port of the origin's SharedWorker sender, when offtag.js started one (protocol.ts InitMessage). */
   beacons: (log: (message: string) => void, monitor: (name: string, data: unknown) => void, sender?: MessagePort) => BeaconSink;
+  /** How long page effects may be held while inputs wait (default `BATCH_HOLD_MS`; tests set it long, to be independent of the machine's speed). */
+  batchHoldMs?: number;
 }
 
 /** Starts the engine for one page; `scope` is the worker's global (a parameter for tests). */
@@ -141,7 +143,7 @@ export function startWorker<N extends string, S extends object>(
     const hold = (n: number, effects: Effect[], keys: Array<string | undefined>) => {
       if (!held) {
         held = { first: n, effects: [], last: new Map() };
-        if (waiting) held.timer = setTimeout(post, BATCH_HOLD_MS);
+        if (waiting) held.timer = setTimeout(post, opts.batchHoldMs ?? BATCH_HOLD_MS);
       }
       const h = held;
       effects.forEach((e, i) => {

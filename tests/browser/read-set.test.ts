@@ -142,8 +142,9 @@ describe('effect batches', () => {
     // Every Page View's log, in order; the cookie and the session key written far fewer times than 20.
     expect(c.messages().filter((m) => m.startsWith('page view'))).toEqual(['page view Cart', 'page view Home', ...Array.from({ length: 20 }, (_, i) => `page view P${i}`)]);
     const cookies = all.filter((e) => e.type === 'cookie-string');
-    // (At most one write of each key per batch; the timer may split the burst in a few.)
-    expect(numbered().length).toBeLessThan(10);
+    // (At most one write of each key per batch. The first Page Views may go alone, posted before
+    // the inputs after them reached the worker; the test worker holds effects up to 5 s.)
+    expect(numbered().length).toBeLessThan(before + 6);
     for (const b of numbered()) expect(b.effects.filter((e) => e.type === 'cookie-string' || e.type === 'storage').length).toBeLessThanOrEqual(2);
     expect(cookies.at(-1)).toEqual({ type: 'cookie-string', cookie: 'pt=P19; path=/' });
     expect(numbered().map((b) => b.n)).toEqual(numbered().map((_, i) => i + 1));

@@ -52,6 +52,8 @@ const container: Container<N, TestServices> = {
 startWorker({
   container,
   services: testServices,
+  // Effects held during a burst go out when no input waits, however slow the machine (not after 16 ms).
+  batchHoldMs: 5_000,
   beacons: () => ({
     send: () => {
       throw new Error('the queue is broken');
