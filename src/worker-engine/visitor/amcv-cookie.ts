@@ -101,7 +101,7 @@ export function encodeAmcv(fields: AmcvFields, digest: number): string {
   const parts: string[] = [String(digest)];
   for (const [key, f] of fields) {
     // A value holding the separator would add fields: it is never written (issue 9).
-    if (f.value === '' || typeof f.value !== 'string' || f.value.includes('|') || key.includes('|')) continue;
+    if (f.value === '' || f.value.includes('|') || key.includes('|')) continue;
     const suffix = f.expiry !== undefined ? `-${f.expiry}${f.session ? 's' : ''}` : '';
     parts.push(key + suffix, f.value);
   }
