@@ -33,6 +33,13 @@ describe('AMCV value at its edges (vis2)', () => {
     expect([...d.fields]).toEqual([['MCMID', { value: '48714222390775171701892080411221373876' }]]);
   });
 
+  it('a value cut after a name (its last value lost) keeps its digest and its whole pairs, as the library reads it', () => {
+    const d = decodeAmcv('179643557|MCMID|48714222390775171701892080411221373876|vVersion');
+    expect(d.digest).toBe(179643557);
+    expect(d.version).toBeUndefined();
+    expect([...d.fields]).toEqual([['MCMID', { value: '48714222390775171701892080411221373876' }]]);
+  });
+
   it('a field name that is not <NAME>[-<digits>[s]] is skipped, the rest still read', () => {
     const d = decodeAmcv('179643557|MC.X|a|MCAAMLH-17x|b|MCOPTOUT-1719237600ss|c|-1|d|MCMID|5|vVersion|5.5.0');
     expect([...d.fields]).toEqual([['MCMID', { value: '5' }]]);
