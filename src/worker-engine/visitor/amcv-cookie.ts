@@ -69,13 +69,15 @@ export function amcvsCookieName(orgId: string): string {
 
 /**
  * Reads a raw cookie value (encoded or not). The leading digest is optional so that the
- * server-set `s_ecid` (`MCMID|<mid>`) reads with the same code.
+ * server-set `s_ecid` (`MCMID|<mid>`) reads with the same code. As in VisitorAPI.js 5.5.0, a
+ * numeric first part is the digest whatever follows it, and a name left without a value (a cut
+ * value) is dropped.
  */
 export function decodeAmcv(raw: string): DecodedAmcv {
   const parts = safeDecode(raw).split('|');
   const out: DecodedAmcv = { fields: new Map() };
   let i = 0;
-  if (parts.length % 2 === 1 && /^-?\d+$/.test(parts[0] ?? '')) {
+  if (/^-?\d+$/.test(parts[0] as string)) {
     out.digest = Number(parts[0]);
     i = 1;
   }
@@ -101,7 +103,7 @@ export function encodeAmcv(fields: AmcvFields, digest: number): string {
   const parts: string[] = [String(digest)];
   for (const [key, f] of fields) {
     // A value holding the separator would add fields: it is never written (issue 9).
-    if (f.value === '' || typeof f.value !== 'string' || f.value.includes('|') || key.includes('|')) continue;
+    if (f.value === '' || f.value.includes('|') || key.includes('|')) continue;
     const suffix = f.expiry !== undefined ? `-${f.expiry}${f.session ? 's' : ''}` : '';
     parts.push(key + suffix, f.value);
   }

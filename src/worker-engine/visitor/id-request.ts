@@ -49,8 +49,9 @@ export function buildIdQuery(p: IdRequestParams): string {
   // d_coop_safe / d_coop_unsafe come from `isCoopSafe` / `setAsCoop(Un)Safe()`, which this container does not offer.
   if (p.blob) params.push(`d_blob=${encodeText(p.blob)}`);
   let query = params.join('&') + (p.customerIdParams ?? '');
-  // The library builds the query first and then slips the field group in after the version.
-  query = query.replace(/^(d_visid_ver=[^&]*)/, `$1&d_fieldgroup=${p.fieldGroup}`);
+  // The library builds the query first and then slips the field group in after the version
+  // (the query's first parameter, so the first match is at its start).
+  query = query.replace(/(d_visid_ver=[^&]*)/, `$1&d_fieldgroup=${p.fieldGroup}`);
   return `${query}&ts=${p.now}`;
 }
 

@@ -58,13 +58,15 @@ const MID_KEYS = ['mid', 'd_mid', 'visitorID', 'id', 'uuid'] as const;
 
 function str(v: unknown): string | undefined {
   if (typeof v === 'string' && v !== '') return v;
-  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  // Number.isFinite is false for anything but a finite number.
+  if (Number.isFinite(v)) return String(v);
   return undefined;
 }
 
 function positiveNumber(v: unknown, fallback: number): number {
-  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
-  return typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : fallback;
+  // A blank string is 0, not positive; Number.isFinite is false for anything but a finite number.
+  const n = typeof v === 'string' ? Number(v) : v;
+  return Number.isFinite(n) && (n as number) > 0 ? (n as number) : fallback;
 }
 
 function readMid(body: Record<string, unknown>): string | undefined {
@@ -81,8 +83,8 @@ function readIbs(v: unknown, rejected: string[]): IbsEntry[] {
   if (!Array.isArray(v)) return [];
   const out: IbsEntry[] = [];
   for (const e of v) {
-    if (typeof e !== 'object' || e === null) continue;
-    const r = e as Record<string, unknown>;
+    // A null, number or string entry has no `id`: Object() gives it no own fields.
+    const r = Object(e) as Record<string, unknown>;
     const id = str(r.id);
     if (id === undefined) continue;
     if (STRUCTURAL.test(id)) {

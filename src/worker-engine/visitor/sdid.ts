@@ -68,7 +68,7 @@ export function readPairs(value: string): Record<string, string> {
 
 /** A query parameter of a URL, decoded, without `URL` so any string is accepted. */
 export function queryParam(url: string, name: string): string | undefined {
-  const query = url.split('#')[0]?.split('?').slice(1).join('?') ?? '';
+  const query = (url.split('#')[0] as string).split('?').slice(1).join('?');
   for (const part of query.split('&')) {
     const i = part.indexOf('=');
     const key = i < 0 ? part : part.slice(0, i);
