@@ -5,14 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { createVisitorService } from '../../../src/worker-engine/visitor/service.ts';
 import { decodeAmcv, encodeAmcv } from '../../../src/worker-engine/visitor/amcv-cookie.ts';
-import { FIXED_NOW, idReply, makeContext } from './helpers.ts';
+import { AMCV, AMCVS, MID, ORG, T, idReply, makeContext } from './helpers.ts';
 
-const AMCV = 'AMCV_0123456789ABCDEF01234567%40AdobeOrg';
-const AMCVS = 'AMCVS_0123456789ABCDEF01234567%40AdobeOrg';
-const ORG = '0123456789ABCDEF01234567@AdobeOrg';
-const MID = '87281349862349576210981234567890123456';
 const OTHER_MID = '11111111111111111111111111111111111111';
-const T = Math.floor(FIXED_NOW / 1000);
 const cookie = (fields: Record<string, string>) =>
   encodeAmcv(new Map(Object.entries(fields).map(([k, v]) => [k, { value: v }])), 179643557);
 const handOff = (mid: string) => `https://www.example.com/?adobe_mc=${encodeURIComponent(`MCMID=${mid}|MCORGID=${ORG}|TS=${T - 10}`)}`;

@@ -28,6 +28,14 @@ export const seededRandom = (seed = 42): (() => number) => replayRandom(seed);
 export { sha256Hex };
 
 export const FIXED_NOW = Date.UTC(2024, 5, 24, 12, 0, 0); // 2024-06-24, day 19899 (MCIDTS)
+/** FIXED_NOW in seconds (the AMCV cookie's expiry stamps). */
+export const T = Math.floor(FIXED_NOW / 1000);
+
+/** The storefront's org id, its two cookie names, and a visitor id, as the visitor tests use them. */
+export const ORG = '0123456789ABCDEF01234567@AdobeOrg';
+export const AMCV = 'AMCV_0123456789ABCDEF01234567%40AdobeOrg';
+export const AMCVS = 'AMCVS_0123456789ABCDEF01234567%40AdobeOrg';
+export const MID = '87281349862349576210981234567890123456';
 
 export interface ContextOptions {
   config?: Record<string, unknown>;

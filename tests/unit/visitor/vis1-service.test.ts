@@ -6,14 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { createVisitorService } from '../../../src/worker-engine/visitor/service.ts';
 import { decodeAmcv, encodeAmcv } from '../../../src/worker-engine/visitor/amcv-cookie.ts';
-import { FIXED_NOW, idReply, makeContext } from './helpers.ts';
+import { AMCV, AMCVS, MID, ORG, T, idReply, makeContext } from './helpers.ts';
 
-const ORG = '0123456789ABCDEF01234567@AdobeOrg';
-const AMCV = 'AMCV_0123456789ABCDEF01234567%40AdobeOrg';
-const AMCVS = 'AMCVS_0123456789ABCDEF01234567%40AdobeOrg';
-const MID = '87281349862349576210981234567890123456';
 const AID = '2F3C6E9A05162F8E-40000A1B2C3D4E5F';
-const T = Math.floor(FIXED_NOW / 1000);
 const DIGEST = 179643557;
 
 const idCalls = (ctx: ReturnType<typeof makeContext>) => ctx.requests.filter((r) => r.kind === 'id-service');
