@@ -21,8 +21,8 @@ export type SenderRequest =
   | { id: number; url: string; init: Omit<BeaconFetchInit, 'signal'> }
   | { id: number; abort: true }
   | { run: 'first' | 'next'; reqs: RunRequest[] };
-/** Sender → worker: "here" once per connection (with its protocol), then answers: a lone request's, or runs' together. */
-export type SenderAnswer = { ready: true; v: number } | RunAnswer | { answers: RunAnswer[] };
+/** Sender → worker: "here" once per connection (with its protocol), then answers: a lone request's at once, runs' together. */
+export type SenderAnswer = { ready: true; v: number } | { answers: RunAnswer[] };
 
 /**
  * The messages' version. A SharedWorker lives as long as a page of the origin uses it: after a
@@ -108,9 +108,9 @@ export function servePort(port: MessagePort, doFetch: Fetch): void {
     }
     const ctl = new AbortController();
     open.set(data.id, ctl);
-    const answer = (a: SenderAnswer) => {
+    const answer = (a: RunAnswer) => {
       open.delete(data.id);
-      port.postMessage(a);
+      port.postMessage({ answers: [a] } satisfies SenderAnswer);
     };
     doFetch(data.url, { ...data.init, signal: ctl.signal }).then(
       (r) => answer({ id: data.id, status: r.status }),
@@ -170,8 +170,7 @@ export function connectSender(port: MessagePort | undefined, direct: BeaconFetch
       ready = true;
       return;
     }
-    if ('answers' in data) data.answers.forEach(answered);
-    else answered(data);
+    data.answers.forEach(answered);
   };
   const fetch: BeaconFetch = (url, init) => {
     if (!ready || gone) return direct(url, init);
