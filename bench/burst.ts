@@ -15,6 +15,7 @@ import { buildVariants, CONTAINER_SIZES, startWorld, type Variant, type World } 
 
 const N = Number(process.argv.find((a) => a.startsWith('--n='))?.slice(4)) || 250;
 const SAMPLES = Number(process.argv.find((a) => a.startsWith('--samples='))?.slice(10)) || 7;
+const SAME_CONTEXT = process.argv.includes('--same-context');
 const variants: Variant[] = ['offtag', 'main-thread'];
 
 /** A SharedWorker (a blob) that makes `n` GETs to `urls`, `window` at a time, in order, and answers with the ms it took. */
@@ -54,19 +55,29 @@ const world = await startWorld();
 const rates: Record<string, number[]> = { offtag: [], 'main-thread': [], serial: [], four: [] };
 const reordered: number[] = [];
 try {
-  const pages = await Promise.all(variants.map((variant) => openPage(world, { variant })));
-  const blank = await (await world.browser.newContext()).newPage();
-  await blank.goto(`${world.base}/blank`);
-  for (const p of pages) await warm(world, p, 5);
+  // Each sample in fresh browser contexts unless --same-context: Chromium slows every request of a
+  // context down ~2-3x some seconds into a run of thousands of requests (docs/delivery.md,
+  // "Throughput"), which would make later samples measure that rather than Offtag.
+  const fresh = async () => {
+    const pages = await Promise.all(variants.map((variant) => openPage(world, { variant })));
+    const blank = await (await world.browser.newContext()).newPage();
+    await blank.goto(`${world.base}/blank`);
+    for (const p of pages) await warm(world, p, 5);
+    return { pages, blank, close: async () => { for (const p of pages) await p.close(); await blank.context().close(); } };
+  };
+  let set = await fresh();
   for (let s = 0; s < SAMPLES; s++) {
-    for (const p of pages) rates[p.variant]!.push((await sample(world, p, 'Page View', N)).eventsPerSec);
-    rates.serial!.push((await ceiling(world, blank, 1, s)).perSec);
-    const four = await ceiling(world, blank, 4, s);
+    if (s && !SAME_CONTEXT) {
+      await set.close();
+      set = await fresh();
+    }
+    for (const p of set.pages) rates[p.variant]!.push((await sample(world, p, 'Page View', N)).eventsPerSec);
+    rates.serial!.push((await ceiling(world, set.blank, 1, s)).perSec);
+    const four = await ceiling(world, set.blank, 4, s);
     rates.four!.push(four.perSec);
     reordered.push(four.outOfOrder);
   }
-  for (const p of pages) await p.close();
-  await blank.context().close();
+  await set.close();
 } finally {
   await world.close();
 }
@@ -74,7 +85,7 @@ const row = (v: string, label = v) => `| ${label} | ${Math.round(median(rates[v]
 const md = [
   `# Burst throughput: ${N} Page Views from one page task, until the last beacon reached the collector`,
   '',
-  `\`npm run bench:burst\` · ${new Date().toISOString().slice(0, 10)} · median of ${SAMPLES} samples, variants interleaved`,
+  `\`npm run bench:burst${SAME_CONTEXT ? ' -- --same-context' : ''}\` · ${new Date().toISOString().slice(0, 10)} · median of ${SAMPLES} samples, variants interleaved, ${SAME_CONTEXT ? 'every sample in the same browser contexts' : 'each sample in fresh browser contexts'}`,
   '',
   '| variant | beacons/s (median) | samples |',
   '|---|---|---|',
