@@ -6,11 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import type { CookieWrite } from '../../../src/protocol.ts';
 import { createVisitorService } from '../../../src/worker-engine/visitor/service.ts';
-import { idReply, makeContext } from './helpers.ts';
+import { AMCV, AMCVS, idReply, makeContext } from './helpers.ts';
 
 const DOMAIN = '.example.com';
-const AMCV = 'AMCV_0123456789ABCDEF01234567%40AdobeOrg';
-const AMCVS = 'AMCVS_0123456789ABCDEF01234567%40AdobeOrg';
 
 const writes = (ctx: { effects: { type: string }[] }, name: string) =>
   ctx.effects.filter((e): e is CookieWrite => e.type === 'cookie' && (e as CookieWrite).name === name);

@@ -1,12 +1,7 @@
 /** The `Visitor` facade's calls the other visitor tests do not make, each checked by its answer. */
 import { describe, expect, it } from 'vitest';
 import { createVisitorService } from '../../../src/worker-engine/visitor/service.ts';
-import { FIXED_NOW, idReply, makeContext } from './helpers.ts';
-
-const ORG = '0123456789ABCDEF01234567@AdobeOrg';
-const MID = '87281349862349576210981234567890123456';
-const AMCV = 'AMCV_0123456789ABCDEF01234567%40AdobeOrg';
-const T = Math.floor(FIXED_NOW / 1000);
+import { AMCV, MID, ORG, T, idReply, makeContext } from './helpers.ts';
 
 describe('Visitor facade calls', () => {
   it('getInstance answers the org; another org is warned about; its serverState is applied, a broken one said', async () => {

@@ -5,10 +5,9 @@ import { parseServerState } from '../../../src/worker-engine/visitor/server-stat
 import { localMid } from '../../../src/worker-engine/visitor/local-mid.ts';
 import { normalizeOrgId } from '../../../src/worker-engine/visitor/org-id.ts';
 import { isPathExcluded } from '../../../src/worker-engine/visitor/service.ts';
-import { FIXED_NOW, seededRandom } from './helpers.ts';
+import { FIXED_NOW, T as TS, seededRandom } from './helpers.ts';
 
 const ORG = 'ABC@AdobeOrg';
-const TS = Math.floor(FIXED_NOW / 1000);
 
 describe('adobe_mc hand-off', () => {
   it('appends at the end of the query, before the fragment, skipping NONE', () => {

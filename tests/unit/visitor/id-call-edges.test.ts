@@ -6,13 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { decodeAmcv } from '../../../src/worker-engine/visitor/amcv-cookie.ts';
 import { createVisitorService } from '../../../src/worker-engine/visitor/service.ts';
 import type { NetResponse } from '../../../src/protocol.ts';
-import { FIXED_NOW, idReply, makeContext } from './helpers.ts';
+import { AMCV, AMCVS, MID, T, idReply, makeContext } from './helpers.ts';
 
-const AMCV = 'AMCV_0123456789ABCDEF01234567%40AdobeOrg';
-const AMCVS = 'AMCVS_0123456789ABCDEF01234567%40AdobeOrg';
-const MID = '87281349862349576210981234567890123456';
 const COOKIE_MID = '11111111111111111111111111111111111111';
-const T = Math.floor(FIXED_NOW / 1000);
 const LOCAL_MID = /^\d{38}$/;
 
 /** An AMCV cookie with a MID and a live MCOPTOUT but expired AAM fields: the next start asks AAM. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildIdUrl, buildOptOutStatusUrl, isDemdexHost } from '../../../src/worker-engine/visitor/id-request.ts';
+import { ORG } from './helpers.ts';
 
-const ORG = '0123456789ABCDEF01234567@AdobeOrg';
 const base = { idServiceHost: 'dpm.demdex.net', orgId: ORG, containerId: 0, now: 1719230400000 } as const;
 
 describe('/id request', () => {

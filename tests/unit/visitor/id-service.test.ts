@@ -7,10 +7,8 @@ import { startIdService, type IdService } from '../../../tools/id-service/server
 import { createVisitorService } from '../../../src/worker-engine/visitor/service.ts';
 import { amcvDigest, decodeAmcv } from '../../../src/worker-engine/visitor/amcv-cookie.ts';
 import type { NetResponse } from '../../../src/protocol.ts';
-import { FIXED_NOW, makeContext, type FetchHandler, type TestContext } from './helpers.ts';
+import { AMCV, FIXED_NOW, ORG, T, makeContext, type FetchHandler, type TestContext } from './helpers.ts';
 
-const ORG = '0123456789ABCDEF01234567@AdobeOrg';
-const AMCV = 'AMCV_0123456789ABCDEF01234567%40AdobeOrg';
 let server: IdService;
 
 const realFetch: FetchHandler = async (req): Promise<NetResponse> => {
@@ -61,9 +59,8 @@ describe('visitor service with the local ID service', () => {
     expect(decoded.digest).toBe(amcvDigest(server.url));
     expect(decoded.version).toBe('5.5.0');
     expect([...decoded.fields.keys()]).toEqual(['MCIDTS', 'MCMID', 'MCAAMLH', 'MCAAMB', 'MCOPTOUT', 'MCSYNCSOP']);
-    const t = Math.floor(FIXED_NOW / 1000);
-    expect(decoded.fields.get('MCAAMLH')).toEqual({ value: '7', expiry: t + 604800 });
-    expect(decoded.fields.get('MCOPTOUT')).toEqual({ value: 'NONE', expiry: t + 7200, session: true });
+    expect(decoded.fields.get('MCAAMLH')).toEqual({ value: '7', expiry: T + 604800 });
+    expect(decoded.fields.get('MCOPTOUT')).toEqual({ value: 'NONE', expiry: T + 7200, session: true });
     expect(decodeURIComponent(raw)).toMatch(/^-?\d+\|MCIDTS\|19899\|MCMID\|\d{38}\|MCAAMLH-\d+\|7\|MCAAMB-\d+\|[^|]+\|MCOPTOUT-\d+s\|NONE\|MCSYNCSOP\|477-19906\|vVersion\|5\.5\.0$/);
     expect(ctx.cookies.get('AMCVS_0123456789ABCDEF01234567%40AdobeOrg')).toBe('1');
     const write = ctx.effects.find((e) => e.type === 'cookie' && e.name === AMCV);

@@ -2,12 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createVisitorService } from '../../../src/worker-engine/visitor/service.ts';
 import { decodeAmcv, encodeAmcv } from '../../../src/worker-engine/visitor/amcv-cookie.ts';
 import { customerIdsHash } from '../../../src/worker-engine/visitor/customer-ids.ts';
-import { FIXED_NOW, idReply, makeContext, sha256Hex } from './helpers.ts';
-
-const AMCV = 'AMCV_0123456789ABCDEF01234567%40AdobeOrg';
-const AMCVS = 'AMCVS_0123456789ABCDEF01234567%40AdobeOrg';
-const MID = '87281349862349576210981234567890123456';
-const T = Math.floor(FIXED_NOW / 1000);
+import { AMCV, AMCVS, FIXED_NOW, MID, ORG, T, idReply, makeContext, sha256Hex } from './helpers.ts';
 
 /** What VisitorAPI.js 5.5.0 left after a first page view an hour ago. */
 const REAL_COOKIE = encodeURIComponent(
@@ -212,10 +207,9 @@ describe('visitor service', () => {
   });
 
   it('applies serverState and reports a malformed one', async () => {
-    const org = '0123456789ABCDEF01234567@AdobeOrg';
     const ctx = makeContext({ fetch: () => idReply() });
     const svc = createVisitorService(ctx, {
-      serverState: { [org]: { customerIDs: { crm: { id: 'abc', authState: 1 } }, sdid: { supplementalDataIDCurrent: 'AAAA-BBBB' } } },
+      serverState: { [ORG]: { customerIDs: { crm: { id: 'abc', authState: 1 } }, sdid: { supplementalDataIDCurrent: 'AAAA-BBBB' } } },
     });
     await svc.start();
     expect(idCalls(ctx)[0]!.url).toContain('&d_cid_ic=crm%01abc%011&');

@@ -8,20 +8,19 @@ import { localMid } from '../../../src/worker-engine/visitor/local-mid.ts';
 import { parseServerState } from '../../../src/worker-engine/visitor/server-state.ts';
 import { createVisitorService } from '../../../src/worker-engine/visitor/service.ts';
 import { decodeAmcv, encodeAmcv } from '../../../src/worker-engine/visitor/amcv-cookie.ts';
-import { FIXED_NOW, idReply, makeContext } from './helpers.ts';
+import { AMCV, AMCVS, FIXED_NOW, MID, ORG as SVC_ORG, T, idReply, makeContext } from './helpers.ts';
 
 const ORG = 'ABC@AdobeOrg';
-const TS = Math.floor(FIXED_NOW / 1000);
 const mc = (pairs: string) => `adobe_mc=${encodeURIComponent(pairs)}`;
 const INVALID = '`serverState` has an invalid format.';
 
 describe('appendVisitorIDsTo: where adobe_mc goes (vis1)', () => {
   it('a URL that is only a fragment gets the query before it', () => {
-    expect(appendVisitorIDsTo('#top', { MCMID: '123' }, ORG, FIXED_NOW)).toBe(`?${mc(`MCMID=123|MCORGID=${ORG}|TS=${TS}`)}#top`);
+    expect(appendVisitorIDsTo('#top', { MCMID: '123' }, ORG, FIXED_NOW)).toBe(`?${mc(`MCMID=123|MCORGID=${ORG}|TS=${T}`)}#top`);
   });
 
   it('a query that ends with ? or & gets no extra separator', () => {
-    const value = mc(`MCMID=123|MCORGID=${ORG}|TS=${TS}`);
+    const value = mc(`MCMID=123|MCORGID=${ORG}|TS=${T}`);
     expect(appendVisitorIDsTo('https://b.example/p?', { MCMID: '123' }, ORG, FIXED_NOW)).toBe(`https://b.example/p?${value}`);
     expect(appendVisitorIDsTo('https://b.example/p?x=1&', { MCMID: '123' }, ORG, FIXED_NOW)).toBe(`https://b.example/p?x=1&${value}`);
     expect(appendVisitorIDsTo('https://b.example/p?x=1&#f', { MCMID: '123' }, ORG, FIXED_NOW)).toBe(`https://b.example/p?x=1&${value}#f`);
@@ -32,7 +31,7 @@ describe('appendVisitorIDsTo: where adobe_mc goes (vis1)', () => {
     const aid = '2F3C6E9A05162F8E-40000A1B2C3D4E5F';
     const url = appendVisitorIDsTo('https://b.example/', { MCMID: '123', MCAID: aid }, ORG, FIXED_NOW);
     expect(idsFromUrl(url, ORG, FIXED_NOW)).toEqual({ MCMID: '123', MCAID: aid });
-    expect(idsFromUrl(`https://b.example/?${mc(`MCAID=${aid}|MCORGID=${ORG}|TS=${TS}`)}`, ORG, FIXED_NOW)).toEqual({ MCAID: aid });
+    expect(idsFromUrl(`https://b.example/?${mc(`MCAID=${aid}|MCORGID=${ORG}|TS=${T}`)}`, ORG, FIXED_NOW)).toEqual({ MCAID: aid });
   });
 });
 
@@ -76,11 +75,6 @@ describe('serverState edge cases (vis1)', () => {
 });
 
 describe('the AMCV cookie (vis1)', () => {
-  const SVC_ORG = '0123456789ABCDEF01234567@AdobeOrg';
-  const AMCV = 'AMCV_0123456789ABCDEF01234567%40AdobeOrg';
-  const AMCVS = 'AMCVS_0123456789ABCDEF01234567%40AdobeOrg';
-  const MID = '87281349862349576210981234567890123456';
-
   it('a cookie of another digest loses MCCIDH, also when the reply (error_msg) does not rewrite it', async () => {
     const fields = new Map([
       ['MCIDTS', { value: '19899' }],
@@ -98,7 +92,6 @@ describe('the AMCV cookie (vis1)', () => {
   });
 
   it('AMCVS_ is not written again while it lives, when the AMCV cookie is rewritten', async () => {
-    const T = Math.floor(FIXED_NOW / 1000);
     const fields = new Map<string, { value: string; expiry?: number; session?: boolean }>([
       ['MCIDTS', { value: '19897' }],
       ['MCMID', { value: MID }],

@@ -4,9 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { emptySdidState, queryParam, readPairs, sdidFromUrl, takeSdid } from '../../../src/worker-engine/visitor/sdid.ts';
-import { FIXED_NOW, seededRandom } from './helpers.ts';
+import { FIXED_NOW, ORG, seededRandom } from './helpers.ts';
 
-const ORG = '0123456789ABCDEF01234567@AdobeOrg';
 const SDID = /^[0-9A-F]{16}-[0-9A-F]{16}$/;
 
 describe('SDID between consumers (vis2)', () => {
