@@ -4,7 +4,8 @@
  * engine on the main thread (bare `fetch`), in one run, variants interleaved sample by sample.
  * Beside them, what the network allows with no engine at all: a SharedWorker making 250 beacon
  * GETs to the same collector one at a time (the ceiling for beacons that must arrive in the
- * order made), and 4 at a time (with how many arrived out of order). Writes bench/results/burst.md
+ * order made), and 4 at a time (with how many arrived out of order). Each sample opens fresh
+ * browser contexts (`--same-context`: one set for the whole run, as before 2026-11-24). Writes bench/results/burst.md
  * (docs/delivery.md, "Throughput"). The offtag figure is also the "beacons per second" row of the
  * full bench (bench/results/latest.md).
  */
