@@ -6,6 +6,8 @@
  *
  * Variants, interleaved round by round, each a burst of 250 beacons:
  * - offtag: 250 Page Views through Offtag (worker engine, durable queue, SharedWorker sender);
+ * - offtag-no-idb: the same build in a browser of its own, its worker served with `indexedDB`
+ *   taken away (the queue on its in-memory store): what the durable store costs;
  * - serial: no engine, a SharedWorker making 250 beacon GETs one at a time (ordered sending);
  * - four: the same, 4 at a time (unordered).
  * Rate: beacons per second between the first and the last beacon's arrival at the collector (the
@@ -15,7 +17,7 @@
  * "Throughput").
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import type { AddressInfo } from 'node:net';
@@ -29,7 +31,7 @@ import { saveResult } from './report.ts';
 
 const N = 250;
 const ROUNDS = Number(process.argv.find((a) => a.startsWith('--rounds='))?.slice(9)) || 5;
-const MODES = ['offtag', 'serial', 'four'] as const;
+const MODES = ['offtag', 'offtag-no-idb', 'serial', 'four'] as const;
 type Mode = (typeof MODES)[number];
 const CORES = cpus().length;
 const HZ = 100; // /proc/…/stat ticks (USER_HZ on Linux)
@@ -44,12 +46,12 @@ const RAW_SENDER = `onconnect = (c) => { const p = c.ports[0]; p.onmessage = asy
   const lane = async () => { while (next < urls.length) await fetch(urls[next++], { credentials: 'include', keepalive: true }); };
   await Promise.all(Array.from({ length: lanes }, lane));
 }; };`;
-const PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>request cpu</title><script>
+const page = (dist: string) => `<!doctype html><html><head><meta charset="utf-8"><title>request cpu</title><script>
 document.cookie = 'sat_track=true; path=/';
 document.cookie = 'OptanonConsent=groups%3DC0001%3A1%2CC0007%3A1; path=/';
 window.offtagConfig = ${JSON.stringify({ trackingServer: collector.url, idServiceHost: idService.url, idSyncOrigin: idService.url })};
 window.digitalData = { page: { pageInfo: { pageType: 'Product Detail', pageUID: 'product 4KM91', language: 'en' } }, user: { profile: { attributes: { loginState: 'Full Logged In' } } } };
-</script><script src="/dist/offtag.js"></script></head><body><script>
+</script><script src="/${dist}/offtag.js"></script></head><body><script>
 const raw = new SharedWorker(URL.createObjectURL(new Blob([${JSON.stringify(RAW_SENDER)}], { type: 'text/javascript' })));
 raw.port.start();
 let done = 0;
@@ -57,7 +59,7 @@ setInterval(async () => {
   const o = await (await fetch('/order', { cache: 'no-store' })).json();
   if (o.k <= done) return;
   done = o.k;
-  if (o.mode === 'offtag') for (let i = 0; i < o.n; i++) _satellite.track('Page View');
+  if (o.mode.startsWith('offtag')) for (let i = 0; i < o.n; i++) _satellite.track('Page View');
   else raw.port.postMessage({ lanes: o.mode === 'four' ? 4 : 1, urls: Array.from({ length: o.n }, (_, i) => ${JSON.stringify(collector.url)} + '/b/ss/raw/1/JS-2.27.0/s' + o.tag + '-' + i + '?AQB=1&pageName=' + o.tag + '-' + i + '&AQE=1') });
 }, 50);
 </script></body></html>`;
@@ -65,18 +67,28 @@ setInterval(async () => {
 const dist = join(process.cwd(), 'dist') + '/';
 const server = createServer(async (req, res) => {
   if (req.url === '/order') return void res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }).end(JSON.stringify(order));
-  if (req.url === '/') return void res.writeHead(200, { 'Content-Type': 'text/html', 'Cache-Control': 'no-cache' }).end(PAGE);
-  if (await serveStatic(req, res, dist, '/dist/')) return;
+  if (req.url === '/' || req.url === '/?no-idb')
+    return void res.writeHead(200, { 'Content-Type': 'text/html', 'Cache-Control': 'no-cache' }).end(page(req.url === '/' ? 'dist' : 'dist-no-idb'));
+  // The same build, its worker without IndexedDB (the queue on its in-memory store): what the store costs.
+  if (req.url === '/dist-no-idb/offtag-worker.js')
+    return void res
+      .writeHead(200, { 'Content-Type': 'text/javascript', 'Cache-Control': 'no-cache' })
+      .end(`Object.defineProperty(globalThis, 'indexedDB', { value: undefined, configurable: true });\n${readFileSync(`${dist}offtag-worker.js`, 'utf8')}`);
+  if ((await serveStatic(req, res, dist, '/dist/')) || (await serveStatic(req, res, dist, '/dist-no-idb/'))) return;
   res.writeHead(404).end();
 });
 await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
 const PROFILE_TAG = 'offtag-request-cpu-';
 /** A Chromium of its own for each round, with a new profile: Chromium slows every request of a profile down some thousands of requests in (docs/delivery.md, "Throughput"). */
-async function withChromium(run: () => Promise<void>): Promise<void> {
+async function withChromium(path: string, run: () => Promise<void>): Promise<void> {
   const profile = mkdtempSync(join(tmpdir(), PROFILE_TAG));
-  const chrome = spawn(CHROMIUM_PATH, [...CHROMIUM_ARGS, '--headless=new', `--user-data-dir=${profile}`, `http://127.0.0.1:${(server.address() as AddressInfo).port}/`], { stdio: 'ignore', detached: true });
+  const chrome = spawn(CHROMIUM_PATH, [...CHROMIUM_ARGS, '--headless=new', `--user-data-dir=${profile}`, `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`], { stdio: 'ignore', detached: true });
   try {
     await run();
+    // The variants are what they say: Offtag's worker wrote its queue to IndexedDB, the no-idb one did not.
+    const idb = join(profile, 'Default', 'IndexedDB');
+    const used = existsSync(idb) && readdirSync(idb).some((f) => f.startsWith('http_127.0.0.1_'));
+    if (used !== (path === '/')) throw new Error(`request-cpu: the page at ${path} ${used ? 'used' : 'did not use'} IndexedDB`);
   } finally {
     const exited = new Promise((r) => chrome.once('exit', r));
     process.kill(-chrome.pid!, 'SIGKILL'); // the whole process group: the browser and its children
@@ -117,8 +129,8 @@ function cpuByProcess(): Map<string, number> {
   return out;
 }
 
-const rates: Record<Mode, number[]> = { offtag: [], serial: [], four: [] };
-const cpu: Record<Mode, Map<string, number>> = { offtag: new Map(), serial: new Map(), four: new Map() };
+const rates = Object.fromEntries(MODES.map((m) => [m, [] as number[]])) as Record<Mode, number[]>;
+const cpu = Object.fromEntries(MODES.map((m) => [m, new Map<string, number>()])) as Record<Mode, Map<string, number>>;
 async function burst(mode: Mode, round: number, n = N): Promise<void> {
   const c0 = collector.beacons.length;
   const a = cpuByProcess();
@@ -138,11 +150,12 @@ async function burst(mode: Mode, round: number, n = N): Promise<void> {
 
 try {
   for (let r = 0; r < ROUNDS; r++)
-    await withChromium(async () => {
-      // A warm-up of each mode first (the page picks its order up once it has loaded).
-      for (const mode of MODES) await burst(mode, r, 50);
-      for (const mode of MODES) await burst(mode, r);
-    });
+    for (const [path, modes] of [['/', MODES.filter((m) => m !== 'offtag-no-idb')], ['/?no-idb', ['offtag-no-idb']]] as const)
+      await withChromium(path, async () => {
+        // A warm-up of each mode first (the page picks its order up once it has loaded).
+        for (const mode of modes) await burst(mode, r, 50);
+        for (const mode of modes) await burst(mode, r);
+      });
 } finally {
   await collector.close();
   await idService.close();
@@ -165,7 +178,7 @@ const md = [
   `| **CPU ms per beacon, all** | ${MODES.map((m) => `**${total(m).toFixed(2)}**`).join(' | ')} |`,
   `| bound: ${CORES} cores × 1000 / CPU per beacon | ${MODES.map((m) => Math.round((CORES * 1000) / total(m))).join(' | ')} |`,
   '',
-  `offtag: 250 Page Views through Offtag (engine, durable IndexedDB queue, the SharedWorker sender, one request at a time). serial / four: no engine, a SharedWorker making 250 beacon GETs to the same collector one at a time / 4 at a time. CPU from /proc (utime + stime of each process, ${HZ} Hz ticks) between the burst's order and 100 ms after its last beacon arrived; node (collector) is this process (collector, ID service, page server).`,
+  `offtag: 250 Page Views through Offtag (engine, durable IndexedDB queue, the SharedWorker sender, one request at a time). offtag-no-idb: the same build in a browser of its own, its worker served with \`indexedDB\` taken away (the queue on its in-memory store, as where IndexedDB is missing): what the durable store costs. serial / four: no engine, a SharedWorker making 250 beacon GETs to the same collector one at a time / 4 at a time. CPU from /proc (utime + stime of each process, ${HZ} Hz ticks) between the burst's order and 100 ms after its last beacon arrived; node (collector) is this process (collector, ID service, page server).`,
   '',
 ].join('\n');
 await saveResult('request-cpu.md', md);
