@@ -12,20 +12,12 @@
 import type { Page } from 'playwright';
 import { saveResult } from './report.ts';
 import { median, openPage, sample, warm } from './measure.ts';
-import { buildVariants, CONTAINER_SIZES, startWorld, type Variant, type World } from './setup.ts';
+import { buildVariants, CEILING_WORKER, CONTAINER_SIZES, startWorld, type Variant, type World } from './setup.ts';
 
 const N = Number(process.argv.find((a) => a.startsWith('--n='))?.slice(4)) || 250;
 const SAMPLES = Number(process.argv.find((a) => a.startsWith('--samples='))?.slice(10)) || 7;
 const SAME_CONTEXT = process.argv.includes('--same-context');
 const variants: Variant[] = ['offtag', 'main-thread'];
-
-/** A SharedWorker (a blob) that makes `n` GETs to `urls`, `window` at a time, in order, and answers with the ms it took. */
-const CEILING_WORKER = `onconnect = (c) => { const port = c.ports[0]; port.onmessage = async ({ data: { urls, window } }) => {
-  const t0 = performance.now(); let next = 0;
-  const lane = async () => { while (next < urls.length) { const u = urls[next++]; await fetch(u, { credentials: 'include', keepalive: true }); } };
-  await Promise.all(Array.from({ length: window }, lane));
-  port.postMessage(performance.now() - t0);
-}; };`;
 
 async function ceiling(world: World, page: Page, window: number, round: number): Promise<{ perSec: number; outOfOrder: number }> {
   const tag = `c${window}r${round}`;

@@ -27,6 +27,7 @@ import { startCollector } from '../tools/collector/server.ts';
 import { startIdService } from '../tools/id-service/server.ts';
 import { serveStatic } from '../tools/static.ts';
 import { median } from './measure.ts';
+import { CEILING_WORKER, DIST, pageSetup } from './setup.ts';
 import { saveResult } from './report.ts';
 
 const N = 250;
@@ -41,18 +42,10 @@ const idService = await startIdService({ port: 0 });
 /** What the page should do next: a mode and a round tag; the page polls it. */
 let order = { k: 0, mode: 'offtag' as Mode, tag: '', n: N };
 
-const RAW_SENDER = `onconnect = (c) => { const p = c.ports[0]; p.onmessage = async ({ data: { urls, lanes } }) => {
-  let next = 0;
-  const lane = async () => { while (next < urls.length) await fetch(urls[next++], { credentials: 'include', keepalive: true }); };
-  await Promise.all(Array.from({ length: lanes }, lane));
-}; };`;
 const page = (dist: string) => `<!doctype html><html><head><meta charset="utf-8"><title>request cpu</title><script>
-document.cookie = 'sat_track=true; path=/';
-document.cookie = 'OptanonConsent=groups%3DC0001%3A1%2CC0007%3A1; path=/';
-window.offtagConfig = ${JSON.stringify({ trackingServer: collector.url, idServiceHost: idService.url, idSyncOrigin: idService.url })};
-window.digitalData = { page: { pageInfo: { pageType: 'Product Detail', pageUID: 'product 4KM91', language: 'en' } }, user: { profile: { attributes: { loginState: 'Full Logged In' } } } };
+${pageSetup(collector.url, idService.url)}
 </script><script src="/${dist}/offtag.js"></script></head><body><script>
-const raw = new SharedWorker(URL.createObjectURL(new Blob([${JSON.stringify(RAW_SENDER)}], { type: 'text/javascript' })));
+const raw = new SharedWorker(URL.createObjectURL(new Blob([${JSON.stringify(CEILING_WORKER)}], { type: 'text/javascript' })));
 raw.port.start();
 let done = 0;
 setInterval(async () => {
@@ -60,11 +53,11 @@ setInterval(async () => {
   if (o.k <= done) return;
   done = o.k;
   if (o.mode.startsWith('offtag')) for (let i = 0; i < o.n; i++) _satellite.track('Page View');
-  else raw.port.postMessage({ lanes: o.mode === 'four' ? 4 : 1, urls: Array.from({ length: o.n }, (_, i) => ${JSON.stringify(collector.url)} + '/b/ss/raw/1/JS-2.27.0/s' + o.tag + '-' + i + '?AQB=1&pageName=' + o.tag + '-' + i + '&AQE=1') });
+  else raw.port.postMessage({ window: o.mode === 'four' ? 4 : 1, urls: Array.from({ length: o.n }, (_, i) => ${JSON.stringify(collector.url)} + '/b/ss/raw/1/JS-2.27.0/s' + o.tag + '-' + i + '?AQB=1&pageName=' + o.tag + '-' + i + '&AQE=1') });
 }, 50);
 </script></body></html>`;
 
-const dist = join(process.cwd(), 'dist') + '/';
+const dist = `${DIST}/`;
 const server = createServer(async (req, res) => {
   if (req.url === '/order') return void res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }).end(JSON.stringify(order));
   if (req.url === '/' || req.url === '/?no-idb')

@@ -134,16 +134,33 @@ export interface World {
   close(): Promise<void>;
 }
 
-function pageHtml(o: PageOptions, collector: string, id: string): string {
-  const config: Record<string, unknown> = { trackingServer: collector, idServiceHost: id, idSyncOrigin: id };
-  if (o.variant === 'offtag' && o.synthetic) config.workerUrl = `/build/${workerFile(o.synthetic)}`;
-  const script = o.variant === 'none' ? '' : `<script src="${SCRIPT[o.variant]}"></script>`;
-  return `<!doctype html><html><head><meta charset="utf-8"><title>bench ${o.variant}</title>
-<script>
-document.cookie = 'sat_track=true; path=/';
+/** The lines every bench page runs before its tag: consent cookies, the container's config, the data layer. */
+export function pageSetup(collector: string, id: string, dataLayerBytes?: number, extra: Record<string, unknown> = {}): string {
+  const config = { trackingServer: collector, idServiceHost: id, idSyncOrigin: id, ...extra };
+  return `document.cookie = 'sat_track=true; path=/';
 document.cookie = 'OptanonConsent=groups%3DC0001%3A1%2CC0007%3A1; path=/';
 window.offtagConfig = ${JSON.stringify(config)};
-window.digitalData = ${JSON.stringify(dataLayer(o.dataLayerBytes))};
+window.digitalData = ${JSON.stringify(dataLayer(dataLayerBytes))};`;
+}
+
+/**
+ * A SharedWorker (run from a blob) that makes the GETs it is sent, `window` at a time, in order
+ * of starting, with credentials and `keepalive` as a beacon, and answers with the ms it took: the
+ * no-engine ceilings of bench:burst and bench:request-cpu.
+ */
+export const CEILING_WORKER = `onconnect = (c) => { const port = c.ports[0]; port.onmessage = async ({ data: { urls, window } }) => {
+  const t0 = performance.now(); let next = 0;
+  const lane = async () => { while (next < urls.length) { const u = urls[next++]; await fetch(u, { credentials: 'include', keepalive: true }); } };
+  await Promise.all(Array.from({ length: window }, lane));
+  port.postMessage(performance.now() - t0);
+}; };`;
+
+function pageHtml(o: PageOptions, collector: string, id: string): string {
+  const script = o.variant === 'none' ? '' : `<script src="${SCRIPT[o.variant]}"></script>`;
+  const worker = o.variant === 'offtag' && o.synthetic ? { workerUrl: `/build/${workerFile(o.synthetic)}` } : {};
+  return `<!doctype html><html><head><meta charset="utf-8"><title>bench ${o.variant}</title>
+<script>
+${pageSetup(collector, id, o.dataLayerBytes, worker)}
 ${o.synthetic && o.variant !== 'offtag' ? `window.benchSynthetic = ${JSON.stringify(o.synthetic)};` : ''}
 </script>
 ${script}
