@@ -201,6 +201,8 @@ export type Effect =
   | { type: 'monitor'; name: string; data: unknown }
   /** The worker shell's, never the engine's: a cookie write as the `document.cookie` string, built in the worker. */
   | { type: 'cookie-string'; cookie: string }
+  /** The tracker made a hit (a page view or a rule's link hit): the bridge resets `window.s_objectID` as AppMeasurement does. */
+  | { type: 'hit' }
   /** The worker shell's, sent once: the data layer paths the container reads, or null for all (main-bridge/read-set.ts). */
   | { type: 'read-set'; tree: ReadSet | null };
 

@@ -243,6 +243,14 @@ describe('clicks as AppMeasurement sees them (issue 29)', () => {
     expect(sent[2]!.objectId).toBe('0');
     delete w.s_objectID;
   });
+  it("a hit the worker made (a rule's page view) resets window.s_objectID, so a later click does not carry it", () => {
+    w.s_objectID = 'stale';
+    applyEffects([{ type: 'hit' }], { vars: {}, base: '', frameMessage() {}, reply() {} } as ApplyHooks);
+    expect(w.s_objectID).toBe(0);
+    document.body.innerHTML = `<a id="d" href="/f.pdf">pdf</a>`;
+    expect(linkClick(document.querySelector('#d'))!.objectId).toBe('0');
+    delete w.s_objectID;
+  });
 });
 
 describe('bridge ↔ worker', () => {

@@ -273,6 +273,8 @@ export function createAnalyticsService(ctx: EngineContext, visitor: VisitorServi
       if (hit.vars.pageName) lastPageName = hit.vars.pageName;
       if (hit.vars.server) lastServer = hit.vars.server;
       ranBefore = true;
+      // The page's window.s_objectID ends with this hit, as AppMeasurement ends it after each track call.
+      ctx.emit({ type: 'hit' });
       return enqueue({ hit, snapshot: ctx.snapshot(), tracker: t, pageName: lastPageName });
     }),
 

@@ -78,3 +78,13 @@ describe('ClickMap before any hit (issue 29 item 4)', () => {
     expect(decodeBeacon(ctx.requests[1]!.url).params).toMatchObject({ pid: 'https://www.example.com/shop/product?id=1', oid: 'https://partner.test/offer', ot: 'A' });
   });
 });
+
+describe('s_objectID lives until the next hit (issue 29 item 2)', () => {
+  it('every track call (page view or rule link hit) tells the page to reset window.s_objectID', async () => {
+    const ctx = makeContext();
+    const analytics = createAnalyticsService(ctx, stubVisitor());
+    await analytics.track({ type: 't', vars: { pageName: 'home' } });
+    await analytics.track({ type: 'tl', linkType: 'o', linkName: 'x', vars: {} });
+    expect(ctx.effects.filter((e) => e.type === 'hit')).toHaveLength(2);
+  });
+});
