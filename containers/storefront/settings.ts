@@ -33,6 +33,13 @@ export interface AmplitudeSettings {
   serverUrl: string;
   /** Run the tag in Partytown's worker (true) or on the main thread. */
   partytown: boolean;
+  /**
+   * Amplitude's own offline handling (true, its default): while the browser says it is offline
+   * (`navigator.onLine` false), the SDK keeps events and sends them when the `online` event comes.
+   * false sends them at once (the SDK retries a failed upload): for an intake that `navigator.onLine`
+   * does not speak for, such as one on loopback (the demo's; docs/third-party.md).
+   */
+  holdWhileOffline: boolean;
 }
 
 /** The storefront's own settings (the engine's are `Settings`). */
@@ -74,6 +81,7 @@ export const STOREFRONT_SETTINGS: StorefrontSettings & Partial<Settings> = {
     scriptUrl: 'https://cdn.amplitude.com/libs/analytics-browser-2.46.0-min.js.gz',
     serverUrl: '',
     partytown: true,
+    holdWhileOffline: true,
   },
 };
 
