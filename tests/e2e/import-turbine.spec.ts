@@ -11,7 +11,6 @@ import { expect, test } from '@playwright/test';
 import { runImport } from '../../tools/import/command.ts';
 import { readLibrary } from '../../tools/import/read.ts';
 import { replay, type Fixture } from '../../tools/replay/replay.ts';
-import { createServices } from '../../src/worker-engine/services.ts';
 import type { Effect } from '../../src/protocol.ts';
 
 const ORIGIN = 'https://www.keepstock.example';
@@ -78,7 +77,7 @@ test('the imported every-module library computes what turbine computes', async (
       ...names.map((name) => ({ type: 'get-var' as const, name })),
     ],
   };
-  const result = await replay(fixture, { container, services: createServices });
+  const result = await replay(fixture, { container, services: container!.services! });
   const completed = result.effects
     .filter((e): e is Extract<Effect, { type: 'monitor' }> => e.type === 'monitor' && e.name === 'rule-completed')
     .map((e) => (e.data as { rule: string }).rule);

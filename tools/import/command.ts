@@ -1,7 +1,7 @@
 /**
  * `offtag import <library.js> [--assets <dir>] [--out containers/<name>] [--data-layer <global>]`:
  * reads a Launch library, validates it, and writes the container (container.ts), the report
- * (report.txt, also printed) and the settings the extensions carried (settings.json).
+ * (report.txt, also printed).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
@@ -58,16 +58,15 @@ export function runImport(a: ImportArgs): ImportResult {
   const problems = schemaProblems(container);
   if (problems.length) throw new LibraryReadError(`${a.library}: not a valid Launch container (${problems.length} problem(s)): ${problems.slice(0, 5).join('; ')}`);
   const out = resolve(a.out);
-  const runtimeFile = join(dirname(fileURLToPath(import.meta.url)), 'runtime.ts');
-  let runtime = relative(out, runtimeFile).split('\\').join('/');
-  if (!runtime.startsWith('.')) runtime = './' + runtime;
-  const tr = translate(container, { name: basename(out), runtime, ...(a.assets ? { assets: a.assets } : {}), ...(a.dataLayer ? { dataLayer: a.dataLayer } : {}) });
+  const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+  let root = relative(out, packageRoot).split('\\').join('/') || '.';
+  if (!root.startsWith('.')) root = './' + root;
+  const tr = translate(container, { name: basename(out), root, ...(a.assets ? { assets: a.assets } : {}), ...(a.dataLayer ? { dataLayer: a.dataLayer } : {}) });
   const lines = reportText(tr);
   mkdirSync(out, { recursive: true });
-  const files = [join(out, 'container.ts'), join(out, 'report.txt'), join(out, 'settings.json')];
+  const files = [join(out, 'container.ts'), join(out, 'report.txt')];
   writeFileSync(files[0]!, tr.source);
   writeFileSync(files[1]!, lines.join('\n') + '\n');
-  writeFileSync(files[2]!, JSON.stringify(tr.settings, null, 2) + '\n');
   return { lines, files };
 }
 

@@ -13,7 +13,8 @@ import { getVisitNumber } from '../../src/worker-engine/analytics/plugins/visit-
 import { safeDecode } from '../../src/worker-engine/core/cookies.ts';
 import { readPath } from '../../src/worker-engine/core/data-layer.ts';
 import { safeJson } from '../../src/worker-engine/core/safe-json.ts';
-import type { Action, Condition, Container, CookieJar, DataElement, DataElementContext, Rule, RuleContext, RuleEventSpec, SessionStore } from '../../src/worker-engine/core/types.ts';
+import { storedKey } from '../../src/worker-engine/core/types.ts';
+import type { Action, Condition, CookieJar, DataElement, DataElementContext, Rule, RuleContext, RuleEventSpec, SessionStore } from '../../src/worker-engine/core/types.ts';
 import type { AnalyticsHit, Services } from '../../src/worker-engine/services.ts';
 import type { Settings } from '../../src/worker-engine/core/settings.ts';
 
@@ -33,7 +34,7 @@ export interface Finish {
 // ---- data elements ----------------------------------------------------------------------------
 
 /** turbine's key for a data element kept for the session. */
-export const storageKey = (name: string) => `com.adobe.reactor.dataElements.${name}`;
+export const storageKey = storedKey;
 
 const pageviewCaches = new WeakMap<SessionStore, Map<string, unknown>>();
 const nameOf = new WeakMap<DataElement<Name>, string>();
@@ -557,27 +558,19 @@ export function rule(def: LaunchRuleDef): LaunchRule {
   return { name: def.name, events: def.events, ...(def.order !== undefined && def.order !== 50 ? { order: def.order } : {}), conditions: def.conditions ?? [], actions: def.actions };
 }
 
-export interface LaunchContainerDef {
-  name: string;
-  /** Session storage keys the container's elements read (the bridge sends them with each event). */
-  sessionKeys?: string[];
-  /** The Experience Cloud ID Service extension is installed: its service starts before any rule. */
-  ecid?: boolean;
-  dataElements: Record<Name, LaunchDataElement>;
-  rules: LaunchRule[];
-}
-
 /** The rule the ECID extension stands for: it starts with the library, before every rule. */
 export const ECID_RULE = 'Experience Cloud ID Service';
 
-export function container(def: LaunchContainerDef): Container<Name, Services> {
-  const start: LaunchRule = {
+/** The Experience Cloud ID Service extension's start: the visitor service, on Library Loaded, before every rule. */
+export function ecidRule(): LaunchRule {
+  return {
     name: ECID_RULE,
     events: [libraryLoaded()],
     order: Number.MIN_SAFE_INTEGER,
     actions: [
       {
         name: 'Start the visitor service',
+        // Not awaited: the ID call may take up to 30 s, past the action timeout.
         fn: (ctx) => {
           void ctx.services.visitor.start().catch((err: unknown) => {
             ctx.log('error', `The visitor service did not start: ${err instanceof Error ? err.message : String(err)}`);
@@ -585,18 +578,5 @@ export function container(def: LaunchContainerDef): Container<Name, Services> {
         },
       },
     ],
-  };
-  return {
-    name: def.name,
-    sessionKeys: def.sessionKeys ?? [],
-    dataElements: dataElements(def.dataElements),
-    rules: def.ecid ? [start, ...def.rules] : def.rules,
-    hooks: ({ visitor, analytics }) => ({
-      onClick: (link) => analytics.onClick(link),
-      onBeaconDelivered: (rttMs) => analytics.onBeaconDelivered(rttMs),
-      onFrameMessage: (frameId, origin, data) => visitor.onFrameMessage(frameId, origin, data),
-      serviceCall: (service, method, args) => (service === 'visitor' ? visitor.call(method, args) : undefined),
-      pendingHits: () => analytics.pendingHits?.() ?? 0,
-    }),
   };
 }

@@ -9,13 +9,14 @@ import { basename, join } from 'node:path';
 import vm from 'node:vm';
 import { place } from './custom-code.ts';
 import { isCode, type LaunchComponent, type LaunchContainer, type LaunchDataElement, type LaunchRule, type LaunchValue } from './read.ts';
+import { storedKey } from '../../src/worker-engine/core/types.ts';
 import { workerReadablePath } from './runtime.ts';
 
 export interface TranslateOptions {
   /** The container's name (the output folder's). */
   name: string;
-  /** Where the runtime is, relative to the output file (an import specifier). */
-  runtime: string;
+  /** The package's root, relative to the output file (`../..`): the runtime and `src/container` are under it. */
+  root: string;
   /** Folder with the files the library loads from its host (`RC…-source.min.js`). */
   assets?: string;
   /** The page global the worker snapshots (default: the commonest root of the JavaScript variables). */
@@ -67,6 +68,7 @@ function finishArgs(de: LaunchDataElement, notes: string[]): string {
   if (de.forceLowerCase) f.forceLowerCase = true;
   if (de.cleanText) f.cleanText = true;
   if (de.storageDuration === 'pageview' || de.storageDuration === 'session') f.storageDuration = de.storageDuration;
+  if (de.storageDuration === 'session') notes.push('kept for the session in sessionStorage, as turbine keeps it');
   if (de.storageDuration === 'visitor') notes.push('storage duration "visitor" (localStorage) is not kept: the worker has no localStorage; the value is read afresh');
   return q(f);
 }
@@ -124,6 +126,7 @@ class Translator {
   dataElement(name: string, de: LaunchDataElement, notes: string[]): string {
     const s = (de.settings ?? {}) as Settings;
     const f = finishArgs(de, notes);
+    if (de.storageDuration === 'session') this.sessionKeys.add(storedKey(name));
     switch (de.modulePath.replace(CORE + 'dataElements/', '')) {
       case 'javascriptVariable.js': {
         const path = str(s.path, 'the path');
@@ -337,24 +340,27 @@ export function translate(c: LaunchContainer, o: TranslateOptions): Translation 
     if (v.name !== 'trackingServer' && v.name !== 'trackingServerSecure') extras.push(`ECID variable ${v.name} not imported: the visitor service has no such setting`);
   }
 
+  const ecid = Boolean(c.extensions?.['adobe-mcid']);
   const source = `// @ts-nocheck -- the custom code blocks below are the library's own JavaScript, kept as written.
 /**
  * Imported by \`offtag import\` from a Launch library (property ${q(c.property?.name ?? '')}, turbine ${String(c.buildInfo?.turbineVersion ?? '?')}).
  * Every piece below runs in the worker; what could not be imported is listed in report.txt beside this file.
- * Settings taken from the extensions are in settings.json (for window.offtagConfig).
  */
-import * as launch from ${q(o.runtime)};
+import { adobeServices, defineContainer } from ${q(o.root + '/src/container/index.ts')};
+import * as launch from ${q(o.root + '/tools/import/runtime.ts')};
 
-const analytics: launch.AnalyticsOptions = ${analytics};
+const analytics: launch.AnalyticsOptions = ${indent(analytics, '')};
 
-export const container = launch.container({
+export const container = defineContainer({
   name: ${q(o.name)},
+  // From the Analytics and Experience Cloud ID Service extensions' settings; a page overrides them with window.offtagConfig.
+  settings: ${indent(JSON.stringify(settings, null, 2), '  ')},
   sessionKeys: ${q([...t.sessionKeys])},
-  ecid: ${Boolean(c.extensions?.['adobe-mcid'])},
-  dataElements: {
+  services: adobeServices(),
+  dataElements: launch.dataElements({
 ${deCode.map((d) => '    ' + indent(d, '    ')).join(',\n')}
-  },
-  rules: [
+  }),
+  rules: () => [${ecid ? '\n    // The Experience Cloud ID Service extension starts with the library, before every rule.\n    launch.ecidRule(),' : ''}
 ${ruleCode.map((r) => '    ' + indent(r, '    ')).join(',\n')}
   ],
 });

@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runImport } from '../../../tools/import/command.ts';
 import { replay, type Fixture } from '../../../tools/replay/replay.ts';
-import { createServices } from '../../../src/worker-engine/services.ts';
 import type { Effect } from '../../../src/protocol.ts';
 
 const OUT = 'test-results/import-unit/storefront';
@@ -28,11 +27,10 @@ describe('storefront-as-Launch import', () => {
   const files = readdirSync(FIXTURES).filter((f) => f.endsWith('.json'));
   it.each(files)('%s: the same beacons as the native container', async (file) => {
     const { container } = (await import(/* @vite-ignore */ '../../../' + OUT + '/container.ts')) as { container: Parameters<typeof replay>[1] extends infer O ? O extends { container?: infer C } ? C : never : never };
-    const settings = JSON.parse(readFileSync(join(OUT, 'settings.json'), 'utf8')) as Record<string, unknown>;
     const fixture = JSON.parse(readFileSync(join(FIXTURES, file), 'utf8')) as Fixture;
     const native = await replay(fixture);
     expect(beacons(native.effects).length).toBe(EXPECTED_BEACONS[file]);
-    const imported = await replay({ ...fixture, settings: { ...settings, ...(fixture.settings as object | undefined) } }, { container, services: createServices });
+    const imported = await replay(fixture, { container, services: container!.services! });
     expect(beacons(imported.effects)).toEqual(beacons(native.effects));
 
   });
