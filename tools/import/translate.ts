@@ -96,7 +96,7 @@ class Translator {
     const p = place(fn, SHIM_PARAMS);
     if (p.where === 'page') skip(`custom code needs the page: ${p.reason}; the page-side runtime for custom code is not part of this version`);
     p.sessionKeys.forEach((k) => this.sessionKeys.add(k));
-    notes.push('custom code runs in the worker with turbine-shaped _satellite.getVar/cookie/logger and sessionStorage');
+    notes.push('custom code in the worker');
     return { factory: `(_satellite, sessionStorage) => (${fn})`, sideEffects: p.sideEffects };
   }
 
@@ -145,6 +145,10 @@ class Translator {
         if (s.attribute === 'title') skip('Page Info "title": the document title is not in the snapshot');
         if (!['url', 'hostname', 'pathname', 'protocol', 'referrer'].includes(String(s.attribute))) skip(`Page Info "${String(s.attribute)}" is not a known attribute`);
         return `launch.pageInfo(${q(s.attribute)}, ${f})`;
+      case 'localStorage.js':
+        return skip('Local Storage: the bridge sends the worker sessionStorage keys only, not localStorage');
+      case 'randomNumber.js':
+        return skip('Random Number: the engine gives data elements no random source of its own (replays must stay deterministic)');
       case 'sessionStorage.js':
         this.sessionKeys.add(str(s.name, 'the item name'));
         return `launch.sessionStorageItem(${q(s.name)}, ${f})`;
@@ -260,22 +264,32 @@ function translateRule(t: Translator, r: LaunchRule): { item: ReportItem; code: 
       byOrder.set(order, [...(byOrder.get(order) ?? []), t.event(e)]);
     }
     if (!byOrder.size) skip('it has no event');
-    const conditions = (r.conditions ?? []).map((c) => t.condition(c, notes));
+    const conditions = (r.conditions ?? []).map((c, i) => {
+      try {
+        return t.condition(c, []);
+      } catch (err) {
+        if (err instanceof Skip) err.message = `condition ${i + 1}: ${err.message}`;
+        throw err;
+      }
+    });
     const actions: string[] = [];
     (r.actions ?? []).forEach((a, i) => {
+      const own: string[] = [];
       try {
-        actions.push(t.action(a, notes));
+        actions.push(t.action(a, own));
+        if (own.length) notes.push(`action ${i + 1}: ${own.join(', ')}`);
       } catch (err) {
         if (!(err instanceof Skip)) throw err;
         dropped++;
         notes.push(`action ${i + 1} not imported: ${err.message}`);
       }
     });
+    if (!actions.length && dropped) skip(`no action could be imported (${notes.join('; ')})`);
     const code = [...byOrder].map(
       ([order, events]) =>
         `launch.rule({\n  name: ${q(r.name)},\n  order: ${order},\n  events: [${events.join(', ')}],\n  conditions: [${conditions.map((c) => '\n    ' + c).join(',')}${conditions.length ? '\n  ' : ''}],\n  actions: [${actions.map((a) => '\n    ' + indent(a, '    ')).join(',')}${actions.length ? '\n  ' : ''}],\n})`,
     );
-    notes.unshift(`events and conditions in the worker; ${actions.length} action(s) in the worker`);
+    notes.unshift(`${r.events!.length} event(s), ${conditions.length} condition(s) and ${actions.length} action(s) in the worker`);
     return { item: { kind: 'rule', name: r.name, where: 'worker', notes, dropped }, code };
   } catch (err) {
     if (!(err instanceof Skip)) throw err;
