@@ -387,7 +387,11 @@ export function customAction(
   factory: (satellite: SatelliteShim, sessionStorage: StorageShim) => (this: unknown, event: LaunchEvent) => unknown,
   o?: ActionOptions,
 ) {
-  return action('Custom Code', (ctx) => void factory(satelliteShim(ctx), storageShim(ctx.session)).call(undefined, launchEvent(ctx.event, ctx.rule.name)), o);
+  return action('Custom Code', (ctx) => {
+    const result = factory(satelliteShim(ctx), storageShim(ctx.session)).call(undefined, launchEvent(ctx.event, ctx.rule.name));
+    // A promise returned by the code holds the next action back, as turbine waits for it.
+    return result && typeof (result as Promise<void>).then === 'function' ? (result as Promise<void>) : undefined;
+  }, o);
 }
 
 /** A script an extension or an HTML custom code block loads: a third-party script effect. */
