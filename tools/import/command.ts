@@ -67,6 +67,10 @@ export function runImport(a: ImportArgs): ImportResult {
   const files = [join(out, 'container.ts'), join(out, 'report.txt')];
   writeFileSync(files[0]!, tr.source);
   writeFileSync(files[1]!, lines.join('\n') + '\n');
+  if (tr.pageCode) {
+    files.push(join(out, 'page-code.js'));
+    writeFileSync(files[2]!, tr.pageCode);
+  }
   return { lines, files };
 }
 

@@ -394,6 +394,25 @@ export function customAction(
   }, o);
 }
 
+const pageRuns = new WeakMap<object, number>();
+
+/**
+ * A custom code action that needs the page: a `script` effect that loads the container's
+ * page-code.js (the setting `launchPageCode`, else `pageCodeUrl`) and calls `__offtagLaunch.run(block, event, values)`
+ * with the values of the data elements the block names. The worker does not wait for it: it runs
+ * on the page after the batch, off the rule's path.
+ */
+export function pageAction(block: string, names: string[], o?: ActionOptions, pageCodeUrl = '') {
+  return action('Custom Code (page)', (ctx) => {
+    const n = (pageRuns.get(ctx.services) ?? 0) + 1;
+    pageRuns.set(ctx.services, n);
+    const values = Object.fromEntries(names.map((name) => [name, ctx.get(name)]));
+    const src = String((ctx.settings as Settings & { launchPageCode?: string }).launchPageCode || pageCodeUrl);
+    if (!src) return ctx.log('error', `Custom code ${block} of rule "${ctx.rule.name}" needs the page, and no launchPageCode setting says where page-code.js is.`);
+    ctx.emit({ type: 'script', id: `offtag-launch-${block}-${n}`, src, init: { fn: '__offtagLaunch.run', args: [block, launchEvent(ctx.event, ctx.rule.name), values] } });
+  }, o);
+}
+
 /** A script an extension or an HTML custom code block loads: a third-party script effect. */
 export function loadScript(id: string, src: string, o?: ActionOptions) {
   return action(`Load ${src}`, (ctx) => ctx.emit({ type: 'script', id, src: String(resolve(ctx, src)) }), o);

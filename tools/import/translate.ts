@@ -35,6 +35,9 @@ export interface ReportItem {
   dropped: number;
 }
 
+/** The setting naming the URL of page-code.js (the container's own setting). */
+export const PAGE_CODE_SETTING = 'launchPageCode';
+
 export interface Translation {
   source: string;
   items: ReportItem[];
@@ -46,6 +49,8 @@ export interface Translation {
   sessionKeys: string[];
   /** Settings for `window.offtagConfig` taken from the extensions (report suites, tracking server, org id). */
   settings: Record<string, unknown>;
+  /** page-code.js: the custom code actions that need the page; undefined when there are none. */
+  pageCode?: string;
 }
 
 const q = (s: unknown) => JSON.stringify(s);
@@ -83,18 +88,41 @@ class Translator {
     readonly dataLayer: string,
   ) {}
 
+  /** Custom code blocks that need the page, by id (page-code.js). */
+  readonly pageBlocks = new Map<string, string>();
+
+  /** The block's function source (inline, a string body, or an external file from --assets). */
+  blockSource(source: LaunchValue | undefined, settings: Settings): string {
+    if (settings.isExternal === true || (typeof source === 'string' && /^https?:|\.js$/.test(source))) {
+      return `function (event) {\n${this.asset(str(source, 'the external code URL'))}\n}`;
+    }
+    if (isCode(source)) return source.code;
+    if (typeof source === 'string') return `function (event) {\n${source}\n}`;
+    return skip('custom code without a source');
+  }
+
   /** Worker code for a custom code block, or why it cannot run there. */
   customCode(source: LaunchValue | undefined, settings: Settings, notes: string[]): { factory: string; sideEffects: boolean } {
-    let fn: string;
-    if (settings.isExternal === true || (typeof source === 'string' && /^https?:|\.js$/.test(source))) {
-      const body = this.asset(str(source, 'the external code URL'));
-      fn = `function (event) {\n${body}\n}`;
-    } else if (isCode(source)) fn = source.code;
-    else if (typeof source === 'string') fn = `function (event) {\n${source}\n}`;
-    else return skip('custom code without a source');
+    const r = this.placeBlock(source, settings, notes, false);
+    if ('page' in r) return skip('unreachable');
+    return r;
+  }
+
+  /**
+   * Where a block runs: the worker when it can; else, for an action (`pageAllowed`), the page
+   * through page-code.js; else not imported.
+   */
+  placeBlock(source: LaunchValue | undefined, settings: Settings, notes: string[], pageAllowed: boolean): { factory: string; sideEffects: boolean } | { page: string; names: string[] } {
+    const fn = this.blockSource(source, settings);
     if (settings.language === 'html') skip('HTML custom code (it writes into the page)');
     const p = place(fn, SHIM_PARAMS);
-    if (p.where === 'page') skip(`custom code needs the page: ${p.reason}; the page-side runtime for custom code is not part of this version`);
+    if (p.where === 'page') {
+      if (!pageAllowed) skip(`custom code needs the page: ${p.reason}; only actions run on the page in this version`);
+      const id = `block${this.pageBlocks.size + 1}`;
+      this.pageBlocks.set(id, fn);
+      notes.push(`custom code on the page (page-code.js ${id}) because ${p.reason ?? 'it needs the page'}`);
+      return { page: id, names: [...new Set([...fn.matchAll(/_satellite\.getVar\(\s*(['"])([^'"]+)\1/g)].map((m) => m[2]!))] };
+    }
     p.sessionKeys.forEach((k) => this.sessionKeys.add(k));
     notes.push('custom code in the worker');
     return { factory: `(_satellite, sessionStorage) => (${fn})`, sideEffects: p.sideEffects };
@@ -220,7 +248,8 @@ class Translator {
         notes.push(`third-party script ${html[0]}`);
         return `launch.loadScript(${q('launch-' + html[0]!.replace(/\W+/g, '-').slice(-40))}, ${q(html[0])}, ${o})`;
       }
-      return `launch.customAction(${this.customCode(s.source, s, notes).factory}, ${o})`;
+      const placed = this.placeBlock(s.source, s, notes, true);
+      return 'page' in placed ? `launch.pageAction(${q(placed.page)}, ${q(placed.names)}, ${o}, ${q(`/${this.o.name}.page-code.js`)})` : `launch.customAction(${placed.factory}, ${o})`;
     }
     if (a.modulePath === ANALYTICS + 'setVariables.js') {
       if (isCode((s.customSetup as Settings | undefined)?.source)) skip('a Set Variables custom code block (its own doPlugins-style code)');
@@ -257,6 +286,7 @@ function indent(text: string, pad: string): string {
 function translateRule(t: Translator, r: LaunchRule): { item: ReportItem; code: string[] } {
   const notes: string[] = [];
   let dropped = 0;
+  let onPage = 0;
   try {
     const byOrder = new Map<number, string[]>();
     for (const e of r.events ?? []) {
@@ -276,7 +306,9 @@ function translateRule(t: Translator, r: LaunchRule): { item: ReportItem; code: 
     (r.actions ?? []).forEach((a, i) => {
       const own: string[] = [];
       try {
-        actions.push(t.action(a, own));
+        const code = t.action(a, own);
+        actions.push(code);
+        if (code.startsWith('launch.pageAction(')) onPage++;
         if (own.length) notes.push(`action ${i + 1}: ${own.join(', ')}`);
       } catch (err) {
         if (!(err instanceof Skip)) throw err;
@@ -289,8 +321,8 @@ function translateRule(t: Translator, r: LaunchRule): { item: ReportItem; code: 
       ([order, events]) =>
         `launch.rule({\n  name: ${q(r.name)},\n  order: ${order},\n  events: [${events.join(', ')}],\n  conditions: [${conditions.map((c) => '\n    ' + c).join(',')}${conditions.length ? '\n  ' : ''}],\n  actions: [${actions.map((a) => '\n    ' + indent(a, '    ')).join(',')}${actions.length ? '\n  ' : ''}],\n})`,
     );
-    notes.unshift(`${r.events!.length} event(s), ${conditions.length} condition(s) and ${actions.length} action(s) in the worker`);
-    return { item: { kind: 'rule', name: r.name, where: 'worker', notes, dropped }, code };
+    notes.unshift(`${r.events!.length} event(s), ${conditions.length} condition(s) and ${actions.length - onPage} action(s) in the worker${onPage ? `, ${onPage} action(s) on the page` : ''}`);
+    return { item: { kind: 'rule', name: r.name, where: onPage ? 'page' : 'worker', notes, dropped }, code };
   } catch (err) {
     if (!(err instanceof Skip)) throw err;
     return { item: { kind: 'rule', name: r.name, where: 'not imported', notes: [err.message], dropped: 0 }, code: [] };
@@ -355,6 +387,7 @@ export function translate(c: LaunchContainer, o: TranslateOptions): Translation 
   }
 
   const ecid = Boolean(c.extensions?.['adobe-mcid']);
+  if (t.pageBlocks.size) settings[PAGE_CODE_SETTING] = `/${o.name}.page-code.js`;
   const source = `// @ts-nocheck -- the custom code blocks below are the library's own JavaScript, kept as written.
 /**
  * Imported by \`offtag import\` from a Launch library (property ${q(c.property?.name ?? '')}, turbine ${String(c.buildInfo?.turbineVersion ?? '?')}).
@@ -381,12 +414,21 @@ ${ruleCode.map((r) => '    ' + indent(r, '    ')).join(',\n')}
 
 export default container;
 `;
-  return { source, items, extras, missingAssets: t.missingAssets, dataLayer, sessionKeys: [...t.sessionKeys], settings };
+  return {
+    source,
+    items,
+    extras,
+    missingAssets: t.missingAssets,
+    dataLayer,
+    sessionKeys: [...t.sessionKeys],
+    settings,
+    ...(t.pageBlocks.size ? { pageCode: pageCodeText(c, t.pageBlocks) } : {}),
+  };
 }
 
 /** The report: every data element and rule once, then the extras, then the one-line summary. */
 export function reportText(tr: Translation): string[] {
-  const lines = tr.items.map((i) => `${i.kind} ${q(i.name)}: ${i.where === 'worker' ? 'worker' : i.where}${i.notes.length ? ' — ' + i.notes.join('; ') : ''}`);
+  const lines = tr.items.map((i) => `${i.kind} ${q(i.name)}: ${i.where === 'page' ? 'partly on the page' : i.where}${i.notes.length ? ' — ' + i.notes.join('; ') : ''}`);
   lines.push(...tr.extras);
   for (const f of new Set(tr.missingAssets)) lines.push(`missing asset ${f}: give --assets <dir> with it`);
   lines.push(summaryLine(tr));
@@ -399,4 +441,42 @@ export function summaryLine(tr: Translation): string {
   const page = rules.filter((i) => i.where === 'page').length;
   const notImported = tr.items.filter((i) => i.where === 'not imported').length + rules.reduce((n, r) => n + r.dropped, 0) + tr.extras.length;
   return `${worker} rules entirely in the worker, ${page} rules partly on the page, ${notImported} items not imported.`;
+}
+
+/**
+ * page-code.js: the custom code actions that need the page, each a function of a turbine-shaped
+ * `_satellite` whose `getVar` answers first with the values the worker sent for the event. It
+ * defines `window.__offtagLaunch.run(id, event, values)` once; the worker's `script` effects
+ * load it and call `run` (src/third-party/load-script.ts), so nothing of it is in offtag.js.
+ */
+function pageCodeText(c: LaunchContainer, blocks: Map<string, string>): string {
+  const entries = [...blocks].map(([id, fn]) => `      ${q(id)}: ${indent(fn, '      ')}`).join(',\n');
+  return `// Imported by \`offtag import\` from a Launch library (property ${q(c.property?.name ?? '')}): its custom code that needs the page.
+// Serve this file at the container's \`${PAGE_CODE_SETTING}\` URL; it loads on the first rule that needs it.
+(function () {
+  var w = window;
+  if (w.__offtagLaunch) return;
+  function blocks(_satellite) {
+    return {
+${entries}
+    };
+  }
+  w.__offtagLaunch = {
+    run: function (id, event, values) {
+      var own = Object.prototype.hasOwnProperty;
+      var page = w._satellite;
+      var shim = {};
+      for (var k in page) shim[k] = page[k];
+      shim.getVar = function (name) {
+        return own.call(values, name) ? values[name] : page && page.getVar ? page.getVar(name) : undefined;
+      };
+      try {
+        blocks(shim)[id].call(undefined, event);
+      } catch (err) {
+        console.error('Offtag: custom code ' + id + ' of rule "' + (event && event.$rule && event.$rule.name) + '" failed: ' + (err && err.message));
+      }
+    }
+  };
+})();
+`;
 }
