@@ -348,7 +348,7 @@ function analyticsOptions(t: Translator, extras: string[], settings: Record<stri
   if (isCode(setup)) {
     const p = place(setup.code, SHIM_PARAMS);
     if (p.where === 'worker') customSetup = `,\n  customSetup: (_satellite) => (${indent(setup.code, '  ')})`;
-    else extras.push(`Analytics customSetup not imported: it needs the page (${p.reason}); doPlugins runs with the beacon, in the worker`);
+    else extras.push(`Analytics customSetup not imported: it needs the page (${p.reason}), and its doPlugins would run with each beacon, in the worker`);
   }
   return `{\n  trackerProperties: ${q(global)}${customSetup},\n}`;
 }

@@ -35,3 +35,16 @@ describe('storefront-as-Launch import', () => {
 
   });
 });
+
+describe('what the bridge sends for the imported storefront', () => {
+  it('the read set is the data layer paths its JavaScript variables name, not the whole layer', async () => {
+    const { readSetOf } = await import('../../../src/worker-engine/core/data-layer.ts');
+    runImport({ library: 'tests/fixtures/launch/storefront.js', out: `${OUT}-reads` });
+    const { container } = (await import(/* @vite-ignore */ '../../../' + OUT + '-reads/container.ts')) as { container: { dataElements: Record<string, { type: string; reads?: string[] }>; sessionKeys: string[] } };
+    const tree = readSetOf(container.dataElements);
+    expect(tree).not.toBeNull();
+    expect(Object.keys(tree!).sort()).toEqual(['internalCampaign', 'modal', 'page', 'product', 'user']);
+    expect(tree!.page).toEqual({ pageInfo: { pageType: 0, pageUID: 0, contentTitle: 0, language: 0, template: 0 }, category: { lineOfBusiness: 0 }, element: 0 });
+    expect(container.sessionKeys).toEqual(['acmeUserData', 'acmePreviousPageName']);
+  });
+});
