@@ -22,7 +22,7 @@ const DATA_LAYER = {
   page: { pageInfo: { pageType: 'Product Detail', contentTitle: '  Nitrile   Gloves\n Box ', empty: '', pageUID: 'pdp-1', language: 'en-us' } },
   product: [{ productInfo: { sku: '1ABC2' } }],
   cart: { total: 42 },
-  user: { loggedIn: false },
+  user: { loggedIn: false, tags: ['web'], profile: { id: 'u-1' } },
 };
 const OUT = 'test-results/import-e2e/every-module';
 const LIBRARY = 'tests/fixtures/launch/every-module.js';
@@ -90,4 +90,5 @@ test('the imported every-module library computes what turbine computes', async (
   expect(fromTurbine.completed.length).toBeGreaterThan(20);
   expect(fromTurbine.completed).not.toContain('other domain');
   expect(fromTurbine.values['messy title']).toBe('Nitrile Gloves Box');
+  expect(fromTurbine.values.merged).toEqual({ loggedIn: false, tags: ['web', 'b2b', 'web'], profile: { id: 'u-1', tier: 'gold' } });
 });

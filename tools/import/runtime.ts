@@ -142,6 +142,38 @@ export function pageInfo(attribute: PageAttribute, finish: Finish = {}): LaunchD
   }, finish, []);
 }
 
+const isPlainObject = (v: unknown): v is Record<string, unknown> => Object.prototype.toString.call(v) === '[object Object]';
+const copyOf = (v: unknown): unknown => (isPlainObject(v) ? mergeInto({}, [v]) : Array.isArray(v) ? mergeInto([], [v]) : v);
+
+/** Core's deep merge: arrays on the same key are concatenated, objects merged, undefined skipped, the rest copied. */
+function mergeInto<T extends object>(into: T, sources: unknown[]): T {
+  const target = into as Record<string, unknown>;
+  for (const source of sources) {
+    if (source === null || source === undefined || typeof source !== 'object') continue;
+    for (const key of Object.keys(source)) {
+      const have = target[key];
+      const add = (source as Record<string, unknown>)[key];
+      if (add === undefined) continue;
+      if (Array.isArray(have) && Array.isArray(add)) target[key] = have.concat(copyOf(add) as unknown[]);
+      else if (isPlainObject(have) && isPlainObject(add)) target[key] = mergeInto(have, [add]);
+      else target[key] = copyOf(add);
+    }
+  }
+  return into;
+}
+
+/** Core Merged Objects: the objects (each a `%data element%` token, or a value) deep-merged into a new one. */
+export function mergedObjects(objects: unknown[], finish: Finish = {}): LaunchDataElement {
+  return finished((ctx) => mergeInto({}, objects.map((o) => (typeof o === 'string' ? tokenValue(ctx, o) : o))), finish, []);
+}
+
+/** A setting's value with tokens replaced as turbine does: one whole token keeps the value's type. */
+function tokenValue(ctx: DCtx, text: string): unknown {
+  const whole = /^%([^%\n]+)%$/.exec(text);
+  if (whole) return ctx.get(whole[1]!);
+  return text.replace(/%([^%\n]+)%/g, (_t, n: string) => asString(ctx.get(n)));
+}
+
 /** Core Session Storage: an item of the page's sessionStorage (the bridge reads the keys the container names). */
 export function sessionStorageItem(key: string, finish: Finish = {}): LaunchDataElement {
   return finished((ctx) => ctx.session.get(key), finish, []);

@@ -173,6 +173,8 @@ class Translator {
         if (s.attribute === 'title') skip('Page Info "title": the document title is not in the snapshot');
         if (!['url', 'hostname', 'pathname', 'protocol', 'referrer'].includes(String(s.attribute))) skip(`Page Info "${String(s.attribute)}" is not a known attribute`);
         return `launch.pageInfo(${q(s.attribute)}, ${f})`;
+      case 'mergedObjects.js':
+        return `launch.mergedObjects(${q(Array.isArray(s.objects) ? s.objects : skip('the objects to merge are missing'))}, ${f})`;
       case 'localStorage.js':
         return skip('Local Storage: the bridge sends the worker sessionStorage keys only, not localStorage');
       case 'randomNumber.js':
