@@ -4,7 +4,7 @@
  * page, and its session asserted where it lands: decoded at the local intake.
  */
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { SERVERS, consoleOf, resetServers } from './helpers.ts';
+import { SERVERS, consoleOf, resetServers, ruleVerdict } from './helpers.ts';
 import { SECRET, SESSION_PAGE, driveInsightsSession, leave } from './insights-session.ts';
 
 type RumEvent = { type: string; [k: string]: any };
@@ -111,8 +111,7 @@ test('no Partytown snippet on a page that requests no Partytown script', async (
   await resetServers(request);
   // No tracking consent: the Amplitude rule does not fire, so nothing asks for Partytown.
   await page.goto('/test/minimal.html?silent&host=same');
-  await page.waitForLoadState('load');
-  await page.waitForTimeout(500);
+  expect(await ruleVerdict(page, 'Product analytics')).toBe('condition not met');
   expect(await page.locator('script[src$="partytown.js"]').count()).toBe(0);
   expect(await page.evaluate(() => 'partytown' in window)).toBe(false);
 });
