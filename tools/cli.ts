@@ -8,7 +8,9 @@ const USAGE = `usage:
   offtag build [--container <file>] [--env development|staging|production] [--out <dir>]
                                          build one container's library (default: the storefront, production, dist/)
   offtag serve [--port <n>] [--host <h>] the demo page and the local collector, ID service and RUM intake
-                                         (offtag serve --help for every option)`;
+                                         (offtag serve --help for every option)
+  offtag import <library.js> [--assets <dir>] [--out containers/<name>]
+                                         an Adobe Launch library as an Offtag container, with a report`;
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -49,6 +51,10 @@ export async function main(argv: string[]): Promise<number> {
     case 'build': {
       const { buildCommand } = await import('./build/build.ts');
       return buildCommand(rest);
+    }
+    case 'import': {
+      const { importCommand } = await import('./import/command.ts');
+      return importCommand(rest);
     }
     case 'serve': {
       const { serve } = await import('./dev-server.ts');
