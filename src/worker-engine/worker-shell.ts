@@ -8,9 +8,10 @@
  * engines booted (`boot.ts`), events acknowledged (`acknowledgements.ts`), orphaned inputs
  * replayed (`orphans.ts`) and the API served (`api.ts`). This file puts them together per page.
  */
-import { completePageInfo, type Effect, type EffectBatch, type EngineInput, type InitMessage } from '../protocol.ts';
+import type { Effect, EffectBatch, EngineInput, InitMessage } from '../protocol.ts';
 import { inputFailed } from './core/engine.ts';
 import { readSetOf } from './core/data-layer.ts';
+import { completePageInfo } from './core/page-info.ts';
 import { sha256Hex } from './core/sha256.ts';
 import type { Container, EngineContext, EngineEnv } from './core/types.ts';
 import { createSessionRecorder } from './session-recorder.ts';

@@ -3,9 +3,12 @@
  * devtools, the benches and the tests use it; and the devtools feed it serves.
  */
 import { expose } from 'comlink';
-import { MONITOR_LIMIT, type WorkerApi } from '../../protocol.ts';
+import type { WorkerApi } from '../../protocol.ts';
 import type { SessionFixture } from '../session-recorder.ts';
 import type { BeaconSink, FeedEntry } from './types.ts';
+
+/** How many devtools feed entries the worker keeps. */
+export const MONITOR_LIMIT = 500;
 
 export interface Feed {
   push(entry: FeedEntry): void;

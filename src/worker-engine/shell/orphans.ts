@@ -4,7 +4,7 @@
  * queue, nothing reaches this page.
  */
 import type { EngineInput } from '../../protocol.ts';
-import { ORPHAN_KEY } from '../../protocol.ts';
+import { ORPHAN_KEY } from '../../protocol-keys.ts';
 import type { BeaconSink, FeedEntry } from './types.ts';
 
 /** While an orphan's hit waits (for the visitor ids), it is looked at again this often. */

@@ -4,8 +4,11 @@
  * and to what this worker last wrote is skipped. Cookie writes travel as their `document.cookie`
  * string, built here.
  */
-import { forPage, cookieString, type CookieWrite, type Effect, type Snapshot } from '../../protocol.ts';
-import { parseCookieString } from '../core/cookies.ts';
+import type { CookieWrite, Effect, Snapshot } from '../../protocol.ts';
+import { cookieString, parseCookieString } from '../core/cookies.ts';
+
+/** An effect as the bridge applies it: cookie writes become their `document.cookie` string (the bridge has no `cookie` case). */
+export const forPage = (e: Effect): Effect => (e.type === 'cookie' ? { type: 'cookie-string', cookie: cookieString(e) } : e);
 
 export type StorageWrite = Extract<Effect, { type: 'storage' }>;
 
