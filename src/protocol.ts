@@ -157,8 +157,8 @@ export type Effect =
   | { type: 'storage'; key: string; value: string | null }
   | { type: 'log'; level: LogLevel; message: string }
   | RequestEffect
-  /** Fire an input `{type:'timer', id}` after `delay` ms. */
-  | { type: 'timer'; id: string; delay: number }
+  /** Fire an input `{type:'timer', id}` after `delayMs`. */
+  | { type: 'timer'; id: string; delayMs: number }
   /** A hidden iframe (the ID sync); `messages` are posted to `targetOrigin` once it has loaded. */
   | {
       type: 'iframe';
