@@ -2,13 +2,15 @@
  * The worker shell: binds the engine to the two ports the bridge hands over (the hot path, and
  * the Comlink API), `fetch`, timers and the durable beacon queue.
  *
- * Its parts (shell/): writes that leave the page as it is are skipped (`page-writes.ts`), the
- * `getVar` values cached (`var-cache.ts`), page effects held during a burst and the posted
- * batches renumbered (`batches.ts`, `post-batch.ts`), snapshots completed (`snapshots.ts`),
- * engines booted (`boot.ts`), events acknowledged (`acknowledgements.ts`), orphaned inputs
- * replayed (`orphans.ts`) and the API served (`api.ts`). This file puts them together per page.
+ * Its parts (shell/): the page's side of the hot path (`page-link.ts`), whose parts send the
+ * page only what changes it (`page-effects.ts`: writes that leave the page as it is skipped,
+ * `page-writes.ts`; the `getVar` values cached, `var-cache.ts`), hold page effects during a
+ * burst and renumber the posted batches (`batches.ts`, `post-batch.ts`) and complete snapshots
+ * (`snapshots.ts`); engines booted (`boot.ts`), events acknowledged
+ * (`acknowledgements.ts`), orphaned inputs replayed (`orphans.ts`) and the API served
+ * (`api.ts`). This file puts them together per page.
  */
-import type { Effect, EffectBatch, EngineInput, InitMessage } from '../protocol.ts';
+import type { EngineInput, InitMessage } from '../protocol.ts';
 import { inputFailed } from './core/engine.ts';
 import { readSetOf } from './core/data-layer.ts';
 import { completePageInfo } from './core/page-info.ts';
@@ -17,14 +19,11 @@ import type { Container, EngineContext, EngineEnv } from './core/types.ts';
 import { createSessionRecorder } from './session-recorder.ts';
 import { createAcknowledger } from './shell/acknowledgements.ts';
 import { createFeed, serveApi } from './shell/api.ts';
-import { createOutbox } from './shell/batches.ts';
 import { bootEngine, type BootOptions } from './shell/boot.ts';
 import { finishOrphans } from './shell/orphans.ts';
-import { createPageWrites } from './shell/page-writes.ts';
-import { postBatch } from './shell/post-batch.ts';
+import { createPageLink } from './shell/page-link.ts';
 import { withStartupFacts, withTimeZone } from './shell/snapshots.ts';
 import type { BeaconSink } from './shell/types.ts';
-import { createVarCache } from './shell/var-cache.ts';
 
 export type { BeaconSink } from './shell/types.ts';
 
@@ -79,36 +78,7 @@ function servePage<N extends string, S extends object>(opts: WorkerOptions<N, S>
   const pageInfo = completePageInfo(page, navigator);
   /** The session so far, for the devtools' "export session as replay fixture". */
   const recorder = createSessionRecorder(config, pageInfo);
-  const writes = createPageWrites();
-  const vars = createVarCache();
-  /** Inputs received and not yet handled: while there are any, page effects are held (`createOutbox`). */
-  let waiting = 0;
-  const outbox = createOutbox({ holdMs: opts.batchHoldMs ?? BATCH_HOLD_MS, waiting: () => waiting > 0, send: (n, effects) => postBatch(events, n, effects) });
-  /** The engine's batch as it goes to the page: only what changes it. */
-  const toBridge = (b: EffectBatch) => {
-    const effects: Effect[] = [];
-    /** Per effect, what a later one of the same key replaces (the page never sees the earlier one): `holdEffects`. */
-    const keys: Array<string | undefined> = [];
-    for (const e of b.effects) {
-      if (e.type === 'cookie' || e.type === 'storage') {
-        const write = writes.toPage(e);
-        if (write) keys[effects.push(write.effect) - 1] = write.key;
-      } else if (e.type !== 'vars') {
-        effects.push(e);
-      } else {
-        const changed = vars.update(e.values);
-        if (changed) effects.push({ type: 'vars', values: changed });
-      }
-    }
-    outbox.add(b.n, effects, keys);
-  };
-  const prepare = (input: EngineInput) => withTimeZone(withStartupFacts(input, now));
-  /** An input from the page: a snapshot's `applied` counts posted batches; the engine counts its own. */
-  const fromBridge = (input: EngineInput): EngineInput => {
-    if (input?.type !== 'event' || !input.snapshot) return input;
-    writes.saw(input.snapshot);
-    return withTimeZone({ ...input, snapshot: { ...input.snapshot, applied: outbox.applied(input.snapshot.applied) } });
-  };
+  const link = createPageLink({ port: events, holdMs: opts.batchHoldMs ?? BATCH_HOLD_MS, now });
   const acks = createAcknowledger({
     beacons,
     pid,
@@ -129,7 +99,7 @@ function servePage<N extends string, S extends object>(opts: WorkerOptions<N, S>
     acks,
     feed: feed.push,
   };
-  const main = bootEngine(boot, toBridge);
+  const main = bootEngine(boot, link.toBridge);
   const replayed = finishOrphans({
     orphans,
     beacons,
@@ -138,28 +108,27 @@ function servePage<N extends string, S extends object>(opts: WorkerOptions<N, S>
       const r = bootEngine(boot, () => {}, tag);
       return { input: r.host.input, pendingHits: r.pendingHits };
     },
-    prepare,
+    prepare: (input) => withTimeZone(withStartupFacts(input, now)),
     locks: (navigator as { locks?: { request(name: string, f: () => Promise<void>): Promise<void> } }).locks,
   });
 
   // Inputs are handled one at a time, in the order the page sent them.
   let chain: Promise<void> = Promise.resolve();
   events.onmessage = (e: MessageEvent<EngineInput>) => {
-    const input = withStartupFacts(e.data, now);
+    const input = link.arrived(e.data);
     recorder.input(input);
-    waiting++;
     // One input that fails is said once, with its name; the inputs after it go on as usual
     // (and it is acknowledged: it will not succeed on another page either).
     chain = chain
-      .then(() => main.host.input(fromBridge(input)))
+      .then(() => main.host.input(link.fromBridge(input)))
       .catch((err: unknown) => say('error', inputFailed(input, err)))
       .then(() => {
         acks.handled(input);
-        if (!--waiting) outbox.post();
+        link.handled();
         acks.acknowledge();
       });
   };
-  serveApi({ settings: main.settings, values: vars.values, beacons, feed, session: () => recorder.fixture() }, api);
+  serveApi({ settings: main.settings, values: link.values, beacons, feed, session: () => recorder.fixture() }, api);
   if (configDropped?.length) {
     const message = `offtagConfig values that cannot be sent to the worker were ignored: ${configDropped.join(', ')}.`;
     events.postMessage({ n: 0, effects: [{ type: 'log', level: 'error', message }] });
