@@ -39,9 +39,10 @@ export const browserEnv: EngineEnv = {
   sha256: sha256Hex,
 };
 
-export interface WorkerOptions<N extends string, S extends object> {
-  container: Container<N, S>;
-  services: (ctx: EngineContext) => S;
+export interface WorkerOptions<N extends string, S extends object, X = unknown> {
+  container: Container<N, S, X>;
+  /** Absent: the container's own `services`. */
+  services?: (ctx: EngineContext) => S;
   /** `sender`: the port of the origin's SharedWorker sender, when offtag.js started one (protocol.ts InitMessage). */
   beacons: (log: (message: string) => void, monitor: (name: string, data: unknown) => void, sender?: MessagePort) => BeaconSink;
   /** How long page effects may be held while inputs wait (default `BATCH_HOLD_MS`; tests set it long, to be independent of the machine's speed). */
@@ -49,8 +50,8 @@ export interface WorkerOptions<N extends string, S extends object> {
 }
 
 /** Starts the engine for one page; `scope` is the worker's global (a parameter for tests). */
-export function startWorker<N extends string, S extends object>(
-  opts: WorkerOptions<N, S>,
+export function startWorker<N extends string, S extends object, X = unknown>(
+  opts: WorkerOptions<N, S, X>,
   scope: Pick<DedicatedWorkerGlobalScope, 'addEventListener' | 'removeEventListener'> & { postMessage?(m: unknown): void } = self as DedicatedWorkerGlobalScope,
 ): void {
   const onInit = (ev: MessageEvent<InitMessage>) => {
@@ -66,7 +67,7 @@ export function startWorker<N extends string, S extends object>(
 }
 
 /** Runs the engine for the page that sent `init`, on its ports. */
-function servePage<N extends string, S extends object>(opts: WorkerOptions<N, S>, init: InitMessage, events: MessagePort, api: MessagePort, sender?: MessagePort): void {
+function servePage<N extends string, S extends object, X>(opts: WorkerOptions<N, S, X>, init: InitMessage, events: MessagePort, api: MessagePort, sender?: MessagePort): void {
   const { config, page, configDropped, debug, pid = '', orphans = [], now } = init;
   const say = (level: 'warn' | 'error', message: string) => events.postMessage({ n: 0, effects: [{ type: 'log', level, message }] });
   const feed = createFeed();
@@ -86,7 +87,7 @@ function servePage<N extends string, S extends object>(opts: WorkerOptions<N, S>
     orphansDone: () => replayed,
     post: (seq) => events.postMessage({ n: 0, effects: [], a: seq }),
   });
-  const boot: BootOptions<N, S> = {
+  const boot: BootOptions<N, S, X> = {
     container: opts.container,
     services: opts.services,
     env: browserEnv,

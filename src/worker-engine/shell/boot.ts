@@ -10,9 +10,10 @@ import type { SessionRecorder } from '../session-recorder.ts';
 import type { Acknowledger } from './acknowledgements.ts';
 import type { BeaconSink, FeedEntry } from './types.ts';
 
-export interface BootOptions<N extends string, S extends object> {
-  container: Container<N, S>;
-  services: (ctx: EngineContext) => S;
+export interface BootOptions<N extends string, S extends object, X = unknown> {
+  container: Container<N, S, X>;
+  /** Absent: the container's own `services`. */
+  services?: (ctx: EngineContext) => S;
   env: EngineEnv;
   config: unknown;
   debug: boolean;
@@ -33,7 +34,7 @@ export interface Booted {
 }
 
 /** An engine with its host; `toPage` gets its batches; `tag`: the orphaned page it finishes. */
-export function bootEngine<N extends string, S extends object>(o: BootOptions<N, S>, toPage: (b: EffectBatch) => void, tag?: string): Booted {
+export function bootEngine<N extends string, S extends object, X>(o: BootOptions<N, S, X>, toPage: (b: EffectBatch) => void, tag?: string): Booted {
   const { beacons, recorder, acks, feed } = o;
   let h: Host | undefined;
   const engine = createEngine({
