@@ -42,6 +42,13 @@ export interface VisitorOptions {
   disableThirdPartyCookies?: boolean;
   /** `overwriteCrossDomainMCIDAndAID`: ids handed over in the URL win over the cookie's. */
   overwriteCrossDomainMCIDAndAID?: boolean;
+  /**
+   * `trackingServer` of the library (the analytics server, for the analytics visitor id). Without it
+   * (the storefront's case) VisitorAPI answers no analytics id (MCAID ''), so the beacon carries no
+   * `aid`, and it does not read the `s_vi` cookie; an MCAID it holds still goes to Audience Manager
+   * as `d_cid_ic=AVID%01<aid>` (docs/visitor.md, "adobe_mc hand-off and the analytics id").
+   */
+  trackingServer?: string;
 }
 
 /** Whether a path exclusion applies to `pathname` (equal, or a case-insensitive regex match). */
@@ -89,7 +96,7 @@ export function createVisitorService(ctx: EngineContext, options: VisitorOptions
   let excluded = false;
   let startPromise: Promise<void> | undefined;
 
-  const amcv = createAmcvState(ctx, orgId, amcvDigest(ctx.settings.idServiceHost));
+  const amcv = createAmcvState(ctx, orgId, amcvDigest(ctx.settings.idServiceHost), !!options.trackingServer);
   const syncs = createIdSyncs(ctx, amcv, { containerId, disabled: !!(options.disableIdSyncs || options.disableThirdPartyCookies) });
   const ids = createIdCalls(ctx, {
     amcv,
@@ -176,7 +183,7 @@ export function createVisitorService(ctx: EngineContext, options: VisitorOptions
     const hint = amcv.stored('MCAAMLH');
     const blob = amcv.stored('MCAAMB');
     if (mid) out.MCMID = mid;
-    if (aid) out.MCAID = aid;
+    if (aid && options.trackingServer) out.MCAID = aid;
     if (hint) out.MCAAMLH = hint;
     if (blob) out.MCAAMB = blob;
     return out;
@@ -187,6 +194,8 @@ export function createVisitorService(ctx: EngineContext, options: VisitorOptions
     // Before start() the cookie is not read yet, so nothing is cached then either.
     const cached = amcv.live(field) !== undefined;
     const ok = await ready();
+    // Without a tracking server the library answers '' for the analytics id, and always calls back.
+    if (field === 'MCAID' && !options.trackingServer) return { value: '', callbacks: [['']] };
     const v = ok ? noneToEmpty(field === 'MCAAMLH' || field === 'MCAAMB' ? amcv.stored(field) : amcv.value(field)) : '';
     return { value: v, callbacks: cached && !args[1] ? [] : [[v]] };
   }

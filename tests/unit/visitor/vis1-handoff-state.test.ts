@@ -16,11 +16,11 @@ const INVALID = '`serverState` has an invalid format.';
 
 describe('appendVisitorIDsTo: where adobe_mc goes (vis1)', () => {
   it('a URL that is only a fragment gets the query before it', () => {
-    expect(appendVisitorIDsTo('#top', { MCMID: '123' }, ORG, FIXED_NOW)).toBe(`?${mc(`MCMID=123|MCORGID=${ORG}|TS=${T}`)}#top`);
+    expect(appendVisitorIDsTo('#top', { MCMID: '123' }, ORG, FIXED_NOW)).toBe(`?${mc(`MCMID=123|MCORGID=${encodeURIComponent(ORG)}|TS=${T}`)}#top`);
   });
 
   it('a query that ends with ? or & gets no extra separator', () => {
-    const value = mc(`MCMID=123|MCORGID=${ORG}|TS=${T}`);
+    const value = mc(`MCMID=123|MCORGID=${encodeURIComponent(ORG)}|TS=${T}`);
     expect(appendVisitorIDsTo('https://b.example/p?', { MCMID: '123' }, ORG, FIXED_NOW)).toBe(`https://b.example/p?${value}`);
     expect(appendVisitorIDsTo('https://b.example/p?x=1&', { MCMID: '123' }, ORG, FIXED_NOW)).toBe(`https://b.example/p?x=1&${value}`);
     expect(appendVisitorIDsTo('https://b.example/p?x=1&#f', { MCMID: '123' }, ORG, FIXED_NOW)).toBe(`https://b.example/p?x=1&${value}#f`);
