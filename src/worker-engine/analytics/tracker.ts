@@ -11,7 +11,7 @@ import { CLICK_COOKIE, clickCookieValue, clickData, readClickCookie } from './ac
 import { decodeBeacon } from './beacon-decode.ts';
 import { browserValues, buildQuery, type ContextData } from './beacon-query.ts';
 import { beaconPath, sessionRandom, tagContainerMarker, trackingOrigin } from './beacon-url.ts';
-import { EU_COMPLIANCE_MESSAGE, trackingConsented } from './consent.ts';
+import { consentHinter, EU_COMPLIANCE_MESSAGE, trackingConsented } from './consent.ts';
 import { FALLBACK_ID_COOKIE, FALLBACK_ID_LIFETIME_MS, isFallbackId, newFallbackId } from './fallback-id.ts';
 import { classifyClick, filterLinkHit, linkEventParam } from './link-tracking.ts';
 import { callsTracker } from './link-name.ts';
@@ -75,6 +75,7 @@ export function createAnalyticsService(ctx: EngineContext, visitor: VisitorServi
   /** `s c j v k bw bh` are measured once per page. */
   let browser: Record<string, string> | undefined;
   const warnedNames = new Set<string>();
+  const hintConsent = consentHinter(ctx);
 
   function drop(reason: DropReason, message: string, hit: AnalyticsHit | { click: LinkClick }, level: 'warn' | 'error' = 'warn'): void {
     ctx.log(level, message);
@@ -85,6 +86,7 @@ export function createAnalyticsService(ctx: EngineContext, visitor: VisitorServi
   function getTracker(what: AnalyticsHit | { click: LinkClick }): Tracker | undefined {
     if (!trackingConsented(ctx)) {
       drop('consent', EU_COMPLIANCE_MESSAGE, what, 'error');
+      hintConsent();
       return undefined;
     }
     if (tracker) return tracker;
