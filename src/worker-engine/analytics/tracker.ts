@@ -15,6 +15,7 @@ import { consentHinter, EU_COMPLIANCE_MESSAGE, trackingConsented } from './conse
 import { FALLBACK_ID_COOKIE, FALLBACK_ID_LIFETIME_MS, isFallbackId, newFallbackId } from './fallback-id.ts';
 import { classifyClick, filterLinkHit, linkEventParam } from './link-tracking.ts';
 import { callsTracker } from './link-name.ts';
+import { firstHitReferrer, shortenReferrer } from './referrer.ts';
 import { timeString } from './time-string.ts';
 import { queryKeyOf, wireValue } from './variables.ts';
 
@@ -170,9 +171,10 @@ export function createAnalyticsService(ctx: EngineContext, visitor: VisitorServi
 
     params.pageName = pageName;
     params.g ??= snapshot.url;
-    // The referrer goes with the first hit of the page only.
-    // A later hit carries `r` only when its rule set `referrer`.
-    if (hitsSent === 0) params.r ??= snapshot.referrer;
+    // The referrer goes with the first hit of the page only (from `adobe_mc_ref` when the URL has
+    // one); a later hit carries `r` only when its rule set `referrer`. Long search referrers are shortened.
+    if (hitsSent === 0) params.r ??= firstHitReferrer(params.g, snapshot.referrer) || undefined;
+    if (params.r) params.r = shortenReferrer(params.r);
     params.cc ??= DEFAULT_CURRENCY;
     params.ce = CHARACTER_SET;
 
