@@ -9,6 +9,7 @@ import type { EngineContext } from '../core/types.ts';
 import type { AnalyticsHit, AnalyticsService, VisitorService, VisitorValues } from '../services.ts';
 import { CLICK_COOKIE, clickCookieValue, clickData, readClickCookie } from './activity-map.ts';
 import { decodeBeacon } from './beacon-decode.ts';
+import { escapeValue, unescapeValue } from './encoding.ts';
 import { browserValues, buildQuery, type ContextData } from './beacon-query.ts';
 import { beaconPath, sessionRandom, tagContainerMarker, trackingOrigin } from './beacon-url.ts';
 import { consentHinter, EU_COMPLIANCE_MESSAGE, trackingConsented } from './consent.ts';
@@ -251,11 +252,12 @@ export function createAnalyticsService(ctx: EngineContext, visitor: VisitorServi
     await ctx.fetch({ kind: 'beacon', method, url, body, headers, credentials: 'include', fireAndForget: true });
   }
 
+  /** The id from s_fid, or a new one; written again each time, as the library writes it on every hit. */
   function fallbackId(): string {
-    const known = ctx.cookies.get(FALLBACK_ID_COOKIE);
-    if (isFallbackId(known)) return known;
-    const id = newFallbackId(() => ctx.env.random());
-    ctx.cookies.set(FALLBACK_ID_COOKIE, id, { path: '/', domain: ctx.page.cookieDomain, expires: ctx.env.now() + FALLBACK_ID_LIFETIME_MS });
+    const raw = ctx.cookies.get(FALLBACK_ID_COOKIE);
+    const known = raw === undefined ? undefined : unescapeValue(raw);
+    const id = isFallbackId(known) ? known : newFallbackId(() => ctx.env.random());
+    ctx.cookies.set(FALLBACK_ID_COOKIE, escapeValue(id), { path: '/', domain: ctx.page.cookieDomain, expires: ctx.env.now() + FALLBACK_ID_LIFETIME_MS });
     return id;
   }
 
