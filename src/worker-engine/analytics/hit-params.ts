@@ -6,7 +6,7 @@ import type { AnalyticsHit, VisitorService, VisitorValues } from '../services.ts
 import type { ContextData } from './beacon-query.ts';
 import { filterLinkHit, linkEventParam } from './link-tracking.ts';
 import { firstHitReferrer, shortenReferrer } from './referrer.ts';
-import { CHARACTER_SET, DEFAULT_CURRENCY, EXPECT_SUPPLEMENTAL_DATA, SDID_CONSUMER } from './tracker-config.ts';
+import { CHARACTER_SET, EXPECT_SUPPLEMENTAL_DATA, SDID_CONSUMER } from './tracker-config.ts';
 import { queryKeyOf, wireValue } from './variables.ts';
 
 export type Params = Record<string, string | undefined>;
@@ -46,15 +46,18 @@ export function hitVariables(hit: AnalyticsHit, unknown: (name: string) => void)
   return { params, contextData, activityMap };
 }
 
-/** pageName, `g`, `r`, `cc`, `ce`: the page as this hit sees it. */
-export function addPageParams(params: Params, page: { pageName: string | undefined; url: string; referrer: string; firstHit: boolean }): void {
+/** pageName, `g`, `r`, `cc` (the container's `currency` unless the rule set one), `ce`: the page as this hit sees it. */
+export function addPageParams(
+  params: Params,
+  page: { pageName: string | undefined; url: string; referrer: string; firstHit: boolean; currency: string },
+): void {
   params.pageName = page.pageName;
   params.g ??= page.url;
   // The referrer goes with the first hit of the page only (from `adobe_mc_ref` when the URL has
   // one); a later hit carries `r` only when its rule set `referrer`. Long search referrers are shortened.
   if (page.firstHit) params.r ??= firstHitReferrer(params.g, page.referrer) || undefined;
   if (params.r) params.r = shortenReferrer(params.r);
-  params.cc ??= DEFAULT_CURRENCY;
+  params.cc ??= page.currency;
   params.ce = CHARACTER_SET;
 }
 

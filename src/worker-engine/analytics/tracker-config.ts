@@ -5,8 +5,6 @@
 import { reportSuiteFor, type Settings } from '../core/settings.ts';
 import { tagContainerMarker, trackingOrigin } from './beacon-url.ts';
 
-/** The storefront's currency (SPEC.md §9); AppMeasurement itself has no default. */
-export const DEFAULT_CURRENCY = 'USD';
 export const CHARACTER_SET = 'UTF-8';
 /** Above this length a beacon with an id goes as a POST (appmeasurement.md §2). */
 export const MAX_GET_LENGTH = 2047;
@@ -15,7 +13,7 @@ export const SDID_CONSUMER = 'AppMeasurement:0';
 /**
  * AppMeasurement's `expectSupplementalData`: when set, the tracker makes a supplemental data id
  * itself and the hit waits on Adobe's side for Target's data (A4T). The Launch property does not set
- * it (there is no Target on the storefront), so the tracker only takes an id that already exists.
+ * it (no Target runs beside it), so the tracker only takes an id that already exists.
  */
 export const EXPECT_SUPPLEMENTAL_DATA = false;
 /** The session cookie whose presence AppMeasurement reports as `k`. */

@@ -24,7 +24,6 @@ import { COOKIE_CHECK, MARKER, resolveTracker, type Tracker } from './tracker-co
 export {
   CHARACTER_SET,
   COOKIE_CHECK,
-  DEFAULT_CURRENCY,
   EXPECT_SUPPLEMENTAL_DATA,
   MAX_GET_LENGTH,
   SDID_CONSUMER,
@@ -118,7 +117,7 @@ export function createAnalyticsService(ctx: EngineContext, visitor: VisitorServi
       if (!warnedNames.has(name)) ctx.log('warn', `Analytics variable "${name}" is not an AppMeasurement variable; it is not sent.`);
       warnedNames.add(name);
     });
-    addPageParams(params, { pageName, url: snapshot.url, referrer: snapshot.referrer, firstHit: hitsSent === 0 });
+    addPageParams(params, { pageName, url: snapshot.url, referrer: snapshot.referrer, firstHit: hitsSent === 0, currency: ctx.settings.currency });
     const ecidAllowed = addIdParams(params, contextData, visitor, values, () => fallbackIdFor(ctx.cookies, ctx.env, domain()));
 
     const { isLink, params: finalParams, contextData: finalContext } = linkHitParams(hit, params, contextData);
