@@ -112,6 +112,11 @@ describe('the first hit\'s referrer (issue 29 item 6)', () => {
     const other = `https://www.example.org/${'p'.repeat(300)}?q=1&a=2`;
     expect(shortenReferrer(other)).toBe(other);
   });
+  it('the first hit sends the long search referrer shortened', async () => {
+    const long = `https://www.google.com/${'p'.repeat(300)}?a=1&q=gloves`;
+    expect((await firstR('https://www.example.com/landing', long))[0]).toBe(shortenReferrer(long));
+    expect(shortenReferrer(long)).not.toBe(long);
+  });
   it('reads adobe_mc_ref as the library reads it', () => {
     expect(referrerParam('https://a.example/?adobe_mc_ref=a+b%20c#x')).toBe('a b c');
     expect(referrerParam('https://a.example/?x=1&adobe_mc_ref')).toBeUndefined();
