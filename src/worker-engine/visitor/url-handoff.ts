@@ -28,11 +28,22 @@ export function appendVisitorIDsTo(
     if (v && v !== 'NONE') pairs.push(`${k}=${encodeText(v)}`);
   }
   pairs.push(`TS=${handOffSeconds(nowMs)}`);
+  return addQueryParam(url, `${ADOBE_MC_PARAM}=${encodeText(pairs.join('|'))}`);
+}
+
+/**
+ * Where VisitorAPI 5.5.0 puts a parameter: before a `#` that is not the first character, after the
+ * query's last part. A query ending in `?` or `&` keeps its empty part (`?&adobe_mc=`, `&&adobe_mc=`),
+ * a second `?` and what follows it are dropped, and a URL that is only a fragment gets the query
+ * after it, all as the library writes them (its reader finds the parameter there too).
+ */
+export function addQueryParam(url: string, param: string): string {
   const hashAt = url.indexOf('#');
-  const base = hashAt < 0 ? url : url.slice(0, hashAt);
-  const hash = hashAt < 0 ? '' : url.slice(hashAt);
-  const sep = base.includes('?') ? (base.endsWith('?') || base.endsWith('&') ? '' : '&') : '?';
-  return `${base}${sep}${ADOBE_MC_PARAM}=${encodeText(pairs.join('|'))}${hash}`;
+  const hash = hashAt > 0 ? url.slice(hashAt) : '';
+  const base = hashAt > 0 ? url.slice(0, hashAt) : url;
+  if (!base.includes('?')) return `${base}?${param}${hash}`;
+  const [path, query] = base.split('?') as [string, string];
+  return `${path}?${[...query.split('&'), param].join('&')}${hash}`;
 }
 
 export interface HandedOverIds {
