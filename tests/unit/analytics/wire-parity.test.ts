@@ -8,7 +8,7 @@ import type { LinkClick } from '../../../src/protocol.ts';
 import { decodeBeacon } from '../../../src/worker-engine/analytics/beacon-decode.ts';
 import { callsTracker, linkName, objectIdFromOnclick, startTags } from '../../../src/worker-engine/analytics/link-name.ts';
 import { createAnalyticsService } from '../../../src/worker-engine/analytics/tracker.ts';
-import { makeContext, stubVisitor } from './helpers.ts';
+import { makeContext, stubVisitor } from '../harness.ts';
 
 /** A click as the bridge sends it: the link's text and its outerHTML. */
 const clickOn = (html: string, text: string, over: Partial<LinkClick> = {}): LinkClick => ({
