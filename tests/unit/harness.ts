@@ -11,7 +11,7 @@
  *   one (the tracker's tests), with `stubVisitor`.
  */
 import type { Effect, EffectBatch, EngineEvent, LogLevel, PageInfo, RequestEffect, Snapshot } from '../../src/protocol.ts';
-import { storefront } from '../../src/storefront/container.ts';
+import { storefront } from '../../containers/storefront/container.ts';
 import { parseCookieString } from '../../src/worker-engine/core/cookies.ts';
 import { createEngine, type Engine } from '../../src/worker-engine/core/engine.ts';
 import { emptySnapshot } from '../../src/worker-engine/core/page-state.ts';
@@ -90,8 +90,8 @@ export const cookieString = (cookies: Record<string, string>): string =>
 
 // ---- the engine, event by event ---------------------------------------------------------------
 
-export interface DriveOptions<N extends string> {
-  container: Container<N, any>;
+export interface DriveOptions<N extends string, X> {
+  container: Container<N, any, X>;
   services?: (ctx: EngineContext) => object;
   config?: unknown;
   page: PageInfo;
@@ -110,7 +110,7 @@ export interface Drive {
   world: { cookies: Record<string, string>; session: Record<string, string | null> };
 }
 
-export function drive<N extends string>(o: DriveOptions<N>): Drive {
+export function drive<N extends string, X>(o: DriveOptions<N, X>): Drive {
   const engine = createEngine({ container: o.container, services: o.services ?? (() => ({})), env: o.env, config: o.config, page: o.page });
   let seq = 0;
   let applied = 0;
@@ -159,7 +159,7 @@ export function drive<N extends string>(o: DriveOptions<N>): Drive {
 }
 
 /** Any container on shop.example.com (`page` replaces facts of it, e.g. `{ cookieDomain: '.example.com' }`). */
-export function makeEngine<N extends string>(container: Container<N, object>, config: unknown = {}, page: Partial<PageInfo> = {}) {
+export function makeEngine<N extends string, X>(container: Container<N, object, X>, config: unknown = {}, page: Partial<PageInfo> = {}) {
   const env = testEnv();
   const d = drive({ container, env, config, page: { ...SITES.shop, ...page }, defaults: () => ({ time: T0, url: 'https://shop.example.com/p' }) });
   return { engine: d.engine, env, fire: (event: EngineEvent, over: Partial<Snapshot> = {}) => d.fire(event, over) };
@@ -290,7 +290,7 @@ export interface TestContext extends EngineContext {
 
 /** An EngineContext on www.example.com at `FIXED_TIME` (India), cookies over a Map (tracking consent given), requests recorded and answered with nothing. */
 export function makeContext(opts: { config?: Record<string, unknown>; cookies?: Record<string, string>; snapshot?: Partial<Snapshot>; page?: Partial<PageInfo> } = {}): TestContext {
-  const { settings, problems } = resolveSettings(opts.config ?? {});
+  const { settings, problems } = resolveSettings(opts.config ?? {}, storefront);
   if (problems.length) throw new Error(problems.join('\n'));
   const jar = new Map(Object.entries({ sat_track: 'true', ...(opts.cookies ?? {}) }));
   const effects: Effect[] = [];
