@@ -45,7 +45,7 @@ function engineWith(actions: Record<string, (c: Rc) => unknown>, extra: { hooks?
 describe('effects and batches', () => {
   it('only bridge effects number a batch: requests, timers and the devtools feed stay in the worker', async () => {
     expect(isBridgeEffect({ type: 'request', id: 'x', kind: 'other', method: 'GET', url: '', credentials: 'omit' })).toBe(false);
-    expect(isBridgeEffect({ type: 'timer', id: 't', delay: 1 })).toBe(false);
+    expect(isBridgeEffect({ type: 'timer', id: 't', delayMs: 1 })).toBe(false);
     expect(isBridgeEffect({ type: 'monitor', name: 'm', data: 1 })).toBe(false);
     expect(isBridgeEffect({ type: 'log', level: 'log', message: 'm' })).toBe(true);
     const { call } = engineWith({
@@ -134,7 +134,7 @@ describe('waiting on the world', () => {
       },
     });
     const b = await call('nap');
-    expect(b.effects).toContainEqual({ type: 'timer', id: 'timer-1', delay: 250 });
+    expect(b.effects).toContainEqual({ type: 'timer', id: 'timer-1', delayMs: 250 });
     expect(logs(b.effects)).toEqual([]);
     expect(logs((await engine.dispatch({ type: 'timer', id: 'timer-1' })).effects)).toEqual(['awake']);
   });
