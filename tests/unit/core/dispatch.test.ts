@@ -7,7 +7,7 @@ import type { EffectBatch, EngineEvent, EngineInput, Snapshot } from '../../../s
 import { createEngine, inputFailed, isBridgeEffect } from '../../../src/worker-engine/core/engine.ts';
 import { describeProblem } from '../../../src/worker-engine/core/page-state.ts';
 import type { Container, ContainerHooks, EngineContext, RuleContext } from '../../../src/worker-engine/core/types.ts';
-import { logs, PAGE, snap, testEnv } from './helpers.ts';
+import { logs, SITES, snap, testEnv } from '../harness.ts';
 
 type Svc = { ctx: EngineContext };
 type Rc = RuleContext<'pt', Svc>;
@@ -31,7 +31,7 @@ function engineWith(actions: Record<string, (c: Rc) => unknown>, extra: { hooks?
     services: (ctx) => ({ ctx }),
     env: testEnv(),
     config: extra.config ?? {},
-    page: PAGE,
+    page: SITES.shop,
     debug: extra.debug,
     onLateEffects: (b) => late.push(b),
   });
@@ -212,7 +212,7 @@ describe('one event', () => {
       services: () => ({}),
       env: testEnv(),
       config: {},
-      page: PAGE,
+      page: SITES.shop,
       onLateEffects: (b) => late.push(b),
     });
     const b = await engine.dispatch({ type: 'event', event: { type: 'dom-ready' }, snapshot: snap({ seq: 2 }) });

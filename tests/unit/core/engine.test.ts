@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Effect } from '../../../src/protocol.ts';
 import type { Container } from '../../../src/worker-engine/core/types.ts';
-import { logs, makeEngine } from './helpers.ts';
+import { logs, makeEngine } from '../harness.ts';
 
 type N = 'pageType' | 'user' | 'lower' | 'clean' | 'constant' | 'cookie' | 'session' | 'broken' | 'notFn' | 'a' | 'b' | 'greeting';
 

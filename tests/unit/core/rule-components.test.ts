@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Effect } from '../../../src/protocol.ts';
 import type { Container } from '../../../src/worker-engine/core/types.ts';
-import { logs, makeEngine } from './helpers.ts';
+import { logs, makeEngine } from '../harness.ts';
 
 const container: Container<never, object> = {
   name: 'defaults',
