@@ -271,6 +271,9 @@ function scriptSources(html: string): string[] | undefined {
   return html.replace(/<script\b[^>]*\bsrc=["'][^"']+["'][^>]*>\s*<\/script>/gi, '').trim() === '' ? tags.map((t) => t[1]!) : undefined;
 }
 
+/** The name of a rule's part for events of another rule order. */
+export const orderSuffix = (order: number) => ` (rule order ${order})`;
+
 function commonestRoot(c: LaunchContainer): string {
   const counts = new Map<string, number>();
   for (const de of Object.values(c.dataElements ?? {})) {
@@ -319,10 +322,13 @@ function translateRule(t: Translator, r: LaunchRule): { item: ReportItem; code: 
       }
     });
     if (!actions.length && dropped) skip(`no action could be imported (${notes.join('; ')})`);
+    // Rule names are unique in a container: the parts of a rule with several orders after the
+    // first are named with their order.
     const code = [...byOrder].map(
-      ([order, events]) =>
-        `launch.rule({\n  name: ${q(r.name)},\n  order: ${order},\n  events: [${events.join(', ')}],\n  conditions: [${conditions.map((c) => '\n    ' + c).join(',')}${conditions.length ? '\n  ' : ''}],\n  actions: [${actions.map((a) => '\n    ' + indent(a, '    ')).join(',')}${actions.length ? '\n  ' : ''}],\n})`,
+      ([order, events], part) =>
+        `launch.rule({\n  name: ${q(part ? `${r.name}${orderSuffix(order)}` : r.name)},\n  order: ${order},\n  events: [${events.join(', ')}],\n  conditions: [${conditions.map((c) => '\n    ' + c).join(',')}${conditions.length ? '\n  ' : ''}],\n  actions: [${actions.map((a) => '\n    ' + indent(a, '    ')).join(',')}${actions.length ? '\n  ' : ''}],\n})`,
     );
+    if (byOrder.size > 1) notes.push(`its events have ${byOrder.size} rule orders: one rule per order, the others named "${r.name}${orderSuffix(0).replace('0', 'N')}"`);
     notes.unshift(`${r.events!.length} event(s), ${conditions.length} condition(s) and ${actions.length - onPage} action(s) in the worker${onPage ? `, ${onPage} action(s) on the page` : ''}`);
     return { item: { kind: 'rule', name: r.name, where: onPage ? 'page' : 'worker', notes, dropped }, code };
   } catch (err) {
@@ -343,7 +349,8 @@ function analyticsOptions(t: Translator, extras: string[], settings: Record<stri
   if (typeof tp.trackingServer === 'string') settings.trackingServer = tp.trackingServer;
   if (a.euComplianceEnabled === true && typeof a.trackingCookieName === 'string') settings.trackingConsentCookie = a.trackingCookieName;
   else settings.trackingConsentCookie = '';
-  if (tp.currencyCode !== undefined && tp.currencyCode !== 'USD') extras.push(`Analytics currencyCode ${q(tp.currencyCode)} not imported: the tracker sends USD`);
+  if (typeof tp.currencyCode === 'string' && !tp.currencyCode.includes('%')) settings.currency = tp.currencyCode;
+  else if (tp.currencyCode !== undefined) extras.push(`Analytics currencyCode ${q(tp.currencyCode)} not imported: the tracker's currency is a setting, not a data element`);
   const global = Object.fromEntries(Object.entries(tp).filter(([k]) => ANALYTICS_GLOBAL_KEYS.includes(k)));
   const setup = (a.customSetup as Settings | undefined)?.source;
   let customSetup = '';
@@ -401,7 +408,7 @@ import * as launch from ${q(o.root + '/tools/import/runtime.ts')};
 const analytics: launch.AnalyticsOptions = ${indent(analytics, '')};
 
 export const container = defineContainer({
-  name: ${q(o.name)},
+  name: ${q(o.name)},${typeof c.buildInfo?.buildDate === 'string' ? `\n  // The Launch library's build date.\n  buildDate: ${q(c.buildInfo.buildDate)},` : ''}
   // From the Analytics and Experience Cloud ID Service extensions' settings; a page overrides them with window.offtagConfig.
   settings: ${indent(JSON.stringify(settings, null, 2), '  ')},
   sessionKeys: ${q([...t.sessionKeys])},
