@@ -91,5 +91,6 @@ test('the imported every-module library computes what turbine computes', async (
   expect(fromTurbine.completed.length).toBeGreaterThan(20);
   expect(fromTurbine.completed).not.toContain('other domain');
   expect(fromTurbine.values['messy title']).toBe('Nitrile Gloves Box');
+  expect(fromTurbine.values['custom reads the layer']).toBe('84:Product Detail');
   expect(fromTurbine.values.merged).toEqual({ loggedIn: false, tags: ['web', 'b2b', 'web'], profile: { id: 'u-1', tier: 'gold' } });
 });

@@ -102,7 +102,7 @@ class Translator {
   }
 
   /** Worker code for a custom code block, or why it cannot run there. */
-  customCode(source: LaunchValue | undefined, settings: Settings, notes: string[]): { factory: string; sideEffects: boolean } {
+  customCode(source: LaunchValue | undefined, settings: Settings, notes: string[]): { factory: string; sideEffects: boolean; readsDataLayer: boolean } {
     const r = this.placeBlock(source, settings, notes, false);
     if ('page' in r) return skip('unreachable');
     return r;
@@ -112,10 +112,10 @@ class Translator {
    * Where a block runs: the worker when it can; else, for an action (`pageAllowed`), the page
    * through page-code.js; else not imported.
    */
-  placeBlock(source: LaunchValue | undefined, settings: Settings, notes: string[], pageAllowed: boolean): { factory: string; sideEffects: boolean } | { page: string; names: string[] } {
+  placeBlock(source: LaunchValue | undefined, settings: Settings, notes: string[], pageAllowed: boolean): { factory: string; sideEffects: boolean; readsDataLayer: boolean } | { page: string; names: string[] } {
     const fn = this.blockSource(source, settings);
     if (settings.language === 'html') skip('HTML custom code (it writes into the page)');
-    const p = place(fn, SHIM_PARAMS);
+    const p = place(fn, SHIM_PARAMS, this.dataLayer);
     if (p.where === 'page') {
       if (!pageAllowed) skip(`custom code needs the page: ${p.reason}; only actions run on the page in this version`);
       const id = `block${this.pageBlocks.size + 1}`;
@@ -124,8 +124,8 @@ class Translator {
       return { page: id, names: [...new Set([...fn.matchAll(/_satellite\.getVar\(\s*(['"])([^'"]+)\1/g)].map((m) => m[2]!))] };
     }
     p.sessionKeys.forEach((k) => this.sessionKeys.add(k));
-    notes.push('custom code in the worker');
-    return { factory: `(_satellite, sessionStorage) => (${fn})`, sideEffects: p.sideEffects };
+    notes.push(p.readsDataLayer ? `custom code in the worker, reading the snapshot of ${this.dataLayer}` : 'custom code in the worker');
+    return { factory: `(_satellite, sessionStorage, window, ${this.dataLayer}) => (${fn})`, sideEffects: p.sideEffects, readsDataLayer: p.readsDataLayer === true };
   }
 
   /** The code of an external custom code file from `--assets` (a `_satellite.__registerScript(url, code)` file). */
@@ -183,8 +183,8 @@ class Translator {
         this.sessionKeys.add(str(s.name, 'the item name'));
         return `launch.sessionStorageItem(${q(s.name)}, ${f})`;
       case 'customCode.js': {
-        const { factory, sideEffects } = this.customCode(s.source, s, notes);
-        return `launch.customCode(${factory}, ${f}${sideEffects ? ', true' : ''})`;
+        const { factory, sideEffects, readsDataLayer } = this.customCode(s.source, s, notes);
+        return `launch.customCode(${factory}, ${f}${sideEffects || readsDataLayer ? `, ${sideEffects}` : ''}${readsDataLayer ? ', true' : ''})`;
       }
       default:
         return skip(`${de.modulePath} is not a data element type the import supports`);
