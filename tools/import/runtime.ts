@@ -443,7 +443,10 @@ export function pageAction(block: string, names: string[], o?: ActionOptions, pa
     const values = Object.fromEntries(names.map((name) => [name, ctx.get(name)]));
     const src = String((ctx.settings as Settings & { launchPageCode?: string }).launchPageCode || pageCodeUrl);
     if (!src) return ctx.log('error', `Custom code ${block} of rule "${ctx.rule.name}" needs the page, and no launchPageCode setting says where page-code.js is.`);
-    ctx.emit({ type: 'script', id: `offtag-launch-${block}-${n}`, src, init: { fn: '__offtagLaunch.run', args: [block, launchEvent(ctx.event, ctx.rule.name), values] } });
+    const seq = ctx.snapshot.seq;
+    ctx.emit({ type: 'script', id: `offtag-launch-${block}-${n}`, src, init: { fn: '__offtagLaunch.run', args: [block, launchEvent(ctx.event, ctx.rule.name), values, seq] } });
+    // The devtools overlay shows the rule as run partly on the page, with page-code.js's timing.
+    ctx.emit({ type: 'monitor', name: 'rule-page-part', data: { rule: ctx.rule.name, block, seq } });
   }, o);
 }
 

@@ -471,7 +471,10 @@ ${entries}
     };
   }
   w.__offtagLaunch = {
-    run: function (id, event, values) {
+    // What each run cost the main thread, for the devtools overlay (the last 100).
+    runs: [],
+    run: function (id, event, values, seq) {
+      var start = performance.now();
       var own = Object.prototype.hasOwnProperty;
       var page = w._satellite;
       var shim = {};
@@ -484,6 +487,9 @@ ${entries}
       } catch (err) {
         console.error('Offtag: custom code ' + id + ' of rule "' + (event && event.$rule && event.$rule.name) + '" failed: ' + (err && err.message));
       }
+      var runs = w.__offtagLaunch.runs;
+      runs.push({ rule: event && event.$rule && event.$rule.name, seq: seq, ms: performance.now() - start });
+      if (runs.length > 100) runs.shift();
     }
   };
 })();
