@@ -121,6 +121,14 @@ export interface PageOptions {
   synthetic?: { dataElements: number; rules: number };
   /** The INP page: a small React app (bench/variants/react-app.ts) after the variant's script. */
   react?: boolean;
+  /** A product page: it fires one Page View right after the tag, as the storefront's pages do (the load figures, bench/load.ts). */
+  pageView?: boolean;
+  /** Appended to the page's body (the load figures' own end-of-load signal). */
+  tail?: string;
+  /** Run before the tag, after the page's set-up lines (the load account's ablations, bench/load.ts). */
+  head?: string;
+  /** Merged into `offtagConfig`. */
+  config?: Record<string, unknown>;
 }
 
 export interface World {
@@ -156,15 +164,17 @@ export const CEILING_WORKER = `onconnect = (c) => { const port = c.ports[0]; por
 }; };`;
 
 function pageHtml(o: PageOptions, collector: string, id: string): string {
-  const script = o.variant === 'none' ? '' : `<script src="${SCRIPT[o.variant]}"></script>`;
-  const worker = o.variant === 'offtag' && o.synthetic ? { workerUrl: `/build/${workerFile(o.synthetic)}` } : {};
+  const script =
+    o.variant === 'none' ? '' : `<script src="${SCRIPT[o.variant]}"></script>${o.pageView ? `<script>_satellite.track('Page View')</script>` : ''}`;
+  const worker = { ...(o.variant === 'offtag' && o.synthetic ? { workerUrl: `/build/${workerFile(o.synthetic)}` } : {}), ...o.config };
   return `<!doctype html><html><head><meta charset="utf-8"><title>bench ${o.variant}</title>
 <script>
 ${pageSetup(collector, id, o.dataLayerBytes, worker)}
 ${o.synthetic && o.variant !== 'offtag' ? `window.benchSynthetic = ${JSON.stringify(o.synthetic)};` : ''}
+${o.head ?? ''}
 </script>
 ${script}
-</head><body><h1>Bench page: ${o.variant}</h1><p>Storefront events are fired by the bench.</p>${o.react ? '<div id="root"></div><script src="/build/react-app.js"></script>' : ''}</body></html>`;
+</head><body><h1>Bench page: ${o.variant}</h1><p>Storefront events are fired by the bench.</p>${o.react ? '<div id="root"></div><script src="/build/react-app.js"></script>' : ''}${o.tail ?? ''}</body></html>`;
 }
 
 export async function startWorld(): Promise<World> {
