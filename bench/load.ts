@@ -61,12 +61,14 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export const rotated = <T>(xs: T[], r: number) => xs.map((_, i) => xs[(i + r) % xs.length]);
 
 /** The page's own signal: 1 s after its load event it calls `__loadDone()` (CDP) or fetches `/done` (proc). */
-const TAIL = (done: string) =>
-  `<script>addEventListener('load', () => setTimeout(() => { ${done} }, 1000));</script>`;
+const TAIL = (done: string, atLoad = '') =>
+  `<script>addEventListener('load', () => { ${atLoad}; setTimeout(() => { ${done} }, 1000); });</script>`;
 
 export interface LoadSample {
   /** Main-thread CPU, navigation to load + 1 s (ms). */
   threadMs: number;
+  /** `loadProc` only: main-thread CPU from navigation to the load event (ms). */
+  toLoadMs?: number;
   loadEventMs: number;
   /** The longest `longtask` entry (ms, wall; 0: none). */
   longestTaskMs: number;
@@ -78,13 +80,20 @@ export interface LoadFigures {
   /** Per variant: median of (variant − the round's no-tag), and the no-tag page's own median. */
   overNone: Record<string, number>;
   none: number;
+  /** The same to the load event (`loadProc` only). */
+  toLoadOverNone: Record<string, number>;
 }
 
 export function summarize(samples: Record<string, LoadSample[]>): LoadFigures {
   const none = samples.none ?? [];
   const overNone: Record<string, number> = {};
-  for (const [v, xs] of Object.entries(samples)) if (v !== 'none') overNone[v] = median(xs.map((x, r) => x.threadMs - (none[r]?.threadMs ?? 0)));
-  return { samples, overNone, none: median(none.map((x) => x.threadMs)) };
+  const toLoadOverNone: Record<string, number> = {};
+  for (const [v, xs] of Object.entries(samples)) {
+    if (v === 'none') continue;
+    overNone[v] = median(xs.map((x, r) => x.threadMs - (none[r]?.threadMs ?? 0)));
+    toLoadOverNone[v] = median(xs.map((x, r) => (x.toLoadMs ?? NaN) - (none[r]?.toLoadMs ?? NaN)));
+  }
+  return { samples, overNone, none: median(none.map((x) => x.threadMs)), toLoadOverNone };
 }
 
 /** One load with CDP attached: fresh context, blank page, ThreadTime to load + 1 s; the Page View's beacon must arrive. */
@@ -182,9 +191,13 @@ function rendererMainNs(browser: number): Map<number, number> {
  * SharedWorker and Chromium's spare renderer, idle at a few ms): reported apart as `otherMs`.
  */
 export async function loadProc(world: World, cases: LoadCase[], rounds: number, log?: (m: string) => void): Promise<LoadFigures & { otherMs: Record<string, number> }> {
-  let waiting: { browser: number; resolve(ns: Map<number, number>): void } | undefined;
+  let waiting: { browser: number; atLoad?: Map<number, number>; resolve(ns: Map<number, number>): void } | undefined;
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
+    if (url.pathname === '/at-load') {
+      if (waiting) waiting.atLoad = rendererMainNs(waiting.browser);
+      return void res.writeHead(204).end();
+    }
     if (url.pathname === '/done') {
       const w = waiting;
       if (w) w.resolve(rendererMainNs(w.browser));
@@ -205,16 +218,17 @@ export async function loadProc(world: World, cases: LoadCase[], rounds: number, 
         const v = c.page.variant;
         const profile = mkdtempSync(join(tmpdir(), PROFILE_TAG));
         const c0 = v === 'none' ? 0 : arrived(world, v);
-        const url = world.pageUrl({ pageView: true, ...c.page, tail: TAIL(`fetch('/done')`) }).replace(world.base, base);
+        const url = world.pageUrl({ pageView: true, ...c.page, tail: TAIL(`fetch('/done')`, `fetch('/at-load')`) }).replace(world.base, base);
         const chrome = spawn(CHROMIUM_PATH, [...CHROMIUM_ARGS, '--headless=new', `--user-data-dir=${profile}`, url], { stdio: 'ignore', detached: true });
         const done = new Promise<Map<number, number>>((resolve) => (waiting = { browser: chrome.pid!, resolve }));
         try {
           const ns = await Promise.race([done, sleep(60_000).then(() => Promise.reject(new Error(`load: no /done from ${v}`)))]);
           // (Alloy's edge is routed by Playwright only: without it its request fails, after the window.)
           if (expectsBeacon(c) && v !== 'alloy') await waitFor(() => arrived(world, v as Variant) >= c0 + 1, 30_000, `the load's Page View from ${c.name}`);
-          const ms = [...ns.values()].map((x) => x / 1e6).sort((a, b) => b - a);
-          samples[c.name].push({ threadMs: ms[0] ?? NaN, loadEventMs: NaN, longestTaskMs: NaN });
-          others[c.name].push(ms.slice(1).reduce((a, b) => a + b, 0));
+          const pageRenderer = [...ns.entries()].sort((a, b) => b[1] - a[1])[0];
+          const atLoad = waiting?.atLoad?.get(pageRenderer?.[0] ?? -1);
+          samples[c.name].push({ threadMs: (pageRenderer?.[1] ?? NaN) / 1e6, toLoadMs: (atLoad ?? NaN) / 1e6, loadEventMs: NaN, longestTaskMs: NaN });
+          others[c.name].push([...ns.values()].reduce((a, b) => a + b, 0) / 1e6 - (pageRenderer?.[1] ?? 0) / 1e6);
         } finally {
           waiting = undefined;
           const exited = new Promise((res) => chrome.once('exit', res));
@@ -251,7 +265,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const show = (name: string, f: LoadFigures) => {
     console.log(`\n${name}: no tag ${f.none.toFixed(1)} ms; over no tag (median of per-round differences):`);
     for (const [v, ms] of Object.entries(f.overNone).filter(([, x]) => Number.isFinite(x)))
-      console.log(`  ${v.padEnd(12)} +${ms.toFixed(1)} ms  (${(ms / f.overNone.offtag).toFixed(1)}× Offtag)  raw ${f.samples[v].map((x) => x.threadMs.toFixed(1)).join(' ')}`);
+      console.log(
+        `  ${v.padEnd(22)} +${ms.toFixed(1)} ms  (${(ms / f.overNone.offtag).toFixed(1)}× Offtag)${Number.isFinite(f.toLoadOverNone[v]) ? `, to load +${f.toLoadOverNone[v].toFixed(1)} ms` : ''}  raw ${f.samples[v].map((x) => x.threadMs.toFixed(1)).join(' ')}`,
+      );
     console.log(`  none         raw ${f.samples.none.map((x) => x.threadMs.toFixed(1)).join(' ')}`);
   };
   try {
