@@ -67,6 +67,8 @@ const TAIL = (done: string, atLoad = '') =>
 export interface LoadSample {
   /** Main-thread CPU, navigation to load + 1 s (ms). */
   threadMs: number;
+  /** `loadCdp` only: CDP TaskDuration, the wall time of the main thread's tasks (ms). */
+  taskMs?: number;
   /** `loadProc` only: main-thread CPU from navigation to the load event (ms). */
   toLoadMs?: number;
   loadEventMs: number;
@@ -126,8 +128,8 @@ export async function loadOnceCdp(world: World, c: LoadCase, throttle = 1): Prom
       longestTaskMs: (window as unknown as { __longest: number }).__longest,
     }));
     // The blank page and the bench page share the renderer (same origin); a new one would have restarted the count.
-    const threadMs = (m1.ThreadTime - (m1.ThreadTime < m0.ThreadTime ? 0 : m0.ThreadTime)) * 1000;
-    return { threadMs, loadEventMs, longestTaskMs };
+    const d = (k: string) => (m1[k] - (m1[k] < m0[k] ? 0 : m0[k])) * 1000;
+    return { threadMs: d('ThreadTime'), taskMs: d('TaskDuration'), loadEventMs, longestTaskMs };
   } finally {
     await ctx.close();
   }
@@ -266,7 +268,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.log(`\n${name}: no tag ${f.none.toFixed(1)} ms; over no tag (median of per-round differences):`);
     for (const [v, ms] of Object.entries(f.overNone).filter(([, x]) => Number.isFinite(x)))
       console.log(
-        `  ${v.padEnd(22)} +${ms.toFixed(1)} ms  (${(ms / f.overNone.offtag).toFixed(1)}× Offtag)${Number.isFinite(f.toLoadOverNone[v]) ? `, to load +${f.toLoadOverNone[v].toFixed(1)} ms` : ''}  raw ${f.samples[v].map((x) => x.threadMs.toFixed(1)).join(' ')}`,
+        `  ${v.padEnd(22)} +${ms.toFixed(1)} ms (tasks' wall +${median(f.samples[v].map((x, r) => (x.taskMs ?? NaN) - (f.samples.none[r]?.taskMs ?? NaN))).toFixed(1)})  (${(ms / f.overNone.offtag).toFixed(1)}× Offtag)${Number.isFinite(f.toLoadOverNone[v]) ? `, to load +${f.toLoadOverNone[v].toFixed(1)} ms` : ''}  raw ${f.samples[v].map((x) => x.threadMs.toFixed(1)).join(' ')}`,
       );
     console.log(`  none         raw ${f.samples.none.map((x) => x.threadMs.toFixed(1)).join(' ')}`);
   };

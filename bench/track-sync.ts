@@ -42,8 +42,12 @@ const INSTALL = () => {
       t = n;
     };
     if (w.__mode === 'track') {
+      const m = (w.offtag as { metrics(): { postMs: number } }).metrics;
+      const p0 = m().postMs;
+      t = performance.now();
       (w._satellite as { track(id: string): void }).track('Element Interactions');
       lap('track');
+      laps['of it, send (bridge timing)'] = m().postMs - p0;
     } else {
       const cookie = document.cookie;
       lap('document.cookie');
@@ -95,6 +99,9 @@ try {
   }
   const m = await page.evaluate(() => (window as unknown as { offtag: { metrics(): { events: number; postMs: number } } }).offtag.metrics());
   console.log(`  offtag.metrics(): ${m.events} events, postMs per event ${(m.postMs / m.events).toFixed(3)} (unthrottled load events included)`);
+  const L = await page.evaluate(() => (window as unknown as { __L?: Record<string, number[]> }).__L);
+  // With --dist pointing at a build with laps spliced in (window.__L), the laps of send().
+  if (L) for (const [k, xs] of Object.entries(L)) console.log(`  lap ${k.padEnd(18)} ${median(xs.slice(2)).toFixed(3)} / ${Math.max(...xs.slice(2)).toFixed(3)}`);
   await ctx.close();
 } finally {
   await world.close();
