@@ -143,8 +143,10 @@ describe('applying effects', () => {
     );
     // Not in the effect batch's task: the frame is inserted after the page's load, when the main thread is idle (issues 12, 26).
     expect(document.getElementById('sync-frame')).toBeNull();
-    await new Promise((r) => requestIdleCallback(r));
-    await expect.poll(() => document.getElementById('sync-frame')).not.toBeNull();
+    await new Promise<void>((resolve) => {
+      const inserted = new MutationObserver(() => document.getElementById('sync-frame') && (inserted.disconnect(), resolve()));
+      inserted.observe(document, { childList: true, subtree: true });
+    });
     const el = document.getElementById('sync-frame') as HTMLIFrameElement;
     expect(el.style.display).toBe('none');
     expect(el.getAttribute('sandbox')).toBe('allow-scripts allow-same-origin');
