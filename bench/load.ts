@@ -104,6 +104,7 @@ export async function loadOnceCdp(world: World, c: LoadCase, throttle = 1): Prom
   const ctx = await world.browser.newContext();
   try {
     const page = await ctx.newPage();
+    page.on('pageerror', (e) => console.error(`[${c.name}] page error: ${e.message}`));
     await page.addInitScript({
       content: `globalThis.__name = (f) => f; window.__longest = 0; try { new PerformanceObserver((l) => { for (const e of l.getEntries()) __longest = Math.max(__longest, e.duration); }).observe({ type: 'longtask', buffered: true }); } catch {}`,
     });

@@ -15,6 +15,8 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.ts';
 import { startCollector, type Collector } from '../tools/collector/server.ts';
 import { startIdService, type IdService } from '../tools/id-service/server.ts';
 import { serveStatic } from '../tools/static.ts';
+import { buildConstants } from '../tools/build/build.ts';
+import { storefront } from '../containers/storefront/container.ts';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const BUILD = `${ROOT}bench/.build`;
@@ -43,12 +45,15 @@ export const CONTAINER_SIZES = [
   { dataElements: 1000, rules: 400 },
 ];
 
+/** The constants `offtag build` writes into a bundle (tools/build/build.ts), for the storefront's production build. */
+const BUILD_CONSTANTS = buildConstants(storefront as never, 'production', new Date().toISOString());
+
 const bundle = (entry: string, fileName: string, define: Record<string, string> = {}) =>
   build({
     root: ROOT,
     configFile: false,
     logLevel: 'error',
-    define: { 'process.env.NODE_ENV': '"production"', ...define },
+    define: { ...BUILD_CONSTANTS, ...define },
     build: {
       outDir: BUILD,
       emptyOutDir: false,
