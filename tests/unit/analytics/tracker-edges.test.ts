@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeBeacon } from '../../../src/worker-engine/analytics/beacon-decode.ts';
 import { consentHint } from '../../../src/worker-engine/analytics/consent.ts';
 import { createAnalyticsService } from '../../../src/worker-engine/analytics/tracker.ts';
-import { keysOf, makeContext, stubVisitor } from './helpers.ts';
+import { keysOf, makeContext, stubVisitor } from '../harness.ts';
 
 function setup(opts: Parameters<typeof makeContext>[0] = {}, visitorOpts: Parameters<typeof stubVisitor>[0] = {}) {
   const ctx = makeContext(opts);

@@ -9,7 +9,7 @@ import { decodeBeacon } from '../../../src/worker-engine/analytics/beacon-decode
 import { callsTracker, linkName, objectIdFromOnclick, startTags } from '../../../src/worker-engine/analytics/link-name.ts';
 import { referrerParam, shortenReferrer } from '../../../src/worker-engine/analytics/referrer.ts';
 import { createAnalyticsService } from '../../../src/worker-engine/analytics/tracker.ts';
-import { makeContext, stubVisitor } from './helpers.ts';
+import { makeContext, stubVisitor } from '../harness.ts';
 
 /** A click as the bridge sends it: the link's text and its outerHTML. */
 const clickOn = (html: string, text: string, over: Partial<LinkClick> = {}): LinkClick => ({
