@@ -68,7 +68,7 @@ const nonNegative = check((v) => typeof v === 'number' && Number.isFinite(v) && 
 const nonEmptyString = check((v) => typeof v === 'string' && v !== '', 'a non-empty string');
 const nested = (fields: Record<string, Kind>) => (v: unknown) => (isObj(v) ? fieldsProblem(v, fields) : at([], `must be an object; got ${shown(v)}`));
 
-const LINK: Record<string, Kind> = { href: 'string', 'text?': 'string', 'region?': 'string', 'hasTlCall?': 'boolean', 'tag?': 'string', 'objectId?': 'string' };
+const LINK: Record<string, Kind> = { href: 'string', 'text?': 'string', 'region?': 'string', 'html?': 'string', 'hasTlCall?': 'boolean', 'tag?': 'string', 'objectId?': 'string' };
 const SET: Record<string, Kind> = { 'cookies?': 'nullable-string-map', 'session?': 'nullable-string-map', 'url?': 'string', 'gpc?': 'boolean' };
 /** What every object event may carry besides its own fields. */
 const COMMON: Record<string, Kind> = { type: 'string', 'advance?': nonNegative, 'dataLayer?': 'any', 'set?': nested(SET) };
