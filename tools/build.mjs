@@ -36,6 +36,7 @@ await bundle('src/worker-engine/worker-main.ts', 'offtag-worker.js');
 await bundle('src/worker-engine/sender-main.ts', 'offtag-sender.js');
 await bundle('src/main-bridge/visitor-entry.ts', 'offtag-visitor.js');
 await bundle('src/main-bridge/rare-effects-entry.ts', 'offtag-effects.js');
+await bundle('src/main-bridge/triggers-entry.ts', 'offtag-triggers.js');
 if (existsSync(`${root}src/devtools/index.tsx`)) await bundle('src/devtools/index.tsx', 'offtag-devtools.js');
 await cp(`${root}node_modules/@qwik.dev/partytown/lib`, `${dist}/~partytown`, { recursive: true });
 // The demo storefront (demo/, README "The two commands"): an app of its own, not part of Offtag.

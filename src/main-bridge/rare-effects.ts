@@ -3,7 +3,7 @@
  * third-party scripts. They live in offtag-effects.js, which offtag.js loads the first time the
  * worker asks for one, so the script tag every page pays for stays small.
  */
-import type { Effect, EngineInput, SnapshotProblem } from '../protocol.ts';
+import type { Effect, EngineEvent, EngineInput, SnapshotProblem, TriggerListener } from '../protocol.ts';
 import { loadScript } from '../third-party/load-script.ts';
 import { COOKIE_DOMAIN_KEY, probeCookieDomain } from './page-info.ts';
 import { cloneable } from './snapshot.ts';
@@ -30,8 +30,24 @@ export type Said = { type: 'failed'; method: string; args: unknown[]; error: unk
  * the worker words.
  */
 export type Clone = { type: 'clone'; value: unknown; event?: 1; copied(copy: unknown, paths: string[]): void };
-export type RareEffect = Extract<Effect, { type: 'iframe' | 'post-message' | 'image' | 'script' }> | NoWorker | Probe | Said | Clone;
+export type RareEffect = Extract<Effect, { type: 'iframe' | 'post-message' | 'image' | 'script' | 'listen' }> | NoWorker | Probe | Said | Clone;
 export type FrameMessage = (input: Extract<EngineInput, { type: 'frame-message' }>) => void;
+
+type Offtag = { base: string; send(event: EngineEvent): number };
+type Install = (listeners: TriggerListener[], send: Offtag['send']) => void;
+
+/**
+ * The container's page triggers (docs/triggers.md): offtag-triggers.js, beside offtag.js, loaded
+ * only now, installs them; their events go through offtag.js's `send` (a snapshot each).
+ */
+function listen(triggers: TriggerListener[]): void {
+  const w = window as unknown as { offtag: Offtag; offtagTriggers?: Install };
+  const s = document.createElement('script');
+  s.src = w.offtag.base + 'offtag-triggers.js';
+  s.onload = () => w.offtagTriggers?.(triggers, w.offtag.send);
+  s.onerror = () => console.error(`Offtag: ${s.src} did not load; the container's page triggers (clicks on selectors, custom events, form submits, visibility, scroll depth, timers) do not fire.`);
+  document.head.append(s);
+}
 
 const frames: Record<string, { el: HTMLIFrameElement; ready: boolean; queue: Array<[string, string]> }> = {};
 
@@ -80,6 +96,9 @@ export function applyRareEffect(e: RareEffect, frameMessage: FrameMessage): void
     }
     case 'script':
       loadScript(e);
+      break;
+    case 'listen':
+      listen(e.triggers);
       break;
     case 'failed':
       console.error(`Offtag: _satellite.${e.method}() failed; dropped:`, e.args, e.error);

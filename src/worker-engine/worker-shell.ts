@@ -8,6 +8,7 @@ import { createEngine, inputFailed } from './core/engine.ts';
 import { safeJson } from './core/safe-json.ts';
 import { parseCookieString } from './core/cookies.ts';
 import { readSetOf } from './core/data-layer.ts';
+import { listenersOf } from './core/triggers.ts';
 import { sha256Hex } from './core/sha256.ts';
 import type { Container, EngineContext, EngineEnv } from './core/types.ts';
 import { createHost, fetchWithTimeout, type Host } from './host.ts';
@@ -373,6 +374,11 @@ export function startWorker<N extends string, S extends object>(
     // The paths the container reads, once: from the next event on, the bridge copies only those.
     const readSet = readSetOf(opts.container.dataElements as Record<string, { type: string }>);
     if (readSet) events.postMessage({ n: 0, effects: [{ type: 'read-set', tree: readSet }] });
+    // The page triggers the rules use, once (docs/triggers.md): only then does the bridge load offtag-triggers.js.
+    const triggers = listenersOf(opts.container.rules);
+    const listen: Effect[] = triggers.problems.map((message) => ({ type: 'log', level: 'error', message }));
+    if (triggers.listeners.length) listen.push({ type: 'listen', triggers: triggers.listeners });
+    if (listen.length) events.postMessage({ n: 0, effects: listen });
     beacons.resume?.();
   };
   scope.addEventListener('message', onInit as EventListener);
