@@ -4,8 +4,11 @@
  *
  *   /// <reference types="offtag" />          (or: import type { OfftagConfig } from 'offtag';)
  *   window.offtagConfig = { environment: 'development', trackingServer: 'http://127.0.0.1:4175' };
+ *   window._satellite.track('Page View');
  *
- * tests/unit/docs/configuration.test.ts checks that OfftagConfig has exactly the engine's settings.
+ * tests/unit/docs/configuration.test.ts checks that OfftagConfig has exactly the engine's settings;
+ * tests/unit/docs/snippets.test.ts compiles every TypeScript and JavaScript snippet of README.md
+ * and docs/configuration.md against these types (strict and not).
  */
 
 export type OfftagEnvironment = 'development' | 'staging' | 'production';
@@ -38,6 +41,8 @@ export interface OfftagAmplitudeConfig {
   serverUrl?: string;
   /** Run the tag in Partytown's worker (true, the default) or on the main thread. */
   partytown?: boolean;
+  /** Amplitude's offline handling (true, the default): events wait while `navigator.onLine` is false; false sends them at once. */
+  holdWhileOffline?: boolean;
 }
 
 /** `window.offtagConfig`: every key is optional; an unknown key or a wrong type is logged once and the default kept. */
@@ -91,8 +96,19 @@ export interface OfftagCookieOptions {
   domain?: string;
 }
 
+/**
+ * The README's async embed stub, set before offtag.js runs: `track` calls wait in `q`, and
+ * offtag.js runs them in order right after Library Loaded, then replaces the stub by `Satellite`.
+ */
+export interface SatelliteStub {
+  q: ArrayLike<unknown>[];
+  track(id: string, detail?: unknown): void;
+}
+
 /** `window._satellite`: Adobe Launch's page API. */
 export interface Satellite {
+  /** The stub's queue while the stub is in place (`SatelliteStub`); offtag.js's `_satellite` has none. */
+  q?: ArrayLike<unknown>[];
   /** Fires a direct-call rule ('Page View', 'Content: Modal View', 'Element Impressions', 'Element Interactions'). */
   track(id: string, detail?: unknown): void;
   /** The data element's value from the latest evaluation (README.md: "When getVar has values"). */
@@ -139,9 +155,14 @@ export interface Offtag {
 }
 
 declare global {
+  /**
+   * `_satellite` (and `window._satellite`) is typed as present: a page that embeds Offtag as the
+   * README does sets the stub before any site code runs, so `_satellite.track('Page View')`
+   * compiles as written. Code that may run on a page without Offtag checks `window._satellite` first.
+   */
+  var _satellite: Satellite;
   interface Window {
     offtagConfig?: OfftagConfig;
-    _satellite?: Satellite;
     offtag?: Offtag;
   }
 }

@@ -25,6 +25,12 @@ export async function main(argv: string[]): Promise<number> {
         console.error(`offtag replay: cannot read ${files[0]}: ${(err as Error).message}`);
         return 2;
       }
+      const { fixtureProblem } = await import('./replay/validate.ts');
+      const problem = fixtureProblem(fixture);
+      if (problem) {
+        console.error(`offtag replay: ${files[0]}: ${problem}`);
+        return 2;
+      }
       const { replay } = await import('./replay/replay.ts');
       const result = await replay(fixture as Parameters<typeof replay>[0]);
       if (json) process.stdout.write(result.lines.map((l) => l + '\n').join(''));

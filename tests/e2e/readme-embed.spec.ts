@@ -51,6 +51,10 @@ test("the README's embed snippet, served as written from a plain local server, s
   const [pv] = await waitForBeacons(request, 1);
   expect(pv).toMatchObject({ hitType: 't', rsid: 'acmedev', server: '127.0.0.1' });
   expect(pv.params.g).toBe(pageUrl);
+  // The snippet's data layer names the page: a real page name, and no "page id is not set" message.
+  expect(readmeSnippet()).toContain('window.digitalData = ');
+  expect(pv.params.pageName).toBe('acme:home:home');
+  expect(lines.filter((l) => /not set in the page data layer/i.test(l))).toEqual([]);
   // The visitor-ID service was asked, at the origin the snippet names, and the ID-sync iframe loaded from idSyncOrigin.
   await expect.poll(async () => (await idCalls(request)).filter((c) => c.path === '/id').length).toBe(1);
   await expect

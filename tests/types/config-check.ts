@@ -14,8 +14,9 @@ export const configMatchesSettings: Same<Deep<OfftagConfig>, Deep<Settings>> = t
 
 // A page's code, typed by offtag.d.ts alone.
 window.offtagConfig = { environment: 'development', trackingServer: 'http://127.0.0.1:4175', rum: { applicationId: 'x' } };
-window._satellite?.track('Page View');
-const value: unknown = window._satellite?.getVar('page name');
+window._satellite.track('Page View');
+_satellite.track('Page View');
+const value: unknown = window._satellite.getVar('page name');
 void value;
 const ms: number | undefined = window.offtag?.metrics().postMs;
 void ms;

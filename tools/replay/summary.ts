@@ -1,7 +1,7 @@
 /**
  * `offtag replay`'s default output: one line per fixture event (and per run of timers between
- * events) saying what it caused: rules fired, beacons (decoded), other requests, warnings and
- * errors, cookies and storage written, frames and scripts. `--json` prints every effect instead.
+ * events) saying what it caused: rules fired, beacons (decoded), other requests, the console
+ * messages the page would show, cookies and storage written, frames and scripts. `--json` prints every effect instead.
  */
 import type { Effect } from '../../src/protocol.ts';
 import { decodeBeacon, summarize } from '../collector/decode.ts';
@@ -30,7 +30,8 @@ export function summarizeStep(step: ReplayStep): string {
     if (r.kind === 'beacon') parts.push(summarize(decodeBeacon(r.url, r.body)).replace(/^\[collector\] /, 'beacon '));
     else parts.push(`${r.kind} ${r.method} ${pathOf(r.url)}`);
   }
-  for (const l of of('log')) if (l.level === 'warn' || l.level === 'error') parts.push(`${l.level}: ${l.message}`);
+  // The container's own console messages (debug-level ones only with `settings.debug`).
+  for (const l of of('log')) parts.push(`${l.level}: ${l.message}`);
   const cookies = [...new Set(of('cookie').map((c) => c.name))];
   if (cookies.length) parts.push(`cookies ${cookies.join(', ')}`);
   const storage = [...new Set(of('storage').map((s) => s.key))];

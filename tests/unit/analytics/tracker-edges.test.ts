@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { decodeBeacon } from '../../../src/worker-engine/analytics/beacon-decode.ts';
+import { consentHint } from '../../../src/worker-engine/analytics/consent.ts';
 import { createAnalyticsService } from '../../../src/worker-engine/analytics/tracker.ts';
 import { keysOf, makeContext, stubVisitor } from './helpers.ts';
 
@@ -202,7 +203,7 @@ describe('what the tracker says when it sends nothing', () => {
     const { ctx, analytics } = setup({ cookies: { sat_track: 'no' } });
     const hit = { type: 't' as const, vars: { pageName: 'p' } };
     await analytics.track(hit);
-    expect(ctx.logs).toEqual([{ level: 'error', message: 'EU compliance was not acknowledged by the user.' }]);
+    expect(ctx.logs).toEqual([{ level: 'error', message: 'EU compliance was not acknowledged by the user.' }, { level: 'info', message: consentHint('sat_track') }]);
     expect(ctx.monitors).toEqual([{ name: 'beacon-dropped', data: { reason: 'consent', message: 'EU compliance was not acknowledged by the user.', hit } }]);
   });
   it('an opt-in drop is a warning with its message; an opt-out drop too', async () => {
