@@ -4,11 +4,11 @@ import { startWorker } from '../../src/worker-engine/worker-shell.ts';
 import type { Container, Rule, RuleContext } from '../../src/worker-engine/core/types.ts';
 
 type N = 'cart size';
-type Ctx = RuleContext<N>;
+type Ctx = RuleContext<N, object>;
 const say = (name: string, text: (c: Ctx) => unknown = () => '') => [{ name: 'say', fn: (c: Ctx) => c.log('log', `ran ${name}${String(text(c)) ? ' ' + String(text(c)) : ''}`) }];
-const rule = (name: string, events: Rule<N>['events'], text?: (c: Ctx) => unknown): Rule<N> => ({ name, events, actions: say(name, text) });
+const rule = (name: string, events: Rule<N, object>['events'], text?: (c: Ctx) => unknown): Rule<N, object> => ({ name, events, actions: say(name, text) });
 
-const container: Container<N> = {
+const container: Container<N, object> = {
   name: 'triggers-test',
   sessionKeys: [],
   dataElements: { 'cart size': { type: 'data-layer', path: 'cart.size' } },

@@ -150,7 +150,7 @@ describe('event tokens (%this.…%, %target.…%, %event.…%)', () => {
   it('replaceTokens in a rule of a trigger event resolves them; a data element of the same name wins', async () => {
     const seen: unknown[] = [];
     const spec: PageTriggerSpec = { type: 'click', selector: '.buy' };
-    const container: Container<'this.id'> = {
+    const container: Container<'this.id', object> = {
       name: 't',
       sessionKeys: [],
       dataElements: { 'this.id': { type: 'constant', value: 'a data element' } },
@@ -174,7 +174,7 @@ describe('the engine runs trigger rules', () => {
     const ran: string[] = [];
     const act = (name: string) => [{ name: 'a', fn: () => void ran.push(name) }];
     const spec: PageTriggerSpec = { type: 'scroll-depth', percent: 50 };
-    const container: Container<string> = {
+    const container: Container<string, object> = {
       name: 't',
       sessionKeys: [],
       dataElements: {},
@@ -191,7 +191,7 @@ describe('the engine runs trigger rules', () => {
 
   it('a data element change runs its rules after the event that showed it, once per change', async () => {
     const ran: Array<[string, unknown]> = [];
-    const container: Container<'cart size'> = {
+    const container: Container<'cart size', object> = {
       name: 't',
       sessionKeys: [],
       dataElements: { 'cart size': { type: 'data-layer', path: 'cart.size' } },
@@ -222,7 +222,7 @@ describe('the engine runs trigger rules', () => {
 
   it('a container that watches nothing reads nothing extra', async () => {
     let reads = 0;
-    const container: Container<'x'> = {
+    const container: Container<'x', object> = {
       name: 't',
       sessionKeys: [],
       dataElements: { x: { type: 'custom', fn: () => ++reads, sideEffects: true } },

@@ -5,13 +5,13 @@ import { startWorker } from '../../../../src/worker-engine/worker-shell.ts';
 import type { Container, Rule, RuleContext } from '../../../../src/worker-engine/core/types.ts';
 
 type N = 'cart size';
-const rule = (name: string, events: Rule<N>['events'], text = ''): Rule<N> => ({
+const rule = (name: string, events: Rule<N, object>['events'], text = ''): Rule<N, object> => ({
   name,
   events,
-  actions: [{ name: 'say', fn: (c: RuleContext<N>) => c.log('log', `ran ${name}${text && ' ' + String(c.replaceTokens(text))}`) }],
+  actions: [{ name: 'say', fn: (c: RuleContext<N, object>) => c.log('log', `ran ${name}${text && ' ' + String(c.replaceTokens(text))}`) }],
 });
 
-const container: Container<N> = {
+const container: Container<N, object> = {
   name: 'triggers-e2e',
   sessionKeys: [],
   dataElements: { 'cart size': { type: 'data-layer', path: 'cart.size' } },
