@@ -14,6 +14,17 @@ type Bubbling = Extract<TriggerListener, { type: 'click' | 'form-submit' | 'cust
 type Of<T extends TriggerListener['type']> = Extract<TriggerListener, { type: T }>;
 type Off = () => void;
 
+/**
+ * `textContent`'s first ELEMENT_TEXT_LIMIT characters, read text node by text node: a rule on a
+ * large container (`main`) does not make the page build the whole page's text on every click.
+ */
+function textOf(el: Element): string {
+  const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  let text = '';
+  while (text.length < ELEMENT_TEXT_LIMIT && walk.nextNode()) text += walk.currentNode.nodeValue;
+  return text.slice(0, ELEMENT_TEXT_LIMIT);
+}
+
 /** What a `trigger` event tells of an element: `%this.…%` and `%target.…%` read it in the worker. */
 export function elementInfo(node: unknown): ElementInfo | undefined {
   if (!(node instanceof Element)) return;
@@ -26,7 +37,7 @@ export function elementInfo(node: unknown): ElementInfo | undefined {
     // An SVG element's className is an object; its class attribute is the text.
     className: node.getAttribute('class') ?? '',
     ...(typeof href == 'string' && href ? { href } : {}),
-    text: (node.textContent ?? '').slice(0, ELEMENT_TEXT_LIMIT),
+    text: textOf(node),
     attributes,
   };
 }

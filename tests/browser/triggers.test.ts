@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EffectBatch, EngineEvent, InitMessage, TriggerListener } from '../../src/protocol.ts';
 import { takeSnapshot } from '../../src/main-bridge/snapshot.ts';
 import { readPageInfo } from '../../src/main-bridge/page-info.ts';
-import { bubble, installTriggers } from '../../src/main-bridge/triggers.ts';
+import { bubble, elementInfo, installTriggers } from '../../src/main-bridge/triggers.ts';
 import { startTestWorker } from './start-test-worker.ts';
 
 const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
@@ -205,5 +205,25 @@ describe("Adobe's bubbling options (bubble)", () => {
   it('bubbleStop: the ancestors are not evaluated after its node', () => {
     expect(on('leaf', [click('stop', { selector: '#inner', bubbleStop: true }), click('x', { selector: '.x' })])).toEqual(['stop@inner', 'x@inner']);
     document.getElementById('outer')!.remove();
+  });
+});
+
+describe('what a trigger event tells of an element (elementInfo)', () => {
+  it('tag, id, class (also of an SVG element), resolved href, every attribute, and the first 1000 characters of its text', () => {
+    const host = document.createElement('div');
+    host.innerHTML = `<a id="l" class="c1 c2" href="/x?y=1" data-sku="A1"><b>Sh</b>eet</a><svg class="icon"><circle/></svg><section id="long"><p>${'a'.repeat(600)}</p><p>${'b'.repeat(600)}</p></section>`;
+    document.body.append(host);
+    expect(elementInfo(host.querySelector('#l'))).toEqual({
+      tagName: 'A',
+      id: 'l',
+      className: 'c1 c2',
+      href: new URL('/x?y=1', location.href).href,
+      text: 'Sheet',
+      attributes: { id: 'l', class: 'c1 c2', href: '/x?y=1', 'data-sku': 'A1' },
+    });
+    expect(elementInfo(host.querySelector('svg'))).toMatchObject({ tagName: 'svg', className: 'icon', text: '' });
+    expect(elementInfo(host.querySelector('#long'))!.text).toBe('a'.repeat(600) + 'b'.repeat(400));
+    expect(elementInfo(window)).toBeUndefined();
+    host.remove();
   });
 });
