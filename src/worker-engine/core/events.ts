@@ -73,7 +73,8 @@ export function createEventHandler<N extends string, S>({ container, ctx, servic
   /** The rules `event` triggers, one after another in their order. */
   const runRules = async (event: EngineEvent, resolver: Resolver<N>) => {
     for (const rule of rulesFor(container.rules, event)) {
-      ctx.monitor('rule-triggered', { rule: rule.name, event: event.type, seq: ctx.snapshot().seq });
+      // The devtools' rule table names a page trigger by its kind (`trigger scroll-depth`).
+      ctx.monitor('rule-triggered', { rule: rule.name, event: event.type === 'trigger' ? `trigger ${event.on}` : event.type, seq: ctx.snapshot().seq });
       const outcome = await runRule(rule, ruleContext(event, resolver, rule.name), ctx.sleep);
       ctx.monitor(outcome.fired ? 'rule-completed' : 'rule-condition-failed', { ...outcome, seq: ctx.snapshot().seq });
     }
