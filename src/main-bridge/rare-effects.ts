@@ -44,7 +44,13 @@ function listen(triggers: TriggerListener[]): void {
   const w = window as unknown as { offtag: Offtag; offtagTriggers?: Install };
   const s = document.createElement('script');
   s.src = w.offtag.base + 'offtag-triggers.js';
-  s.onload = () => w.offtagTriggers?.(triggers, w.offtag.send);
+  s.onload = () => {
+    try {
+      w.offtagTriggers?.(triggers, w.offtag.send);
+    } catch (err) {
+      console.error("Offtag: the container's page triggers could not be installed:", err);
+    }
+  };
   s.onerror = () => console.error(`Offtag: ${s.src} did not load; the container's page triggers (clicks on selectors, custom events, form submits, visibility, scroll depth, timers) do not fire.`);
   document.head.append(s);
 }
