@@ -20,6 +20,7 @@ const container: Container<N, object> = {
     rule('doc ping', [{ type: 'custom-event', name: 'ping', target: 'document' }]),
     rule('signup', [{ type: 'form-submit', selector: 'form.signup' }], (c) => c.replaceTokens('%this.id%')),
     rule('promo', [{ type: 'element-visible', selector: '.promo' }], (c) => c.replaceTokens('%this.id%')),
+    rule('p2 every', [{ type: 'element-visible', selector: '#p2', everyEntry: true }]),
     rule('half', [{ type: 'scroll-depth', percent: 50 }]),
     rule('tick', [{ type: 'timer', ms: 20, limit: 3 }], (c) => c.replaceTokens('%event.count%')),
     rule('sentinel', [{ type: 'timer', ms: 400 }]),

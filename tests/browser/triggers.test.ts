@@ -87,7 +87,7 @@ describe('the worker lists the listeners', () => {
     const listens = page.effects().filter((e) => e.type === 'listen') as Array<{ triggers: TriggerListener[] }>;
     expect(listens).toHaveLength(1);
     expect(listens[0].triggers.map((l) => l.type).sort()).toEqual(
-      ['click', 'click', 'custom-event', 'custom-event', 'element-visible', 'form-submit', 'scroll-depth', 'timer', 'timer'].sort(),
+      ['click', 'click', 'custom-event', 'custom-event', 'element-visible', 'element-visible', 'form-submit', 'scroll-depth', 'timer', 'timer'].sort(),
     );
     expect(page.logs()).toContain('Rule "wrong": its "scroll-depth" event is ignored: percent must be a number above 0, at most 100.');
   });
@@ -160,6 +160,16 @@ describe('each trigger runs its rule, the right number of times', () => {
     await settle();
     expect(ran('promo').sort()).toEqual(['ran promo p1', 'ran promo p2', 'ran promo p3']);
     expect(ran('half')).toEqual(['ran half']);
+  });
+
+  it('visibility with everyEntry: every time the element comes into view', async () => {
+    await expect.poll(() => ran('p2 every'), { timeout: 10_000 }).toHaveLength(1);
+    scrollTo(0, 0);
+    await frame();
+    document.getElementById('p2')!.scrollIntoView();
+    await expect.poll(() => ran('p2 every'), { timeout: 10_000 }).toHaveLength(2);
+    await settle();
+    expect(ran('promo').filter((m) => m === 'ran promo p2')).toHaveLength(1);
   });
 
   it('a data element change, told by the next snapshot, once per change', async () => {
