@@ -152,11 +152,6 @@ export interface Offtag {
    * offtag-visitor.js, whose `Visitor` calls are `{ type: 'service-call', service: 'visitor', method, args }`).
    */
   ask(event: { type: string; [field: string]: unknown }): Promise<{ value?: unknown; error?: string; callbacks?: unknown[][] }>;
-  /**
-   * Sends the worker an engine event with a snapshot of the page, without a reply; returns the
-   * event's sequence number (used by offtag-triggers.js for page triggers: docs/triggers.md).
-   */
-  send(event: { type: string; [field: string]: unknown }): number;
   /** The Comlink port of the worker's API (used by the devtools overlay). */
   apiPort: MessagePort;
   /** The folder offtag.js was loaded from. */

@@ -126,6 +126,7 @@ function start(): void {
 
   const hooks: ApplyHooks = {
     base,
+    send,
     vars: {},
     frameMessage: (input) => port.postMessage(input),
     reply(s, e) {
@@ -212,8 +213,6 @@ function start(): void {
     metrics: () => ({ ...metrics }),
     /** Sends the worker an event and resolves with its reply (offtag-visitor.js sends `service-call`s). */
     ask,
-    /** Sends the worker an event with a snapshot, no reply (offtag-triggers.js sends `trigger`s). */
-    send,
     /** The Comlink port of the worker's API (WorkerApi); the devtools and tools wrap it. */
     apiPort: apiChannel.port1,
     base,

@@ -32,21 +32,26 @@ export type Said = { type: 'failed'; method: string; args: unknown[]; error: unk
 export type Clone = { type: 'clone'; value: unknown; event?: 1; copied(copy: unknown, paths: string[]): void };
 export type RareEffect = Extract<Effect, { type: 'iframe' | 'post-message' | 'image' | 'script' | 'listen' }> | NoWorker | Probe | Said | Clone;
 export type FrameMessage = (input: Extract<EngineInput, { type: 'frame-message' }>) => void;
+/** What offtag.js hands over with each rare effect (its `ApplyHooks`): where frame messages go, its folder, and its `send` (page triggers). */
+export interface RareHooks {
+  frameMessage: FrameMessage;
+  base?: string;
+  send?(event: EngineEvent): number;
+}
 
-type Offtag = { base: string; send(event: EngineEvent): number };
-type Install = (listeners: TriggerListener[], send: Offtag['send']) => void;
+type Install = (listeners: TriggerListener[], send: (event: EngineEvent) => number) => void;
 
 /**
  * The container's page triggers (docs/triggers.md): offtag-triggers.js, beside offtag.js, loaded
  * only now, installs them; their events go through offtag.js's `send` (a snapshot each).
  */
-function listen(triggers: TriggerListener[]): void {
-  const w = window as unknown as { offtag: Offtag; offtagTriggers?: Install };
+function listen(triggers: TriggerListener[], hooks: RareHooks): void {
+  const w = window as unknown as { offtagTriggers?: Install };
   const s = document.createElement('script');
-  s.src = w.offtag.base + 'offtag-triggers.js';
+  s.src = hooks.base + 'offtag-triggers.js';
   s.onload = () => {
     try {
-      w.offtagTriggers?.(triggers, w.offtag.send);
+      w.offtagTriggers?.(triggers, hooks.send!);
     } catch (err) {
       console.error("Offtag: the container's page triggers could not be installed:", err);
     }
@@ -57,7 +62,7 @@ function listen(triggers: TriggerListener[]): void {
 
 const frames: Record<string, { el: HTMLIFrameElement; ready: boolean; queue: Array<[string, string]> }> = {};
 
-export function applyRareEffect(e: RareEffect, frameMessage: FrameMessage): void {
+export function applyRareEffect(e: RareEffect, hooks: RareHooks): void {
   switch (e.type) {
     case 'image':
       new Image().src = e.src;
@@ -86,7 +91,7 @@ export function applyRareEffect(e: RareEffect, frameMessage: FrameMessage): void
         };
         // Only messages from this frame's window go back; the worker checks their origin.
         addEventListener('message', (ev) => {
-          if (ev.source && ev.source === el.contentWindow) frameMessage({ type: 'frame-message', frameId: e.id, origin: ev.origin, data: ev.data });
+          if (ev.source && ev.source === el.contentWindow) hooks.frameMessage({ type: 'frame-message', frameId: e.id, origin: ev.origin, data: ev.data });
         });
         el.src = e.src;
         (document.body ?? document.documentElement).appendChild(el);
@@ -104,7 +109,7 @@ export function applyRareEffect(e: RareEffect, frameMessage: FrameMessage): void
       loadScript(e);
       break;
     case 'listen':
-      listen(e.triggers);
+      listen(e.triggers, hooks);
       break;
     case 'failed':
       console.error(`Offtag: _satellite.${e.method}() failed; dropped:`, e.args, e.error);
