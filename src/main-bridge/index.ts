@@ -128,7 +128,7 @@ function start(): void {
     base,
     send,
     vars: {},
-    frameMessage: (input) => port.postMessage(input),
+    frameMessage: post,
     reply(s, e) {
       replies[s]?.(e);
       delete replies[s];
