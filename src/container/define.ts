@@ -8,7 +8,7 @@ import type { ContainerHooks, DataElement, EngineContext, Action, Condition, Rul
 import { storedKey } from '../worker-engine/core/types.ts';
 import type { Settings } from '../worker-engine/core/settings.ts';
 import type { Services } from '../worker-engine/services.ts';
-import type { CheckedMap, CheckedText } from './tokens.ts';
+import { tokensIn, type CheckedMap, type CheckedText } from './tokens.ts';
 import { linkHit, pageViewHit, send, type LinkOptions, type VariableMap } from './analytics.ts';
 
 /** The settings a container's code sees: the engine's and the container's own. */
@@ -82,7 +82,8 @@ export interface ContainerDef<D extends Record<string, DataElement<any, any>>, S
 /** A defined container: the engine's `Container`, its settings typed. */
 export type DefinedContainer<N extends string, S, X> = Container<N, S, X>;
 
-const tokenNames = (text: string) => [...text.matchAll(/%([^%\n]+)%/g)].map((m) => m[1]);
+// The data elements a text names (event tokens such as `%this.id%` are none: docs/triggers.md).
+const tokenNames = tokensIn;
 
 function kit<N extends string, S, X>(): Kit<N, S, X> {
   type A = ActionDef<N, S & Services, X>;

@@ -11,6 +11,8 @@ import { keyOf, listenersOf, watchedElements } from '../../../src/worker-engine/
 import type { Container, PageTriggerSpec, Rule, RuleEventSpec } from '../../../src/worker-engine/core/types.ts';
 import { createValueWatch } from '../../../src/worker-engine/core/value-watch.ts';
 import { logs, makeEngine } from './helpers.ts';
+import { adobeServices, dataLayer, defineContainer, tokensIn } from '../../../src/container/index.ts';
+import { validateContainer } from '../../../src/container/validate.ts';
 
 const rule = (name: string, ...events: RuleEventSpec[]): Rule<string> => ({ name, events, actions: [] });
 const fired = (spec: PageTriggerSpec, extra: Partial<TriggerEvent> = {}): TriggerEvent => ({
@@ -232,5 +234,24 @@ describe('the engine runs trigger rules', () => {
     await fire({ type: 'library-loaded' });
     await fire({ type: 'direct-call', id: 'x' });
     expect(reads).toBe(0);
+  });
+});
+
+describe('the container kit (src/container) and event tokens', () => {
+  it('the build does not take %this.…%, %target.…%, %event.…% for data elements; a misspelt data element still is one', () => {
+    expect(tokensIn('%this.@cleanText% in %section% %target.tagName% %event.detail.sku% %sectoin%')).toEqual(['section', 'sectoin']);
+    const c = defineContainer({
+      name: 'triggers',
+      dataElements: { section: dataLayer('page.section') },
+      services: adobeServices(),
+      rules: (k) => [
+        {
+          name: 'Buy',
+          events: [{ type: 'click', selector: '.buy' }],
+          actions: [k.link('%this.@cleanText% in %section%', { eVar3: '%this.getAttribute(data-sku)%' }), k.link('x', { eVar4: '%sectoin%' })],
+        },
+      ],
+    });
+    expect(validateContainer(c as unknown as Parameters<typeof validateContainer>[0], 'c.ts')).toEqual(['c.ts: rule "Buy", action "Send link beacon": %sectoin% names no data element']);
   });
 });
