@@ -8,7 +8,7 @@ import type { ContainerHooks, DataElement, EngineContext, Action, Condition, Rul
 import { storedKey } from '../worker-engine/core/types.ts';
 import type { Settings } from '../worker-engine/core/settings.ts';
 import type { Services } from '../worker-engine/services.ts';
-import { tokensIn, type CheckedMap, type CheckedText } from './tokens.ts';
+import type { CheckedMap, CheckedText } from './tokens.ts';
 import { linkHit, pageViewHit, send, type LinkOptions, type VariableMap } from './analytics.ts';
 
 /** The settings a container's code sees: the engine's and the container's own. */
@@ -82,8 +82,8 @@ export interface ContainerDef<D extends Record<string, DataElement<any, any>>, S
 /** A defined container: the engine's `Container`, its settings typed. */
 export type DefinedContainer<N extends string, S, X> = Container<N, S, X>;
 
-// The data elements a text names (event tokens such as `%this.id%` are none: docs/triggers.md).
-const tokenNames = tokensIn;
+/** Only texts with a `%token%` go into `uses` (a plain text is a constant, not a name). */
+const hasToken = (text: string) => text.includes('%');
 
 function kit<N extends string, S, X>(): Kit<N, S, X> {
   type A = ActionDef<N, S & Services, X>;
@@ -99,12 +99,12 @@ function kit<N extends string, S, X>(): Kit<N, S, X> {
     run: (name, fn) => ({ name, fn }),
     pageView: (map, name = 'Send page view beacon'): A => ({
       name,
-      uses: Object.values(map).flatMap((v) => tokenNames(String(v))),
+      uses: Object.values(map).map(String).filter(hasToken),
       fn: (ctx) => send(ctx, pageViewHit(map, ctx)),
     }),
     link: (linkName, map, o = {}): A => ({
       name: o.name ?? 'Send link beacon',
-      uses: [linkName, ...Object.values(map)].flatMap((v) => tokenNames(String(v))),
+      uses: [linkName, ...Object.values(map)].map(String).filter(hasToken),
       fn: (ctx) => send(ctx, linkHit(linkName, map, ctx, o)),
     }),
     startVisitor: (): A => ({
