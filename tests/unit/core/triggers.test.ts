@@ -10,7 +10,7 @@ import { eventMatches } from '../../../src/worker-engine/core/rules.ts';
 import { keyOf, listenersOf, watchedElements } from '../../../src/worker-engine/core/triggers.ts';
 import type { Container, PageTriggerSpec, Rule, RuleEventSpec } from '../../../src/worker-engine/core/types.ts';
 import { createValueWatch } from '../../../src/worker-engine/core/value-watch.ts';
-import { logs, makeEngine } from './helpers.ts';
+import { logs, makeEngine } from '../harness.ts';
 import { adobeServices, dataLayer, defineContainer, tokensIn } from '../../../src/container/index.ts';
 import { validateContainer } from '../../../src/container/validate.ts';
 
