@@ -71,7 +71,8 @@ export function environmentSettings(env: Environment): Record<string, unknown> {
 }
 
 /** What the build writes into the bundles (Vite `define`): the container's facts the bridge needs before the worker answers. */
-export function buildConstants(container: Container<string, object, unknown>, env: Environment, buildDate: string) {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any container, whatever its names, services and settings
+export function buildConstants(container: Container<any, any, any>, env: Environment, buildDate: string) {
   const d = defaultsFor(container);
   return {
     __OFFTAG_PAGE_DEFAULTS__: JSON.stringify({ brand: d.brand, dataLayer: d.dataLayer, environment: env, workerUrl: d.workerUrl }),
