@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { forPage, type Effect, type LinkClick } from '../../src/protocol.ts';
+import type { Effect, LinkClick } from '../../src/protocol.ts';
+import { forPage } from '../../src/worker-engine/shell/page-writes.ts';
 import { cloneable, takeSnapshot } from '../../src/main-bridge/snapshot.ts';
 import { applyEffects, type ApplyHooks } from '../../src/main-bridge/apply-effects.ts';
 import { applyRareEffect } from '../../src/main-bridge/rare-effects.ts';
