@@ -142,6 +142,8 @@ export async function buildLibrary(o: BuildOptions): Promise<{ gzip: number; raw
     await bundle(`${root}src/worker-engine/sender-main.ts`, 'offtag-sender.js');
     await bundle(`${root}src/main-bridge/visitor-entry.ts`, 'offtag-visitor.js');
     await bundle(`${root}src/main-bridge/rare-effects-entry.ts`, 'offtag-effects.js');
+    // Page triggers (docs/triggers.md): loaded by offtag-effects.js only for a container whose rules use them.
+    await bundle(`${root}src/main-bridge/triggers-entry.ts`, 'offtag-triggers.js');
     if (existsSync(`${root}src/devtools/index.tsx`)) await bundle(`${root}src/devtools/index.tsx`, 'offtag-devtools.js');
   } finally {
     await rm(tmp, { recursive: true, force: true });
