@@ -120,7 +120,7 @@ describe('applying effects', () => {
 
   });
 
-  it('creates a hidden iframe in a task of its own, posts queued messages once it loads, and passes its messages back', async () => {
+  it('creates a hidden iframe in an idle period after load, posts queued messages once it loads, and passes its messages back', async () => {
     const h = hooks();
     const src = URL.createObjectURL(
       new Blob(
@@ -140,9 +140,9 @@ describe('applying effects', () => {
           targetOrigin: '*',
           messages: ['hello'],
         },
-      h.frameMessage,
+      h,
     );
-    // Not in the effect batch's task: the frame is inserted in a task of its own (issue 12).
+    // Not in the effect batch's task: the frame is inserted after the page's load, when the main thread is idle (issues 12, 26).
     expect(document.getElementById('sync-frame')).toBeNull();
     await new Promise<void>((resolve) => {
       const inserted = new MutationObserver(() => document.getElementById('sync-frame') && (inserted.disconnect(), resolve()));
@@ -160,7 +160,7 @@ describe('applying effects', () => {
     const src = URL.createObjectURL(
       new Blob(['window.FAKE_RUM = { init: function (o) { window.FAKE_RUM.got = o; } };'], { type: 'text/javascript' }),
     );
-    applyRareEffect({ type: 'script', id: 'fake-rum', src, init: { fn: 'FAKE_RUM.init', args: [{ a: 1 }] } }, () => {});
+    applyRareEffect({ type: 'script', id: 'fake-rum', src, init: { fn: 'FAKE_RUM.init', args: [{ a: 1 }] } }, { frameMessage: () => {} });
     await expect.poll(() => (window as unknown as { FAKE_RUM?: { got?: unknown } }).FAKE_RUM?.got, { timeout: 5000 }).toEqual({ a: 1 });
   });
 
@@ -170,7 +170,7 @@ describe('applying effects', () => {
     console.error = (m: string) => errors.push(m);
     try {
       const src = `${location.origin}/no-such-script-${Date.now()}.js`;
-      applyRareEffect({ type: 'script', id: 'missing-script', src }, () => {});
+      applyRareEffect({ type: 'script', id: 'missing-script', src }, { frameMessage: () => {} });
       await expect.poll(() => errors, { timeout: 5000 }).toContain(`Failed to load script ${src}`);
     } finally {
       console.error = original;

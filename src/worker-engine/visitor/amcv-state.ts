@@ -38,7 +38,8 @@ export interface AmcvState {
   persist(): void;
 }
 
-export function createAmcvState(ctx: EngineContext, orgId: string, digest: number): AmcvState {
+/** `readsAnalyticsCookie`: the library has a tracking server, so it takes an MCAID from `s_vi`. */
+export function createAmcvState(ctx: EngineContext, orgId: string, digest: number, readsAnalyticsCookie = false): AmcvState {
   const now = () => ctx.env.now();
   const name = amcvCookieName(orgId);
   const sessionName = amcvsCookieName(orgId);
@@ -92,7 +93,7 @@ export function createAmcvState(ctx: EngineContext, orgId: string, digest: numbe
         const mid = decodeAmcv(ecid).fields.get('MCMID')?.value;
         if (isValidVisitorId(mid)) set('MCMID', mid);
       }
-      const vi = /v1\|([0-9A-Fa-f-]+)\[/.exec(ctx.cookies.get('s_vi') ?? '');
+      const vi = !readsAnalyticsCookie ? null : /v1\|([0-9A-Fa-f-]+)\[/.exec(ctx.cookies.get('s_vi') ?? '');
       if (vi?.[1]) set('MCAID', vi[1]);
     },
     applyHandOff(overwrite) {
@@ -102,6 +103,9 @@ export function createAmcvState(ctx: EngineContext, orgId: string, digest: numbe
         const v = ids[key];
         if (v && (overwrite || !live(key)?.value)) set(key, v);
       }
+      // An accepted hand-off expires the blob, as VisitorAPI does: the landing page asks AAM again.
+      const blob = fields.get('MCAAMB');
+      if (blob) blob.expiry = Math.floor(now() / 1000);
     },
     persist() {
       if (!ctx.page.cookiesEnabled) return;

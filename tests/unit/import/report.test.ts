@@ -44,6 +44,10 @@ describe('the report', () => {
     expect(line('rule', 'custom event')).toContain('event core/src/lib/events/customEvent.js is not one the engine observes yet');
     expect(lines).toContain('extension "Acme Vendor Pixel" (acme-vendor) not imported: the import supports Core, Adobe Analytics and the Experience Cloud ID Service');
     expect(lines).toContain('missing asset RC0000000000000000000000000000000002-source.min.js: give --assets <dir> with it');
+    expect(lines.filter((l) => l.startsWith('note: '))).toEqual([
+      "note: the property runs rule components without sequencing; Offtag runs each rule's conditions and actions in sequence (a component that returns a promise holds the next one)",
+      'note: the property returns "" for data elements that do not exist; Offtag leaves an unknown %token% as written',
+    ]);
     // Not imported: 6 data elements, 4 rules, 1 action of an imported rule, 2 extensions = 13.
     expect(lines.at(-1)).toBe('3 rules entirely in the worker, 2 rules partly on the page, 13 items not imported.');
     const source = readFileSync(`${TMP}/paths/container.ts`, 'utf8');
@@ -98,6 +102,11 @@ describe('where custom code runs', () => {
   it('in the worker when it uses only its own names, built-ins and what the worker gives', () => {
     expect(place("function (event) { var a = _satellite.getVar('x'), b = [1, 2]; return b.map(function (n) { return n + a; }).join(','); }", ['event']).where).toBe('worker');
     expect(place("function (e) { sessionStorage.setItem('k', JSON.stringify({ a: 1 })); return /x\\/y/.test('x/y'); }", ['e'])).toEqual({ where: 'worker', sideEffects: true, sessionKeys: ['k'] });
+  });
+  it('in the worker when it reads the data layer global (its snapshot), on the page when it writes into it', () => {
+    expect(place('function () { return digitalData.cart.total + window.digitalData.page.x; }', [], 'digitalData')).toEqual({ where: 'worker', sideEffects: false, sessionKeys: [], readsDataLayer: true });
+    expect(place("function () { window.digitalData.page['x'] = 1; }", [], 'digitalData').reason).toBe("it writes into `digitalData`, the page's data layer");
+    expect(place('function () { return digitalData.x; }').reason).toBe('it uses `digitalData.x`, which only the page has');
   });
   it('on the page when it touches the page, the element, or what it cannot read', () => {
     expect(place('function () { return document.title; }').reason).toBe('it uses `document.title`, which only the page has');
