@@ -41,6 +41,8 @@ export interface OfftagAmplitudeConfig {
   serverUrl?: string;
   /** Run the tag in Partytown's worker (true, the default) or on the main thread. */
   partytown?: boolean;
+  /** Amplitude's offline handling (true, the default): events wait while `navigator.onLine` is false; false sends them at once. */
+  holdWhileOffline?: boolean;
 }
 
 /** `window.offtagConfig`: every key is optional; an unknown key or a wrong type is logged once and the default kept. */

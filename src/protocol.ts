@@ -70,12 +70,20 @@ export type LifecycleEvent = 'library-loaded' | 'dom-ready' | 'window-loaded';
 export interface LinkClick {
   /** Absolute URL of the link (`a.href`). */
   href: string;
-  /** Collapsed link text, in AppMeasurement's priority order (explicit name, s_objectID, text, alt/title/src, value). */
+  /**
+   * The link's collapsed text (`innerText`, else `textContent`). Clicks recorded before `html` was
+   * sent carry the whole name here (an explicit name, the text, else an alt, title or src).
+   */
   text: string;
-  /** Nearest ancestor id, or 'BODY'. */
+  /**
+   * The link's `outerHTML`: the worker reads its name attributes, its `onclick` and, when there is no
+   * text, the first alt or title (analytics/link-name.ts).
+   */
+  html?: string;
+  /** The nearest ancestor's `data-id`, else its `id` (not empty), else 'BODY'; '' when no body was reached. */
   region: string;
-  /** Whether the link's onclick already calls `.tl(`: such links are skipped. */
-  hasTlCall: boolean;
+  /** Whether the link's onclick already calls `.tl(`: such links are skipped (the worker reads it from `html` too). */
+  hasTlCall?: boolean;
   /** The element's tag name (`A`, `AREA`): ClickMap's `ot`. */
   tag?: string;
   /**
@@ -193,6 +201,8 @@ export type Effect =
   | { type: 'monitor'; name: string; data: unknown }
   /** The worker shell's, never the engine's: a cookie write as the `document.cookie` string, built in the worker. */
   | { type: 'cookie-string'; cookie: string }
+  /** The tracker made a hit (a page view or a rule's link hit): the bridge resets `window.s_objectID` as AppMeasurement does. */
+  | { type: 'hit' }
   /** The worker shell's, sent once: the data layer paths the container reads, or null for all (main-bridge/read-set.ts). */
   | { type: 'read-set'; tree: ReadSet | null };
 

@@ -54,6 +54,9 @@ export function localConfig(s: Pick<Servers, 'collectorUrl' | 'idServiceUrl' | '
       scriptUrl: `${s.rumUrl}/amplitude/amplitude-min.js`,
       serverUrl: `${s.rumUrl}/amplitude/2/httpapi`,
       partytown: true,
+      // The intake is on loopback: a browser with no other interface says it is offline
+      // (navigator.onLine false), and Amplitude would keep every event (issue 28 item 6).
+      holdWhileOffline: false,
     },
   };
 }

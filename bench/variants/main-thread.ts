@@ -16,7 +16,7 @@ import { takeSnapshot } from '../../src/main-bridge/snapshot.ts';
 import { storefront } from '../../src/storefront/container.ts';
 import { createEngine } from '../../src/worker-engine/core/engine.ts';
 import { createHost, fetchWithTimeout } from '../../src/worker-engine/host.ts';
-import { createServices } from '../../src/worker-engine/services.ts';
+import { createServices } from '../../src/worker-engine/adobe-services.ts';
 import { growContainer, sha256 } from './common.ts';
 
 const w = window as unknown as Record<string, unknown>;

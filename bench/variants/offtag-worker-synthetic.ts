@@ -4,7 +4,7 @@
  * offtag.js itself is the built dist file, unchanged.
  */
 import { storefront } from '../../src/storefront/container.ts';
-import { createServices } from '../../src/worker-engine/services.ts';
+import { createServices } from '../../src/worker-engine/adobe-services.ts';
 import { createBeaconSink } from '../../src/worker-engine/transport/beacon-sink.ts';
 import { startWorker } from '../../src/worker-engine/worker-shell.ts';
 import { growContainer } from './common.ts';

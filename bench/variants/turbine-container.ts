@@ -24,7 +24,7 @@ import { resolveSettings } from '../../src/worker-engine/core/settings.ts';
 import type { CookieJar, DataElement, DataElementContext, EngineContext, RuleContext, SessionStore } from '../../src/worker-engine/core/types.ts';
 import type { Services } from '../../src/worker-engine/services.ts';
 import { fetchWithTimeout } from '../../src/worker-engine/host.ts';
-import { createServices } from '../../src/worker-engine/services.ts';
+import { createServices } from '../../src/worker-engine/adobe-services.ts';
 import { growContainer, sha256 } from './common.ts';
 
 interface Turbine {

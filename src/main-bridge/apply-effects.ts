@@ -65,6 +65,10 @@ export function applyEffects(effects: Effect[], hooks: ApplyHooks): void {
       case 'reply':
         hooks.reply(e.seq, e);
         break;
+      case 'hit':
+        // The tracker made a hit: `window.s_objectID` has lived its life (AppMeasurement resets it).
+        (window as { s_objectID?: unknown }).s_objectID = 0;
+        break;
       default:
         // Iframes, pixels and scripts: requests, timers and the devtools feed never leave the worker (isBridgeEffect).
         applyRare(e as RareEffect, hooks);

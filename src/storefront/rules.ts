@@ -111,6 +111,8 @@ export function amplitudeScript(ctx: Ctx, a: Settings['amplitude'] = ctx.setting
           // Only the container's own events: no DOM autocapture, no remote configuration.
           autocapture: false,
           fetchRemoteConfig: false,
+          // `null` is the SDK's OfflineDisabled: no network-connectivity checker, events go out at once.
+          ...(a.holdWhileOffline ? {} : { offline: null }),
         },
       ],
     },

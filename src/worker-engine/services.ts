@@ -1,22 +1,11 @@
 /**
- * The services the storefront's rules use, built once per engine: the visitor-ID service and
- * the analytics tracker. The engine core does not know them; the storefront container reaches
- * them through its hooks (src/storefront/container.ts).
+ * What the Adobe services offer a container's rules (types only): the visitor-ID service and the
+ * analytics tracker implement these, adobe-services.ts builds them, and a container reaches them
+ * through its hooks. Types only, so the tracker and the visitor service import them without a loop.
  */
 import type { LinkClick } from '../protocol.ts';
-import type { EngineContext } from './core/types.ts';
-import { createAnalyticsService } from './analytics/tracker.ts';
-import { createVisitorService } from './visitor/service.ts';
 
-export function createServices(ctx: EngineContext): Services {
-  const visitor = createVisitorService(ctx);
-  return { visitor, analytics: createAnalyticsService(ctx, visitor) };
-}
-
-/**
- * The services the worker offers the storefront's rules. Each is built once per engine from the context;
- * the visitor-ID service and the analytics tracker implement these.
- */
+/** The services a container built with `adobeServices()` (src/container) gets: built once per engine from the context. */
 export interface Services {
   visitor: VisitorService;
   analytics: AnalyticsService;

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { forPage, type Effect } from '../../src/protocol.ts';
+import { forPage, type Effect, type LinkClick } from '../../src/protocol.ts';
 import { cloneable, takeSnapshot } from '../../src/main-bridge/snapshot.ts';
 import { applyEffects, type ApplyHooks } from '../../src/main-bridge/apply-effects.ts';
 import { applyRareEffect } from '../../src/main-bridge/rare-effects.ts';
 import { probeCookieDomain, readPageInfo } from '../../src/main-bridge/page-info.ts';
-import { linkClick } from '../../src/main-bridge/clicks.ts';
+import { linkClick, listenForClicks } from '../../src/main-bridge/clicks.ts';
 import { startTestWorker } from './start-test-worker.ts';
 
 const hooks = (): ApplyHooks & { frames: unknown[]; replies: unknown[] } => {
@@ -184,11 +184,12 @@ describe('page info', () => {
   it('describes link clicks for automatic link tracking', () => {
     document.body.innerHTML = `<div id="footer"><a id="l" href="/files/sheet.pdf" onclick="s.tl(this,'d')">  Safety
       sheet </a></div>`;
-    expect(linkClick(document.querySelector('#l'))).toEqual({
+    const l = document.querySelector('#l')!;
+    expect(linkClick(l)).toEqual({
       href: new URL('/files/sheet.pdf', location.href).href,
       text: 'Safety sheet',
+      html: l.outerHTML,
       region: 'footer',
-      hasTlCall: true,
       tag: 'A',
       objectId: 'undefined',
     });
@@ -203,6 +204,52 @@ describe('page info', () => {
     } finally {
       delete w.s_objectID;
     }
+  });
+});
+
+describe('clicks as AppMeasurement sees them (issue 29)', () => {
+  const w = window as unknown as { s_objectID?: unknown };
+  it('the region is the nearest ancestor with a data-id, else an id (empty ones skipped), else BODY', () => {
+    document.body.innerHTML = `<section id="outer"><div data-id="promo-box" id="inner"><p id=""><a id="a1" href="/x">Spring sale</a></p></div></section>
+      <div data-id="" id="plain"><a id="a2" href="/y">y</a></div><a id="a3" href="/z">z</a>`;
+    expect(linkClick(document.querySelector('#a1'))!.region).toBe('promo-box');
+    expect(linkClick(document.querySelector('#a2'))!.region).toBe('plain');
+    expect(linkClick(document.querySelector('#a3'))!.region).toBe('BODY');
+  });
+  it("the link's own HTML goes to the worker, which names it (data-s-object-id, onclick, alt/title)", () => {
+    document.body.innerHTML = `<a id="a" href="/x" data-s-object-id="promo-a" onclick="s_objectID='p'"><img alt="Sale" src="/s.png"></a>`;
+    const link = linkClick(document.querySelector('#a img'))!;
+    expect(link.text).toBe('');
+    expect(link.html).toBe(document.querySelector('#a')!.outerHTML);
+  });
+  it('the same element clicked again within 10 s is not sent again; every sent click resets window.s_objectID', () => {
+    document.body.innerHTML = `<a id="b1" href="#one">one</a><a id="b2" href="#two">two</a>`;
+    const sent: LinkClick[] = [];
+    listenForClicks((l) => sent.push(l));
+    const [b1, b2] = [document.querySelector<HTMLElement>('#b1')!, document.querySelector<HTMLElement>('#b2')!];
+    w.s_objectID = 'hero';
+    b1.click();
+    expect(sent.map((l) => l.objectId)).toEqual(['hero']);
+    expect(w.s_objectID).toBe(0);
+    w.s_objectID = 'again';
+    b1.click();
+    // Not tracked again: s_objectID is left as the page set it.
+    expect(sent).toHaveLength(1);
+    expect(w.s_objectID).toBe('again');
+    b2.click();
+    b1.click();
+    expect(sent.map((l) => l.text)).toEqual(['one', 'two', 'one']);
+    expect(sent[1]!.objectId).toBe('again');
+    expect(sent[2]!.objectId).toBe('0');
+    delete w.s_objectID;
+  });
+  it("a hit the worker made (a rule's page view) resets window.s_objectID, so a later click does not carry it", () => {
+    w.s_objectID = 'stale';
+    applyEffects([{ type: 'hit' }], { vars: {}, base: '', frameMessage() {}, reply() {} } as ApplyHooks);
+    expect(w.s_objectID).toBe(0);
+    document.body.innerHTML = `<a id="d" href="/f.pdf">pdf</a>`;
+    expect(linkClick(document.querySelector('#d'))!.objectId).toBe('0');
+    delete w.s_objectID;
   });
 });
 

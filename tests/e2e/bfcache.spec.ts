@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../chromium.ts';
-import { SERVERS, resetServers, waitForBeacons } from './helpers.ts';
+import { SERVERS, beaconsIdle, resetServers, waitForBeacons } from './helpers.ts';
 
 // Playwright starts Chromium with the back/forward cache off; this file turns it back on.
 test.use({ launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, ignoreDefaultArgs: ['--disable-back-forward-cache'] } });
@@ -9,7 +9,8 @@ test.use({ launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, 
 async function awayAndBack(page: Page): Promise<true | string> {
   await page.evaluate(() => addEventListener('pageshow', (e) => ((window as any).restored = (e as PageTransitionEvent).persisted)));
   await page.goto('/test/blank.html');
-  await page.goBack({ waitUntil: 'load' });
+  // 'commit', not 'load': a page restored from the cache fires pageshow, never load.
+  await page.goBack({ waitUntil: 'commit' });
   let result: true | string = '';
   await expect
     .poll(async () => (result = await page.evaluate(() => ((window as any).restored ? true : JSON.stringify((performance.getEntriesByType('navigation')[0] as any)?.notRestoredReasons ?? null)))))
@@ -29,7 +30,8 @@ test('a page with Offtag (its worker and the origin\'s SharedWorker sender) is r
   await context.addCookies([{ name: 'sat_track', value: 'true', url: SERVERS.page }]);
   await page.goto('/test/minimal.html?host=same');
   await waitForBeacons(request, 1);
-  await page.waitForTimeout(500);
+  // Leave as a visitor would, a moment after the beacon: the queue done with it (its store writes and deletes).
+  await beaconsIdle(page);
   const back = await awayAndBack(page);
   // Nothing else of Offtag (its worker, its frames, its storage) keeps the page out.
   if (back !== true) expect(reasonsOf(back)).toEqual(['sharedworker-with-no-active-client']);

@@ -52,3 +52,18 @@ export function consoleOf(page: Page): string[] {
 export async function clearState(page: Page) {
   await page.context().clearCookies();
 }
+
+/**
+ * Resolves when the page's beacon queue has nothing left to send or wait for and its store has
+ * caught up (WorkerApi.beaconsIdle, asked over the Comlink API port): the event a test waits for
+ * before it asserts that nothing more arrives, or leaves a page "a moment after a beacon".
+ */
+export async function beaconsIdle(page: Page): Promise<void> {
+  await page.waitForFunction(() => !!(window as any).offtag);
+  if (!(await page.evaluate(() => 'Comlink' in window))) await page.addScriptTag({ path: 'node_modules/comlink/dist/umd/comlink.min.js' });
+  await page.evaluate(async () => {
+    const w = window as any;
+    w.offtagTestApi ??= w.Comlink.wrap(w.offtag.apiPort);
+    await w.offtagTestApi.beaconsIdle();
+  });
+}

@@ -6,6 +6,9 @@ import type { LinkClick } from '../../protocol.ts';
 import type { ContextData } from './beacon-query.ts';
 import { escapeValue, unescapeValue } from './encoding.ts';
 import { nestedBlock } from './beacon-query.ts';
+import { linkName, objectIdOf } from './link-name.ts';
+
+export { objectIdOf };
 
 export const ACTIVITY_MAP_PAGE_MAX = 255;
 export const ACTIVITY_MAP_LINK_MAX = 128;
@@ -20,10 +23,10 @@ export const CLICK_MAP_OBJECT_MAX = 100;
 const PREFIX = 'a.activitymap.';
 
 /** The ActivityMap data of a click: page (pageName, else URL), link text, region, pageIDType. */
-export function activityMapData(link: LinkClick, pageName: string | undefined, pageUrl: string): ContextData {
+export function activityMapData(link: LinkClick, pageName: string | undefined, pageUrl: string, name = linkName(link)): ContextData {
   return {
     [`${PREFIX}page`]: (pageName || pageUrl).slice(0, ACTIVITY_MAP_PAGE_MAX),
-    [`${PREFIX}link`]: link.text.slice(0, ACTIVITY_MAP_LINK_MAX),
+    [`${PREFIX}link`]: name.slice(0, ACTIVITY_MAP_LINK_MAX),
     [`${PREFIX}region`]: (link.region || 'BODY').slice(0, ACTIVITY_MAP_REGION_MAX),
     // 1 when the page is named by pageName; 0 (URL) is dropped by the context data rules.
     [`${PREFIX}pageIDType`]: pageName ? 1 : 0,
@@ -37,6 +40,7 @@ export function activityMapData(link: LinkClick, pageName: string | undefined, p
  */
 export function clickMapFields(link: LinkClick, pageName: string | undefined, pageUrl: string): string {
   const page = pageName || pageUrl;
+  // (The page id needs a pageName or the URL of an earlier run of the tracker: `clickData`'s `ranBefore`.)
   const objectId = objectIdOf(link.objectId);
   const id = String(objectId ?? link.href ?? '').substring(0, CLICK_MAP_OBJECT_MAX);
   if (!page || !id || typeof link.tag !== 'string' || !link.tag) return '';
@@ -46,19 +50,12 @@ export function clickMapFields(link: LinkClick, pageName: string | undefined, pa
   );
 }
 
-/**
- * `window.s_objectID` as the bridge sends it (`String(...)`): the library's default `0`, and values
- * that were never set (`undefined`, `null`, `false`, empty), name no object.
- */
-export function objectIdOf(sent: unknown): string | undefined {
-  return typeof sent !== 'string' || ['', '0', 'undefined', 'null', 'false'].includes(sent) ? undefined : sent;
-}
-
 /** The encoded click data a hit carries after `pev3`: the ActivityMap block, then the ClickMap fields. */
-export function clickData(link: LinkClick, pageName: string | undefined, pageUrl: string): string {
-  // ActivityMap records a click only when it found a link text (its `link` is required).
-  const am = link.text ? nestedBlock('c', activityMapData(link, pageName, pageUrl)) : '';
-  return am + clickMapFields(link, pageName, pageUrl);
+export function clickData(link: LinkClick, pageName: string | undefined, pageUrl: string, ranBefore = true): string {
+  // ActivityMap records a click only when it found a link name (its `link` is required).
+  const name = linkName(link);
+  const am = name ? nestedBlock('c', activityMapData(link, pageName, pageUrl, name)) : '';
+  return am + clickMapFields(link, pageName, ranBefore ? pageUrl : '');
 }
 
 /** The `s_sq` value as written: `rsid=<escaped click data>`, escaped again as every library cookie value. */

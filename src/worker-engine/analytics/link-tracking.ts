@@ -8,6 +8,7 @@ import type { Settings } from '../core/settings.ts';
 import { internalFiltersFor } from '../core/settings.ts';
 import type { ContextData } from './beacon-query.ts';
 import { queryKeyOf } from './variables.ts';
+import { callsTracker } from './link-name.ts';
 
 export type LinkType = 'o' | 'd' | 'e';
 
@@ -133,7 +134,7 @@ export function hostnameOf(url: string): string {
  * click that sends no hit (including links whose onclick already calls `.tl(`).
  */
 export function classifyClick(link: LinkClick, settings: Settings, pageUrl: string): { linkType: 'd' | 'e'; linkUrl: string } | undefined {
-  if (link.hasTlCall || !link.href) return undefined;
+  if (callsTracker(link) || !link.href) return undefined;
   if (isDownloadLink(link.href, settings.linkDownloadFileTypes)) return { linkType: 'd', linkUrl: reportedLinkUrl(link.href) };
   if (isExitLink(link.href, internalFiltersFor(settings, hostnameOf(pageUrl)))) return { linkType: 'e', linkUrl: reportedLinkUrl(link.href) };
   return undefined;

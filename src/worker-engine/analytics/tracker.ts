@@ -14,6 +14,7 @@ import { beaconPath, sessionRandom, tagContainerMarker, trackingOrigin } from '.
 import { consentHinter, EU_COMPLIANCE_MESSAGE, trackingConsented } from './consent.ts';
 import { FALLBACK_ID_COOKIE, FALLBACK_ID_LIFETIME_MS, isFallbackId, newFallbackId } from './fallback-id.ts';
 import { classifyClick, filterLinkHit, linkEventParam } from './link-tracking.ts';
+import { callsTracker } from './link-name.ts';
 import { timeString } from './time-string.ts';
 import { queryKeyOf, wireValue } from './variables.ts';
 
@@ -64,6 +65,11 @@ export function createAnalyticsService(ctx: EngineContext, visitor: VisitorServi
   /** pageName and server survive between calls (clearVars() clears neither). */
   let lastPageName: string | undefined;
   let lastServer: string | undefined;
+  /**
+   * Whether the tracker has run before (a hit or a click): AppMeasurement sets its pageURL on its first
+   * run, after the click's ClickMap fields were made, so a click before any hit has none (no pid/oid/ot).
+   */
+  let ranBefore = false;
   /** The round trip of the last delivered beacon, sent once as `lrt` by the next one (as AppMeasurement does). */
   let lastRoundTrip: number | undefined;
   /** `s c j v k bw bh` are measured once per page. */
@@ -268,6 +274,9 @@ export function createAnalyticsService(ctx: EngineContext, visitor: VisitorServi
       if (!t) return Promise.resolve();
       if (hit.vars.pageName) lastPageName = hit.vars.pageName;
       if (hit.vars.server) lastServer = hit.vars.server;
+      ranBefore = true;
+      // The page's window.s_objectID ends with this hit, as AppMeasurement ends it after each track call.
+      ctx.emit({ type: 'hit' });
       return enqueue({ hit, snapshot: ctx.snapshot(), tracker: t, pageName: lastPageName });
     }),
 
@@ -276,9 +285,10 @@ export function createAnalyticsService(ctx: EngineContext, visitor: VisitorServi
       if (!t) return Promise.resolve();
       const snapshot = ctx.snapshot();
       const kind = classifyClick(link, ctx.settings, snapshot.url);
-      const data = clickData(link, lastPageName, snapshot.url);
+      const data = clickData(link, lastPageName, snapshot.url, ranBefore);
+      ranBefore = true;
       if (!kind) {
-        if (link.hasTlCall) return Promise.resolve();
+        if (callsTracker(link)) return Promise.resolve();
         // No hit for this click: its ActivityMap and ClickMap data wait in s_sq for the next hit.
         ctx.cookies.set(CLICK_COOKIE, clickCookieValue(t.rsid, data), { path: '/', domain: ctx.page.cookieDomain });
         return Promise.resolve();

@@ -8,7 +8,7 @@ import type { EngineEvent, LogLevel, PageInfo, Snapshot } from '../../protocol.t
 import { safeDecode } from './cookies.ts';
 import { readPath } from './data-layer.ts';
 import type { Settings } from './settings.ts';
-import type { CookieJar, DataElement, DataElementContext, SessionStore } from './types.ts';
+import { storedKey, type CookieJar, type DataElement, type DataElementContext, type SessionStore } from './types.ts';
 
 /** SPEC.md §9: data element circular reference depth limit. */
 export const CIRCULAR_REFERENCE_DEPTH_LIMIT = 10;
@@ -79,6 +79,22 @@ export function createResolver<N extends string>(
     }
   };
 
+  /** Launch's storage duration `session`: store a value, or answer with the stored one. */
+  const stored = (name: string, value: unknown): unknown => {
+    const key = storedKey(name);
+    if (!isMissing(value)) {
+      const json = JSON.stringify(value);
+      if (json !== undefined && json !== deps.session.get(key)) deps.session.set(key, json);
+      return value;
+    }
+    const kept = deps.session.get(key);
+    try {
+      return kept === null ? value : (JSON.parse(kept) as unknown);
+    } catch {
+      return value;
+    }
+  };
+
   const resolver: Resolver<N> = {
     has(name) {
       return Object.prototype.hasOwnProperty.call(elements, name) || deps.customVars.has(name);
@@ -102,6 +118,7 @@ export function createResolver<N extends string>(
       let value: unknown;
       try {
         value = readSource(de, ctx);
+        if (de.storage === 'session') value = stored(name, value);
         if (isMissing(value)) {
           if (de.missingMessage) deps.log('log', de.missingMessage);
           value = defaultOf(de, deps.settings) ?? value;

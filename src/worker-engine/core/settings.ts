@@ -36,6 +36,13 @@ export interface AmplitudeSettings {
   serverUrl: string;
   /** Run the tag in Partytown's worker (true) or on the main thread. */
   partytown: boolean;
+  /**
+   * Amplitude's own offline handling (true, its default): while the browser says it is offline
+   * (`navigator.onLine` false), the SDK keeps events and sends them when the `online` event comes.
+   * false sends them at once (the SDK retries a failed upload): for an intake that `navigator.onLine`
+   * does not speak for, such as one on loopback (the demo's; docs/third-party.md).
+   */
+  holdWhileOffline: boolean;
 }
 
 export interface Settings {
@@ -98,6 +105,7 @@ export const DEFAULT_SETTINGS: Settings = {
     scriptUrl: 'https://cdn.amplitude.com/libs/analytics-browser-2.46.0-min.js.gz',
     serverUrl: '',
     partytown: true,
+    holdWhileOffline: true,
   },
   linkDownloadFileTypes: 'exe,zip,wav,mp3,mov,mpg,avi,wmv,pdf,doc,docx,xls,xlsx,ppt,pptx',
   linkInternalFilters: '',

@@ -86,7 +86,15 @@ export type DataElement<N extends string> = DataElementSource<N> & {
    * by the rules that need it, never ahead of them for `getVar` (the engine's early values).
    */
   sideEffects?: boolean;
+  /**
+   * `session`: a value that is not missing is also stored in sessionStorage (under `storedKey`),
+   * and answers while the source is missing, for the rest of the session (Launch's storage duration).
+   */
+  storage?: 'session';
 };
+
+/** The sessionStorage key of a data element stored for the session (Launch's key). */
+export const storedKey = (name: string): string => `com.adobe.reactor.dataElements.${name}`;
 
 export interface DataElementContext<N extends string> {
   readonly settings: Settings;
@@ -152,8 +160,22 @@ export interface Rule<N extends string, S = unknown> {
 
 export interface Container<N extends string, S = unknown> {
   name: string;
+  /** Reported in `_satellite.buildInfo.containerVersion`. */
+  version?: string;
   /** The session keys the bridge must read for this container; `{brand}` is replaced. */
   sessionKeys: string[];
+  /**
+   * The container's settings: defaults for its own settings and for the engine's (core/settings.ts),
+   * overridable by `window.offtagConfig` and checked by the same validator.
+   */
+  settings?: Record<string, unknown>;
+  /**
+   * Checks beyond the type a setting's default has, by dotted path: the phrase after "must be"
+   * (e.g. `an http(s) URL or ''`) when a value is refused, else undefined.
+   */
+  settingChecks?: Record<string, (value: unknown) => string | undefined>;
+  /** The services the rules use, built once per engine. */
+  services?: (ctx: EngineContext) => S;
   dataElements: Record<N, DataElement<N>>;
   rules: Rule<N, S>[];
   /**

@@ -10,7 +10,8 @@
  * itself: a sender whose script did not load, that died, or that speaks another version of these
  * messages (`SENDER_PROTOCOL`), costs time, never a beacon.
  */
-import { settles, type BeaconFetch, type BeaconFetchInit, type ChainFetch, type ChainRequest, type ChainResult } from './queue.ts';
+import { settles } from './queue-policy.ts';
+import type { BeaconFetch, BeaconFetchInit, ChainFetch, ChainRequest, ChainResult } from './queue-types.ts';
 
 /** One request of a run, numbered by the worker. */
 export type RunRequest = { id: number } & ChainRequest;

@@ -324,8 +324,10 @@ describe('wire parity with AppMeasurement 2.27.0 (issue 11)', () => {
   });
   it('ClickMap: without a page name the page is its URL and pidt is left out; s_objectID names the object', async () => {
     const { ctx, analytics } = setup();
+    // A page view without a pageName first: the ClickMap page id is then the URL (issue 29: none before any hit).
+    await analytics.track({ type: 't', vars: {} });
     await analytics.onClick(click('https://www.example.com/a.pdf', { objectId: 'hero pdf', tag: 'area' }));
-    expect(ctx.requests[0]!.url).toContain('&.c&pid=https%3A%2F%2Fwww.example.com%2Fshop%2Fproduct%3Fid%3D1&oid=hero%20pdf&oidt=1&ot=AREA&oi=1&s=');
+    expect(ctx.requests[1]!.url).toContain('&.c&pid=https%3A%2F%2Fwww.example.com%2Fshop%2Fproduct%3Fid%3D1&oid=hero%20pdf&oidt=1&ot=AREA&oi=1&s=');
   });
   it('ActivityMap needs a link text: a link without one sends only the ClickMap fields', async () => {
     const { ctx, analytics } = setup();

@@ -380,6 +380,14 @@ describe('rule "Product analytics" (Amplitude through Partytown)', () => {
       then: { fn: 'amplitude.track', args: ['Page View', { page_name: PAGE_VIEW_VARS.pageName }], delay: 0 },
     });
   });
+  it("keeps Amplitude's offline handling by default; holdWhileOffline false turns it off (offline: null)", async () => {
+    const initOptions = async (config: object) => {
+      const batch = await harness({ config }).fire({ type: 'window-loaded' }, { cookie: consent });
+      return effectsOf(batch, 'script')[0]!.init!.args[1] as Record<string, unknown>;
+    };
+    expect(await initOptions({ amplitude })).not.toHaveProperty('offline');
+    expect(await initOptions({ amplitude: { ...amplitude, holdWhileOffline: false } })).toHaveProperty('offline', null);
+  });
   it('runs on the main thread when amplitude.partytown is false', async () => {
     const h = harness({ config: { amplitude: { ...amplitude, partytown: false } } });
     const batch = await h.fire({ type: 'window-loaded' }, { cookie: consent });

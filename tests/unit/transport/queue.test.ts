@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createBeaconQueue, GIVE_UP_AFTER, retryDelay, settles, STEP_ASIDE_AFTER, STORE_GROUP_MS, type BeaconFetch, type BeaconQueueOptions } from '../../../src/worker-engine/transport/queue.ts';
+import { createBeaconQueue, type BeaconFetch, type BeaconQueueOptions } from '../../../src/worker-engine/transport/queue.ts';
+import { GIVE_UP_AFTER, retryDelay, settles, STEP_ASIDE_AFTER, STORE_GROUP_MS } from '../../../src/worker-engine/transport/queue-policy.ts';
 import { memoryStore, type BeaconStore } from '../../../src/worker-engine/transport/store.ts';
 import { connectSender, servePort } from '../../../src/worker-engine/transport/sender.ts';
 import { startCollector, type Collector } from '../../../tools/collector/server.ts';

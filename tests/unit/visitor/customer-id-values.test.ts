@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { normalizeCustomerIds } from '../../../src/worker-engine/visitor/customer-ids.ts';
 import { sha256Hex } from './helpers.ts';
 
-describe('customer ids at their edges (vis2)', () => {
+describe('customer ids at their edges', () => {
   it('keeps the logged-out state (2); any other number is unknown (0)', async () => {
     const r = await normalizeCustomerIds(
       { out: { id: 'a', authState: 2 }, auth: { id: 'b', authState: 1 }, odd: { id: 'c', authState: 3 }, text: { id: 'd', authState: '1' } },

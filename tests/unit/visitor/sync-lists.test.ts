@@ -15,7 +15,7 @@ import {
 
 const today = 19899;
 
-describe('sync lists at their edges (vis2)', () => {
+describe('sync lists at their edges', () => {
   it('skips entries that are not <id>-<day>, and keeps the rest', () => {
     expect(parseSyncList('garbage*411-19906*477-19900x*-5*a\nb-19900*9-')).toEqual([{ id: '411', expiryDay: 19906 }]);
     expect(parseSyncList('a-b-19906')).toEqual([{ id: 'a-b', expiryDay: 19906 }]);
@@ -57,7 +57,7 @@ describe('sync lists at their edges (vis2)', () => {
   });
 });
 
-describe('idSyncOrigin and idSyncByURL at their edges (vis2)', () => {
+describe('idSyncOrigin and idSyncByURL at their edges', () => {
   it('drops every trailing slash of the idSyncOrigin setting', () => {
     expect(idSyncOrigin('http://127.0.0.1:4176//', 'dpm')).toBe('http://127.0.0.1:4176');
   });

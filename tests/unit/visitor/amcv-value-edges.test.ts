@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { amcvDigest, decodeAmcv, hash32 } from '../../../src/worker-engine/visitor/amcv-cookie.ts';
 
-describe('AMCV value at its edges (vis2)', () => {
+describe('AMCV value at its edges', () => {
   it('the digest adds "|<secure server>" when one is set', () => {
     expect(amcvDigest('dpm.demdex.net', 'dpm-secure.example.com')).toBe(hash32('5.5.0|dpm.demdex.net|dpm-secure.example.com'));
     expect(amcvDigest('dpm.demdex.net', '')).toBe(179643557);

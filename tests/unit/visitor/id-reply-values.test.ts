@@ -7,7 +7,7 @@ import { readIdReply, readIdResponse } from '../../../src/worker-engine/visitor/
 
 const json = (body: string) => readIdResponse({ status: 200, body });
 
-describe('/id reply: odd values (vis2)', () => {
+describe('/id reply: odd values', () => {
   it('a reply without fields has the defaults and no other key', () => {
     expect(readIdReply({})).toStrictEqual({ ttl: 604800, ibs: [], optOut: 'NONE', optOutTtl: 7200, rejected: [] });
     expect(Object.keys(readIdReply({ d_mid: '<bad>', d_blob: '', subdomain: '' })).sort()).toEqual(

@@ -8,7 +8,7 @@ import { FIXED_NOW, ORG, seededRandom } from './helpers.ts';
 
 const SDID = /^[0-9A-F]{16}-[0-9A-F]{16}$/;
 
-describe('SDID between consumers (vis2)', () => {
+describe('SDID between consumers', () => {
   it('a consumer that took the previous id gets it once; its next ask is the current id', () => {
     const state = emptySdidState();
     const random = seededRandom(7);
@@ -43,7 +43,7 @@ describe('SDID between consumers (vis2)', () => {
   });
 });
 
-describe('hand-off parameters in a URL (vis2)', () => {
+describe('hand-off parameters in a URL', () => {
   it('reads K=V pairs; a part without a name or without "=" is no pair', () => {
     expect(readPairs('=x|SDID=1|flag|TS=2=3')).toEqual({ SDID: '1', TS: '2=3' });
   });

@@ -8,7 +8,7 @@ import { idReply, makeContext } from './helpers.ts';
 
 const VERDICT = '---destpub-to-parent---canSetThirdPartyCookies|';
 
-describe('ID-sync iframe through the service (vis2)', () => {
+describe('ID-sync iframe through the service', () => {
   it('a reply whose syncs are all on-page fires them, opens no iframe and logs nothing', async () => {
     const onPage = { id: '477', tag: 'img', url: ['https://op.example/p'], ttl: 1440, fireURLSync: 1, syncOnPage: 1 };
     const ctx = makeContext({ fetch: () => idReply({ ibs: [onPage] }) });

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildIdUrl, isDemdexHost } from '../../../src/worker-engine/visitor/id-request.ts';
 
-describe('/id request: the demdex host test (vis2)', () => {
+describe('/id request: the demdex host test', () => {
   it('demdex.net itself and its subdomains, bare or as an origin of either scheme, with or without a port', () => {
     for (const host of [
       'demdex.net',

@@ -27,7 +27,7 @@ function setup(config: OptInConfig, cookie?: string) {
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
-describe('opt-in permission objects (vis1)', () => {
+describe('opt-in permission objects', () => {
   it('null, a JSON null and a function returning null are refused, not thrown on', () => {
     expect(parsePermissions(null)).toBeUndefined();
     expect(parsePermissions('null')).toBeUndefined();
@@ -65,7 +65,7 @@ describe('opt-in permission objects (vis1)', () => {
   });
 });
 
-describe('the adobeujs-optin lifetime (vis1)', () => {
+describe('the adobeujs-optin lifetime', () => {
   it('uses optInStorageExpiry only when it is a positive number of seconds', () => {
     expect(optInCookieLifetime({ isOptInStorageEnabled: true, optInStorageExpiry: 1 }, true)).toBe(1);
     expect(optInCookieLifetime({ isOptInStorageEnabled: true, optInStorageExpiry: 0 }, true)).toBe(33696000);
@@ -77,7 +77,7 @@ describe('the adobeujs-optin lifetime (vis1)', () => {
   });
 });
 
-describe('what the opt-in configuration is ignored for (vis1)', () => {
+describe('what the opt-in configuration is ignored for', () => {
   it('without doesOptInApply, permissions given at setup or stored change nothing and log nothing', () => {
     const { optIn, logs } = setup(
       {
@@ -121,7 +121,7 @@ describe('what the opt-in configuration is ignored for (vis1)', () => {
   });
 });
 
-describe('isApproved / isPreApproved with no categories (vis1)', () => {
+describe('isApproved / isPreApproved with no categories', () => {
   it('no argument means every category', () => {
     const { optIn } = setup({ doesOptInApply: true, preOptInApprovals: { aa: true } });
     expect(optIn.isApproved()).toBe(false);
@@ -144,7 +144,7 @@ describe('isApproved / isPreApproved with no categories (vis1)', () => {
   });
 });
 
-describe('fetchPermissions, on/off and whenComplete (vis1)', () => {
+describe('fetchPermissions, on/off and whenComplete', () => {
   it('a queued callback answers once, at the next completion only', () => {
     const { optIn } = setup({ doesOptInApply: true });
     const seen: Array<Record<string, unknown>> = [];
@@ -211,7 +211,7 @@ describe('fetchPermissions, on/off and whenComplete (vis1)', () => {
   });
 });
 
-describe('adobe.optIn.deny through the facade (vis1)', () => {
+describe('adobe.optIn.deny through the facade', () => {
   it('deny(cats, true) waits for complete(); deny(cats) completes at once', async () => {
     const svc = createVisitorService(makeContext(), { optIn: { doesOptInApply: true, previousPermissions: { aa: true, target: true } } });
     expect(await svc.call('optIn.deny', ['aa', true])).toEqual({});

@@ -14,7 +14,7 @@ const ORG = 'ABC@AdobeOrg';
 const mc = (pairs: string) => `adobe_mc=${encodeURIComponent(pairs)}`;
 const INVALID = '`serverState` has an invalid format.';
 
-describe('appendVisitorIDsTo: where adobe_mc goes (vis1)', () => {
+describe('appendVisitorIDsTo: where adobe_mc goes', () => {
   it('a URL that is only a fragment gets the query before it', () => {
     expect(appendVisitorIDsTo('#top', { MCMID: '123' }, ORG, FIXED_NOW)).toBe(`?${mc(`MCMID=123|MCORGID=${ORG}|TS=${T}`)}#top`);
   });
@@ -35,14 +35,14 @@ describe('appendVisitorIDsTo: where adobe_mc goes (vis1)', () => {
   });
 });
 
-describe('the local MID (vis1)', () => {
+describe('the local MID', () => {
   it('is the last 6 clock digits reversed, then 32 random digits', () => {
     expect(localMid(1719230412345, () => 0.95)).toBe(`543214${'9'.repeat(32)}`);
     expect(localMid(1719230412345, () => 0.35)).toBe(`543214${'3'.repeat(32)}`);
   });
 });
 
-describe('serverState edge cases (vis1)', () => {
+describe('serverState edge cases', () => {
   it('customer ids without an authState are unknown (0); a non-number authState too', () => {
     expect(parseServerState({ [ORG]: { customerIDs: { crm: { id: 'a' } } } }, ORG)).toEqual({ customerIDs: { crm: { id: 'a', authState: 0 } } });
     expect(parseServerState({ [ORG]: { customerIDs: { crm: { id: 'a', authState: '1' } } } }, ORG)).toEqual({
@@ -74,7 +74,7 @@ describe('serverState edge cases (vis1)', () => {
   });
 });
 
-describe('the AMCV cookie (vis1)', () => {
+describe('the AMCV cookie', () => {
   it('a cookie of another digest loses MCCIDH, also when the reply (error_msg) does not rewrite it', async () => {
     const fields = new Map([
       ['MCIDTS', { value: '19899' }],

@@ -25,7 +25,7 @@ function cookieWith(extra: Array<[string, { value: string; expiry?: number; sess
   return encodeAmcv(fields, DIGEST);
 }
 
-describe('opt-in through the service (vis1)', () => {
+describe('opt-in through the service', () => {
   it('reads a stored adobeujs-optin cookie: ECID approved there, the ID call goes out without waiting', async () => {
     const stored = encodeURIComponent(JSON.stringify({ ecid: true, aa: true }));
     const ctx = makeContext({ cookies: { 'adobeujs-optin': stored }, fetch: () => idReply() });
@@ -71,7 +71,7 @@ describe('opt-in through the service (vis1)', () => {
   });
 });
 
-describe('opt-out values (vis1)', () => {
+describe('opt-out values', () => {
   it('NONE is never an opt-out, whatever type is asked', async () => {
     const ctx = makeContext({ fetch: () => idReply() });
     const svc = createVisitorService(ctx);
@@ -104,7 +104,7 @@ describe('opt-out values (vis1)', () => {
   });
 });
 
-describe('getVisitorValues leaves out what it does not have (vis1)', () => {
+describe('getVisitorValues leaves out what it does not have', () => {
   it('no hint or blob in the reply: no MCAAMLH or MCAAMB keys', async () => {
     const ctx = makeContext({ fetch: () => ({ status: 200, body: JSON.stringify({ d_mid: MID }) }) });
     const svc = createVisitorService(ctx);
@@ -122,7 +122,7 @@ describe('getVisitorValues leaves out what it does not have (vis1)', () => {
   });
 });
 
-describe('getters answer live ids only (vis1)', () => {
+describe('getters answer live ids only', () => {
   it('an MCAID past its expiry (a cookie that gives it one) is answered by neither its getter nor getVisitorValues', async () => {
     const cookie = cookieWith([['MCAID', { value: AID, expiry: T - 60 }]]);
     const ctx = makeContext({ cookies: { [AMCV]: cookie, [AMCVS]: '1' } });
@@ -133,7 +133,7 @@ describe('getters answer live ids only (vis1)', () => {
   });
 });
 
-describe('customer ids where the library does not run (vis1)', () => {
+describe('customer ids where the library does not run', () => {
   it('setCustomerIDs keeps the ids but makes no ID call on an excluded path', async () => {
     const ctx = makeContext({ url: 'https://www.example.com/checkout', fetch: () => idReply() });
     const svc = createVisitorService(ctx, { pathExclusions: ['/checkout'] });
@@ -160,7 +160,7 @@ describe('customer ids where the library does not run (vis1)', () => {
   });
 });
 
-describe('appendVisitorIDsTo, SDID and resetState through the facade (vis1)', () => {
+describe('appendVisitorIDsTo, SDID and resetState through the facade', () => {
   it('appendVisitorIDsTo carries the analytics id too', async () => {
     const ctx = makeContext({ cookies: { [AMCV]: cookieWith([['MCAID', { value: AID }]]), [AMCVS]: '1' }, fetch: () => idReply() });
     const svc = createVisitorService(ctx);
@@ -215,7 +215,7 @@ describe('appendVisitorIDsTo, SDID and resetState through the facade (vis1)', ()
   });
 });
 
-describe('a page with an opaque origin (vis1)', () => {
+describe('a page with an opaque origin', () => {
   it('origin "null" (a sandboxed frame) still starts, and writes the opt-in cookie on the cookie domain', async () => {
     const ctx = makeContext({ fetch: () => idReply(), page: { origin: 'null' } });
     const svc = createVisitorService(ctx, { optIn: { doesOptInApply: true, isOptInStorageEnabled: true } });

@@ -1,0 +1,104 @@
+/**
+ * Data element helpers: where a value comes from (the data layer, a cookie, sessionStorage, the
+ * query string, a constant, a function) and how it is finished (default, lower-casing, clean
+ * text, storage duration). Each returns the engine's `DataElement` (core/types.ts), so a table of
+ * helpers and a table of hand-written elements are the same thing.
+ */
+import type { DataElement, DataElementContext } from '../worker-engine/core/types.ts';
+import type { Settings } from '../worker-engine/core/settings.ts';
+
+/**
+ * How long a value outlives the event it was read on, as Launch's "storage duration": `pageview`
+ * (default) keeps nothing; `session` stores each value that is not missing in sessionStorage and
+ * answers with it while the source is missing, for the rest of the tab's session.
+ */
+export type StorageDuration = 'pageview' | 'session';
+
+export { storedKey } from '../worker-engine/core/types.ts';
+
+/** What a function data element gets: the engine's context, its settings typed with the container's `X`. */
+export type ElementCtx<N extends string, X> = Omit<DataElementContext<N>, 'settings'> & { readonly settings: Settings & X };
+
+export interface Finish {
+  /** Used when the value is undefined, null or ''. A function gets the settings. */
+  default?: unknown;
+  /** Lower-case string values. */
+  lowerCase?: boolean;
+  /** Collapse runs of whitespace into one space and trim (strings only). */
+  cleanText?: boolean;
+  /** Logged (at `log` level) when the default is used. */
+  missingMessage?: string;
+  storage?: StorageDuration;
+}
+
+export type Element<N extends string = string> = DataElement<N>;
+
+function finish<N extends string>(source: DataElement<N>, f: Finish = {}): Element<N> {
+  const el: Element<N> = { ...source };
+  if (f.default !== undefined) el.default = f.default;
+  if (f.lowerCase) el.forceLowerCase = true;
+  if (f.cleanText) el.cleanText = true;
+  if (f.missingMessage) el.missingMessage = f.missingMessage;
+  if (f.storage === 'session') el.storage = 'session';
+  return el;
+}
+
+/** A value of the data layer at a dotted path (`page.pageInfo.pageName`, `product[0].sku`). */
+export const dataLayer = (path: string, f?: Finish): Element => finish({ type: 'data-layer', path }, f);
+
+/** A cookie's value, URI-decoded unless `decode: false`; the name may be a setting. */
+export const cookie = <X = object>(name: string | ((s: Settings & X) => string), f?: Finish & { decode?: boolean }): Element =>
+  finish({ type: 'cookie', name: name as string | ((s: Settings) => string), ...(f?.decode === false ? { decode: false } : {}) }, f);
+
+/**
+ * A sessionStorage value. The bridge reads only the keys a container declares: the build adds this
+ * key to them (a key with `{brand}` follows the brand setting).
+ */
+export const sessionStorage = (key: string, f?: Finish): Element => finish({ type: 'session', key }, f);
+
+/** A query string parameter of the page URL (the first, decoded), as Launch's Query String Parameter. */
+export const queryString = (name: string, f?: Finish): Element =>
+  finish(
+    {
+      type: 'custom',
+      reads: [],
+      fn: (ctx) => new URL(ctx.snapshot.url).searchParams.get(name) ?? undefined,
+    },
+    f,
+  );
+
+/** A fixed value. */
+export const constant = (value: unknown, f?: Omit<Finish, 'default'>): Element => finish({ type: 'constant', value }, f);
+
+/**
+ * A value computed from other values. `reads`: the data layer paths `fn` reads through
+ * `ctx.dataLayer` (leave it out and the whole data layer travels with each event).
+ */
+export const fn = <N extends string = string, X = object>(
+  compute: (ctx: ElementCtx<N, X>) => unknown,
+  f?: Finish & { reads?: string[]; sideEffects?: boolean },
+): Element<N> =>
+  finish<N>(
+    {
+      type: 'custom',
+      fn: compute as (ctx: DataElementContext<N>) => unknown,
+      ...(f?.reads ? { reads: f.reads } : {}),
+      ...(f?.sideEffects ? { sideEffects: true } : {}),
+    },
+    f,
+  );
+
+/**
+ * The helpers bound to a container's data element names `N` and settings `X`, for tables whose
+ * function elements read other elements (`ctx.get('page type')` is then checked) or settings.
+ */
+export function elements<N extends string, X = object>() {
+  return {
+    dataLayer,
+    cookie: cookie<X>,
+    sessionStorage,
+    queryString,
+    constant,
+    fn: fn<N, X>,
+  };
+}

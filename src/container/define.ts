@@ -1,0 +1,153 @@
+/**
+ * `defineContainer`: a container as one typed object. Data element names are the keys of
+ * `dataElements`; the rules get a kit whose helpers know those names, so `%token%`s, `get` and
+ * variable maps that name no data element do not compile. The result is the engine's `Container`
+ * (core/types.ts) plus what the build reads (name, version, settings, session keys).
+ */
+import type { ContainerHooks, DataElement, EngineContext, Action, Condition, Rule, RuleContext, RuleEventSpec, Container } from '../worker-engine/core/types.ts';
+import { storedKey } from '../worker-engine/core/types.ts';
+import type { Settings } from '../worker-engine/core/settings.ts';
+import type { Services } from '../worker-engine/services.ts';
+import type { CheckedMap, CheckedText } from './tokens.ts';
+import { linkHit, pageViewHit, send, type LinkOptions, type VariableMap } from './analytics.ts';
+
+/** The settings a container's code sees: the engine's and the container's own. */
+export type ContainerSettings<X> = Settings & X;
+
+/** What a rule's conditions and actions get: the engine's context, typed for this container. */
+export type Ctx<N extends string, S, X> = Omit<RuleContext<N, S>, 'settings'> & { readonly settings: ContainerSettings<X> };
+
+export interface ConditionDef<N extends string, S, X> extends Omit<Condition<N, S>, 'fn'> {
+  fn: (ctx: Ctx<N, S, X>) => boolean | Promise<boolean>;
+}
+export interface ActionDef<N extends string, S, X> extends Omit<Action<N, S>, 'fn'> {
+  fn: (ctx: Ctx<N, S, X>) => void | Promise<void>;
+  /** Data element names the action reads through tokens (the build checks them). */
+  uses?: string[];
+}
+export interface RuleDef<N extends string, S, X> {
+  name: string;
+  /** The engine's triggers (`RuleEventSpec`): every type the engine knows is accepted here. */
+  events: RuleEventSpec[];
+  /** Lower runs first; default 50. */
+  order?: number;
+  conditions?: ConditionDef<N, S, X>[];
+  actions: ActionDef<N, S, X>[];
+}
+
+/** The services a container uses: how to build them once per engine, and how the engine reaches them outside rules. */
+export interface ServicesDef<S> {
+  create(ctx: EngineContext): S;
+  hooks?(services: S): ContainerHooks;
+}
+
+/** Helpers for rules, typed by the container's data element names `N`. */
+export interface Kit<N extends string, S, X> {
+  /** A text whose `%tokens%` must name data elements (checked by the compiler), returned as is. */
+  text<const T extends string>(t: CheckedText<T, N>): T;
+  /** An analytics variable map whose `%tokens%` must name data elements. */
+  variables<const V extends VariableMap>(map: CheckedMap<V, N>): V;
+  /** A condition: the data element's value equals `value` (strict), or is one of `value`s. */
+  valueIs(name: N, value: unknown | readonly unknown[]): ConditionDef<N, S, X>;
+  /** A condition from a function. */
+  when(name: string, fn: (ctx: Ctx<N, S, X>) => boolean | Promise<boolean>): ConditionDef<N, S, X>;
+  /** An action from a function. */
+  run(name: string, fn: (ctx: Ctx<N, S, X>) => void | Promise<void>): ActionDef<N, S, X>;
+  /** Action: an analytics page view (`t`) with these variables (needs `adobeServices`). */
+  pageView(map: VariableMap, name?: string): ActionDef<N, S & Services, X>;
+  /** Action: an analytics custom link (`tl`, type `o`) named by `linkName` (tokens allowed). */
+  link(linkName: string, map: VariableMap, o?: LinkOptions & { name?: string }): ActionDef<N, S & Services, X>;
+  /** Action: start the visitor-ID service (give its rule a low `order`, Library Loaded). */
+  startVisitor(): ActionDef<N, S & Services, X>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export interface ContainerDef<D extends Record<string, DataElement<any>>, S, X> {
+  /** Names the container in `_satellite.buildInfo` and in the build's messages. */
+  name: string;
+  version?: string;
+  /**
+   * Defaults of the container's own settings and of the engine's (`reportSuites`, `currency`,
+   * `brand`…): a page overrides them with `window.offtagConfig`, checked against these types.
+   */
+  settings?: X & Partial<Settings>;
+  /** Extra checks of settings by dotted path (see `Container.settingChecks`). */
+  settingChecks?: Record<string, (value: unknown) => string | undefined>;
+  /** sessionStorage keys read by function data elements (`{brand}` follows the brand setting). */
+  sessionKeys?: string[];
+  dataElements: D;
+  services?: ServicesDef<S>;
+  rules: (kit: Kit<Extract<keyof D, string>, S, X>) => RuleDef<Extract<keyof D, string>, S, X>[];
+}
+
+/** A defined container: the engine's `Container`, its settings typed. */
+export type DefinedContainer<N extends string, S, X> = Container<N, S> & {
+  /** Only for types: the container's settings. */
+  readonly __settings?: X;
+};
+
+const tokenNames = (text: string) => [...text.matchAll(/%([^%\n]+)%/g)].map((m) => m[1]);
+
+function kit<N extends string, S, X>(): Kit<N, S, X> {
+  type A = ActionDef<N, S & Services, X>;
+  return {
+    text: (t) => t as never,
+    variables: (map) => map as never,
+    valueIs: (name, value) => ({
+      name: `${name} is ${JSON.stringify(value)}`,
+      fn: (ctx) => (Array.isArray(value) ? value.includes(ctx.get(name)) : ctx.get(name) === value),
+    }),
+    when: (name, fn) => ({ name, fn }),
+    run: (name, fn) => ({ name, fn }),
+    pageView: (map, name = 'Send page view beacon'): A => ({
+      name,
+      uses: Object.values(map).flatMap((v) => tokenNames(String(v))),
+      fn: (ctx) => send(ctx, pageViewHit(map, ctx)),
+    }),
+    link: (linkName, map, o = {}): A => ({
+      name: o.name ?? 'Send link beacon',
+      uses: [linkName, ...Object.values(map)].flatMap((v) => tokenNames(String(v))),
+      fn: (ctx) => send(ctx, linkHit(linkName, map, ctx, o)),
+    }),
+    startVisitor: (): A => ({
+      name: 'Start the visitor service',
+      // Not awaited: the ID call may take up to 30 s, past the action timeout.
+      fn: (ctx) => {
+        void ctx.services.visitor.start().catch((err: unknown) => {
+          ctx.log('error', `The visitor service did not start: ${err instanceof Error ? err.message : String(err)}`);
+        });
+      },
+    }),
+  };
+}
+
+/** The session keys the bridge reads for a container: its own, and one per `session`-stored data element. */
+export function sessionKeysOf(keys: readonly string[], elements: Record<string, DataElement<string>>): string[] {
+  const out = [...keys];
+  for (const [name, de] of Object.entries(elements)) {
+    if (de.type === 'session' && typeof de.key === 'string') out.push(de.key);
+    if (de.storage === 'session') out.push(storedKey(name));
+  }
+  return [...new Set(out)];
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an element's own N is checked by its helper
+export function defineContainer<const D extends Record<string, DataElement<any>>, S extends object = object, X extends object = object>(
+  def: ContainerDef<D, S, X>,
+): DefinedContainer<Extract<keyof D, string>, S, X> {
+  type N = Extract<keyof D, string>;
+  const dataElements = def.dataElements as unknown as Record<N, DataElement<N>>;
+  const services = def.services;
+  return {
+    name: def.name,
+    ...(def.version !== undefined ? { version: def.version } : {}),
+    sessionKeys: sessionKeysOf(def.sessionKeys ?? [], dataElements),
+    ...(def.settings ? { settings: def.settings as Record<string, unknown> } : {}),
+    ...(def.settingChecks ? { settingChecks: def.settingChecks } : {}),
+    dataElements,
+    // The kit's contexts add only the settings' type to the engine's: the engine gives these settings.
+    rules: def.rules(kit<N, S, X>()) as unknown as Rule<N, S>[],
+    ...(services ? { services: (ctx: EngineContext) => services.create(ctx) } : {}),
+    ...(services?.hooks ? { hooks: (s: S) => services.hooks!(s) } : {}),
+  };
+}

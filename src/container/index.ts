@@ -1,0 +1,16 @@
+/**
+ * `offtag/container`: the public authoring API. A container is one `defineContainer({...})`
+ * module (docs/containers.md); `offtag build --container <file>` turns it into a library.
+ */
+export { defineContainer, sessionKeysOf } from './define.ts';
+export type { ActionDef, ConditionDef, ContainerDef, ContainerSettings, Ctx, DefinedContainer, Kit, RuleDef, ServicesDef } from './define.ts';
+export { constant, cookie, dataLayer, elements, fn, queryString, sessionStorage, storedKey } from './data-elements.ts';
+export type { ElementCtx, Finish, StorageDuration } from './data-elements.ts';
+export { evaluateVariables, linkHit, pageViewHit, send, DEFAULT_LINK_NAME, CUSTOM_LINK_TYPE } from './analytics.ts';
+export type { LinkOptions, VariableMap } from './analytics.ts';
+export { adobeServices } from './services.ts';
+export type { CheckedMap, CheckedText, UnknownToken } from './tokens.ts';
+export { tokensIn } from './tokens.ts';
+export type { RuleEventSpec, DataElement, Container } from '../worker-engine/core/types.ts';
+export type { Settings, Environment } from '../worker-engine/core/settings.ts';
+export type { AnalyticsHit, Services, AnalyticsService, VisitorService } from '../worker-engine/services.ts';

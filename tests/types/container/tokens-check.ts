@@ -1,0 +1,45 @@
+/**
+ * Type-checked by tests/unit/container/types.test.ts with `tsc -p tests/types/container`: what a
+ * container author gets wrong shows in the editor. Each `@ts-expect-error` line must be an error
+ * (tsc fails on an unused one), and every other line must compile.
+ */
+import { adobeServices, cookie, dataLayer, defineContainer, elements, fn } from '../../../src/container/index.ts';
+
+const e = elements<'section' | 'title', { siteCookie: string }>();
+
+export const news = defineContainer({
+  name: 'news',
+  settings: { siteCookie: 'site', reportSuites: { production: 'p', staging: 's', development: 'd' } },
+  dataElements: {
+    section: dataLayer('page.section', { default: 'home', lowerCase: true }),
+    title: e.fn((ctx) => `${String(ctx.get('section'))}:${ctx.settings.siteCookie}`, { reads: [] }),
+    site: e.cookie((s) => s.siteCookie),
+    // @ts-expect-error a function element reads a data element its table does not have
+    broken: e.fn((ctx) => ctx.get('nope')),
+    plain: fn(() => 1),
+    raw: cookie('raw'),
+  },
+  services: adobeServices(),
+  rules: (k) => [
+    {
+      name: 'Page View',
+      events: [{ type: 'window-loaded' }],
+      conditions: [k.valueIs('section', 'news'), k.when('site set', (ctx) => ctx.get('site') !== '')],
+      actions: [
+        k.pageView(k.variables({ pageName: '%title%', channel: 'news:%section%', eVar1: 'D=pageName' })),
+        // @ts-expect-error a %token% naming no data element
+        k.pageView(k.variables({ pageName: '%titel%' })),
+        // @ts-expect-error one good and one unknown token in one text
+        k.link(k.text('%section% %nope%'), {}),
+        k.link(k.text('%section% clicked'), k.variables({ eVar2: '%site%' })),
+        // @ts-expect-error a variable outside SPEC ranges (prop76)
+        k.pageView(k.variables({ prop76: '%title%' })),
+        // @ts-expect-error get() of a name that is no data element
+        k.run('x', (ctx) => void ctx.get('missing')),
+        k.run('settings', (ctx) => void ctx.settings.siteCookie.toUpperCase()),
+      ],
+    },
+    // @ts-expect-error an event type the engine does not know
+    { name: 'Bad event', events: [{ type: 'no-such-event' }], actions: [] },
+  ],
+});

@@ -1,0 +1,43 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/** tests/types/container/tokens-check.ts: a container author's mistakes are type errors (docs/containers.md). */
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const dir = `${root}tests/types/container`;
+
+function tsc(project: string): string {
+  try {
+    execFileSync(`${root}node_modules/.bin/tsc`, ['-p', project], { encoding: 'utf8' });
+    return '';
+  } catch (err) {
+    return String((err as { stdout?: string }).stdout ?? err);
+  }
+}
+
+describe('defineContainer types', () => {
+  it('the good lines compile and every @ts-expect-error line is an error', () => {
+    expect(tsc(dir)).toBe('');
+  }, 60_000);
+
+  it('without the @ts-expect-error marks, tsc names each mistake', () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'offtag-types-'));
+    const source = readFileSync(`${dir}/tokens-check.ts`, 'utf8')
+      .replace(/\/\/ @ts-expect-error.*$/gm, '')
+      .replaceAll("'../../../src/", `'${root}src/`);
+    writeFileSync(`${tmp}/check.ts`, source);
+    const config = JSON.parse(readFileSync(`${dir}/tsconfig.json`, 'utf8'));
+    writeFileSync(`${tmp}/tsconfig.json`, JSON.stringify({ ...config, files: ['check.ts'] }));
+    const out = tsc(tmp);
+    expect(out).toContain(`'"%titel%"' is not assignable to type '"%titel% names no data element"'`);
+    expect(out).toContain(`'"%section% %nope%"' is not assignable to parameter of type '"%nope% names no data element"'`);
+    expect(out).toContain(`'prop76' does not exist`);
+    expect(out).toContain(`Argument of type '"missing"' is not assignable`);
+    expect(out).toContain(`Argument of type '"nope"' is not assignable`);
+    expect(out).toContain(`'"no-such-event"' is not assignable`);
+    expect(out.trim().split('\n').filter((l) => l.includes('error TS'))).toHaveLength(6);
+  }, 60_000);
+});
