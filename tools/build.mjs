@@ -49,6 +49,33 @@ if (existsSync(`${root}demo/index.html`)) {
   });
 }
 
+// The third-party SDKs the demo loads, served by the local RUM intake (tools/rum-intake/server.ts):
+// copied here so an installed package serves the demo without them as dependencies.
+const vendor = `${dist}/demo-vendor`;
+await mkdir(`${vendor}/amplitude`, { recursive: true });
+await cp(`${root}node_modules/@datadog/browser-rum/bundle/datadog-rum.js`, `${vendor}/datadog-rum/datadog-rum.js`);
+await cp(`${root}node_modules/@datadog/browser-rum/bundle/chunks`, `${vendor}/datadog-rum/chunks`, { recursive: true });
+await cp(`${root}node_modules/@amplitude/analytics-browser/lib/scripts/amplitude-min.js`, `${vendor}/amplitude/amplitude-min.js`);
+
+// The `offtag` command, prebuilt for Node with everything it imports (tools/offtag.mjs runs it
+// when the package is installed, so a site needs neither tsx nor the tools' dependencies).
+await build({
+  root,
+  configFile: false,
+  logLevel: 'warn',
+  ssr: { noExternal: true, target: 'node' },
+  build: {
+    ssr: `${root}tools/cli.ts`,
+    outDir: `${dist}/cli`,
+    emptyOutDir: true,
+    target: 'node20',
+    minify: false,
+    sourcemap: false,
+    copyPublicDir: false,
+    rollupOptions: { output: { format: 'es', entryFileNames: 'offtag-cli.mjs', chunkFileNames: '[name]-[hash].mjs' } },
+  },
+});
+
 const main = await readFile(`${dist}/offtag.js`);
 const size = { raw: main.length, gzip: gzipSync(main, { level: 9 }).length };
 await writeFile(`${dist}/size.json`, JSON.stringify({ 'offtag.js': size }, null, 2));
