@@ -49,7 +49,7 @@ describe('variable ranges (compile time)', () => {
 });
 
 describe('PAGE_VIEW_VARIABLES', () => {
-  it('maps DECISIONS.md §5', () => {
+  it('maps the variables of spec-coverage.md D5', () => {
     expect(PAGE_VIEW_VARIABLES).toEqual({
       pageName: '%page name%',
       channel: '%line of business%',
