@@ -79,8 +79,12 @@ export interface OfftagConfig {
   amplitude?: OfftagAmplitudeConfig;
   /** Comma-separated file extensions whose links are download links. */
   linkDownloadFileTypes?: string;
-  /** Comma-separated filters for internal links; '' = `javascript:,keepstock,` + the page's hostname. */
+  /** Comma-separated filters for internal links; `{hostname}` is the page's hostname (default `javascript:,keepstock,{hostname}`); '' = `javascript:,` + the page's hostname. */
   linkInternalFilters?: string;
+  /** `cc`, the currency code of every beacon. */
+  currency?: string;
+  /** What list values are joined with. */
+  listDelimiter?: string;
   /** Origin of the ID-sync iframe (dest5.html); '' = `https://<subdomain>.demdex.net`. */
   idSyncOrigin?: string;
   /** Print the engine's debug-level messages. Default false. */

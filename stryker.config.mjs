@@ -8,7 +8,7 @@ export default {
   plugins: ['@stryker-mutator/vitest-runner'],
   mutate: [
     'src/worker-engine/core/**/*.ts',
-    'src/storefront/**/*.ts',
+    'containers/storefront/**/*.ts',
     'src/worker-engine/analytics/**/*.ts',
     'src/worker-engine/visitor/**/*.ts',
     '!src/**/*.d.ts',

@@ -5,7 +5,7 @@ import base from './stryker.config.mjs';
 
 export default {
   ...base,
-  mutate: ['src/storefront/**/*.ts'],
+  mutate: ['containers/storefront/**/*.ts'],
   vitest: { ...base.vitest, configFile: 'vitest.mutate-storefront.config.ts' },
   concurrency: 1,
   htmlReporter: { fileName: 'reports/mutation/storefront.html' },

@@ -5,7 +5,7 @@
  * guard. Every ratio is computed from figures of this one run.
  */
 import type { BrowserContext, CDPSession, Page } from 'playwright';
-import { DIRECT_CALLS } from '../src/storefront/rules.ts';
+import { DIRECT_CALLS } from '../containers/storefront/rules.ts';
 import { VARIANTS, type PageOptions, type Variant, type World } from './setup.ts';
 
 export const EVENTS = Object.values(DIRECT_CALLS);

@@ -6,7 +6,9 @@ const USAGE = `usage:
                                          (--json: one JSON line per effect, byte for byte the same each run)
   offtag decode [--json] '<beacon url>'  decode an analytics beacon: a table of named fields (--json: all of it)
   offtag serve [--port <n>] [--host <h>] the demo page and the local collector, ID service and RUM intake
-                                         (offtag serve --help for every option)`;
+                                         (offtag serve --help for every option)
+  offtag import <library.js> [--assets <dir>] [--out containers/<name>]
+                                         an Adobe Launch library as an Offtag container, with a report`;
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -43,6 +45,10 @@ export async function main(argv: string[]): Promise<number> {
     case 'decode': {
       const { decodeCommand } = await import('./collector/decode.ts');
       return (await decodeCommand(rest)) ?? 0;
+    }
+    case 'import': {
+      const { importCommand } = await import('./import/command.ts');
+      return importCommand(rest);
     }
     case 'serve': {
       const { serve } = await import('./dev-server.ts');

@@ -4,7 +4,7 @@
  */
 import type { Container, DataElement, Rule } from '../../src/worker-engine/core/types.ts';
 import type { Services } from '../../src/worker-engine/services.ts';
-import { DIRECT_CALLS } from '../../src/storefront/rules.ts';
+import { DIRECT_CALLS } from '../../containers/storefront/rules.ts';
 
 /** What a bench page may set before the variant's script: `window.benchSynthetic = { dataElements, rules }`. */
 export interface SyntheticSize {
@@ -39,9 +39,9 @@ export const syntheticName = (i: number) => `synthetic ${i}`;
  * and walks a quarter of the synthetic rules; the conditions are false, so no extra beacon is
  * sent and the beacon work stays the storefront's.
  */
-export function growContainer<N extends string>(base: Container<N, Services>, size: SyntheticSize | undefined): Container<string, Services> {
-  if (!size || (!size.dataElements && !size.rules)) return base as unknown as Container<string, Services>;
-  const dataElements: Record<string, DataElement<string>> = { ...(base.dataElements as Record<string, DataElement<string>>) };
+export function growContainer<N extends string, X>(base: Container<N, Services, X>, size: SyntheticSize | undefined): Container<string, Services, X> {
+  if (!size || (!size.dataElements && !size.rules)) return base as unknown as Container<string, Services, X>;
+  const dataElements: Record<string, DataElement<string, X>> = { ...(base.dataElements as Record<string, DataElement<string, X>>) };
   for (let i = 0; i < size.dataElements; i++) {
     dataElements[syntheticName(i)] = {
       type: 'data-layer',
@@ -52,7 +52,7 @@ export function growContainer<N extends string>(base: Container<N, Services>, si
     };
   }
   const ids = Object.values(DIRECT_CALLS);
-  const rules: Rule<string, Services>[] = [...(base.rules as unknown as Rule<string, Services>[])];
+  const rules: Rule<string, Services, X>[] = [...(base.rules as unknown as Rule<string, Services, X>[])];
   const perEvent = Math.max(1, Math.ceil(size.rules / ids.length));
   const perRule = Math.ceil(size.dataElements / perEvent);
   for (let j = 0; j < size.rules; j++) {

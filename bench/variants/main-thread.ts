@@ -13,7 +13,7 @@ import { listenForClicks } from '../../src/main-bridge/clicks.ts';
 import { readPageInfo } from '../../src/main-bridge/page-info.ts';
 import { installSatellite, isDebug } from '../../src/main-bridge/satellite.ts';
 import { takeSnapshot } from '../../src/main-bridge/snapshot.ts';
-import { storefront } from '../../src/storefront/container.ts';
+import { storefront } from '../../containers/storefront/container.ts';
 import { createEngine } from '../../src/worker-engine/core/engine.ts';
 import { createHost, fetchWithTimeout } from '../../src/worker-engine/host.ts';
 import { createServices } from '../../src/worker-engine/adobe-services.ts';

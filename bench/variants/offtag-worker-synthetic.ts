@@ -3,7 +3,7 @@
  * with `__BENCH_DE__` / `__BENCH_RULES__` defined, and points `offtagConfig.workerUrl` at it.
  * offtag.js itself is the built dist file, unchanged.
  */
-import { storefront } from '../../src/storefront/container.ts';
+import { storefront } from '../../containers/storefront/container.ts';
 import { createServices } from '../../src/worker-engine/adobe-services.ts';
 import { createBeaconSink } from '../../src/worker-engine/transport/beacon-sink.ts';
 import { startWorker } from '../../src/worker-engine/worker-shell.ts';

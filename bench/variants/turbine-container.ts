@@ -17,7 +17,8 @@ import { completePageInfo, type Effect, type EngineEvent, type LogLevel, type Re
 import { applyEffects, type ApplyHooks } from '../../src/main-bridge/apply-effects.ts';
 import { cookieString, forPage } from '../../src/protocol.ts';
 import { readPageInfo } from '../../src/main-bridge/page-info.ts';
-import { storefront } from '../../src/storefront/container.ts';
+import { storefront } from '../../containers/storefront/container.ts';
+import type { StorefrontSettings } from '../../containers/storefront/settings.ts';
 import { parseCookieString, safeDecode } from '../../src/worker-engine/core/cookies.ts';
 import { readPath } from '../../src/worker-engine/core/data-layer.ts';
 import { resolveSettings } from '../../src/worker-engine/core/settings.ts';
@@ -34,7 +35,7 @@ interface Turbine {
 type ModuleScript = (module: { exports: unknown }, exports: unknown, require: (id: string) => unknown, turbine: Turbine) => void;
 
 const w = window as unknown as Record<string, unknown>;
-const { settings } = resolveSettings(w.offtagConfig ?? {});
+const { settings } = resolveSettings(w.offtagConfig ?? {}, storefront);
 const container = growContainer(storefront, window.benchSynthetic);
 const page = completePageInfo(readPageInfo(), navigator);
 
@@ -150,8 +151,9 @@ const onPhase = (type: 'dom-ready' | 'window-loaded', ready: () => boolean, even
 mod('events/domReady.js', 'dom-ready', onPhase('dom-ready', () => document.readyState !== 'loading', 'DOMContentLoaded'));
 mod('events/windowLoaded.js', 'window-loaded', onPhase('window-loaded', () => document.readyState === 'complete', 'load'));
 
-const ruleContext = (turbine: Turbine, ruleName: string): RuleContext<string, Services> => ({
-  settings,
+const ruleContext = (turbine: Turbine, ruleName: string): RuleContext<string, Services, StorefrontSettings> => ({
+  // Merged with the storefront's defaults by resolveSettings above.
+  settings: settings as typeof settings & StorefrontSettings,
   event: current.event,
   snapshot: current.snapshot,
   rule: { name: ruleName },

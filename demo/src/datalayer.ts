@@ -1,6 +1,6 @@
 /**
  * What the storefront puts in `window.digitalData` for each event: exactly the paths the container
- * reads (SPEC.md §3, DECISIONS.md §2; src/storefront/data-elements.ts). Built from the route and
+ * reads (SPEC.md §3, DECISIONS.md §2; containers/storefront/data-elements.ts). Built from the route and
  * the shopper's state each time an event fires, so every beacon describes the page it came from.
  *
  * `page.element` lists the elements of the event at hand: the page's own modules for a page

@@ -15,23 +15,19 @@ import { linkHit, pageViewHit, send, type LinkOptions, type VariableMap } from '
 export type ContainerSettings<X> = Settings & X;
 
 /** What a rule's conditions and actions get: the engine's context, typed for this container. */
-export type Ctx<N extends string, S, X> = Omit<RuleContext<N, S>, 'settings'> & { readonly settings: ContainerSettings<X> };
+export type Ctx<N extends string, S, X> = RuleContext<N, S, X>;
 
-export interface ConditionDef<N extends string, S, X> extends Omit<Condition<N, S>, 'fn'> {
-  fn: (ctx: Ctx<N, S, X>) => boolean | Promise<boolean>;
+export interface ConditionDef<N extends string, S, X> extends Condition<N, S, X> {
+  /** Data element names the condition reads (the build checks them). */
+  uses?: string[];
 }
-export interface ActionDef<N extends string, S, X> extends Omit<Action<N, S>, 'fn'> {
-  fn: (ctx: Ctx<N, S, X>) => void | Promise<void>;
+export interface ActionDef<N extends string, S, X> extends Action<N, S, X> {
   /** Data element names the action reads through tokens (the build checks them). */
   uses?: string[];
 }
-export interface RuleDef<N extends string, S, X> {
-  name: string;
+export interface RuleDef<N extends string, S, X> extends Omit<Rule<N, S, X>, 'actions'> {
   /** The engine's triggers (`RuleEventSpec`): every type the engine knows is accepted here. */
   events: RuleEventSpec[];
-  /** Lower runs first; default 50. */
-  order?: number;
-  conditions?: ConditionDef<N, S, X>[];
   actions: ActionDef<N, S, X>[];
 }
 
@@ -62,10 +58,12 @@ export interface Kit<N extends string, S, X> {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export interface ContainerDef<D extends Record<string, DataElement<any>>, S, X> {
+export interface ContainerDef<D extends Record<string, DataElement<any, any>>, S, X> {
   /** Names the container in `_satellite.buildInfo` and in the build's messages. */
   name: string;
   version?: string;
+  /** `_satellite.buildInfo.buildDate` (ISO 8601); absent: the time of each build. */
+  buildDate?: string;
   /**
    * Defaults of the container's own settings and of the engine's (`reportSuites`, `currency`,
    * `brand`…): a page overrides them with `window.offtagConfig`, checked against these types.
@@ -77,14 +75,12 @@ export interface ContainerDef<D extends Record<string, DataElement<any>>, S, X> 
   sessionKeys?: string[];
   dataElements: D;
   services?: ServicesDef<S>;
-  rules: (kit: Kit<Extract<keyof D, string>, S, X>) => RuleDef<Extract<keyof D, string>, S, X>[];
+  /** The rules, or a function of the kit that returns them. */
+  rules: RuleDef<Extract<keyof D, string>, S, X>[] | ((kit: Kit<Extract<keyof D, string>, S, X>) => RuleDef<Extract<keyof D, string>, S, X>[]);
 }
 
 /** A defined container: the engine's `Container`, its settings typed. */
-export type DefinedContainer<N extends string, S, X> = Container<N, S> & {
-  /** Only for types: the container's settings. */
-  readonly __settings?: X;
-};
+export type DefinedContainer<N extends string, S, X> = Container<N, S, X>;
 
 const tokenNames = (text: string) => [...text.matchAll(/%([^%\n]+)%/g)].map((m) => m[1]);
 
@@ -95,6 +91,7 @@ function kit<N extends string, S, X>(): Kit<N, S, X> {
     variables: (map) => map as never,
     valueIs: (name, value) => ({
       name: `${name} is ${JSON.stringify(value)}`,
+      uses: [name],
       fn: (ctx) => (Array.isArray(value) ? value.includes(ctx.get(name)) : ctx.get(name) === value),
     }),
     when: (name, fn) => ({ name, fn }),
@@ -122,7 +119,7 @@ function kit<N extends string, S, X>(): Kit<N, S, X> {
 }
 
 /** The session keys the bridge reads for a container: its own, and one per `session`-stored data element. */
-export function sessionKeysOf(keys: readonly string[], elements: Record<string, DataElement<string>>): string[] {
+export function sessionKeysOf(keys: readonly string[], elements: Record<string, DataElement<string, never>>): string[] {
   const out = [...keys];
   for (const [name, de] of Object.entries(elements)) {
     if (de.type === 'session' && typeof de.key === 'string') out.push(de.key);
@@ -132,21 +129,21 @@ export function sessionKeysOf(keys: readonly string[], elements: Record<string, 
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an element's own N is checked by its helper
-export function defineContainer<const D extends Record<string, DataElement<any>>, S extends object = object, X extends object = object>(
+export function defineContainer<const D extends Record<string, DataElement<any, any>>, S extends object = object, X extends object = object>(
   def: ContainerDef<D, S, X>,
 ): DefinedContainer<Extract<keyof D, string>, S, X> {
   type N = Extract<keyof D, string>;
-  const dataElements = def.dataElements as unknown as Record<N, DataElement<N>>;
+  const dataElements = def.dataElements as unknown as Record<N, DataElement<N, X>>;
   const services = def.services;
   return {
     name: def.name,
     ...(def.version !== undefined ? { version: def.version } : {}),
+    ...(def.buildDate !== undefined ? { buildDate: def.buildDate } : {}),
     sessionKeys: sessionKeysOf(def.sessionKeys ?? [], dataElements),
     ...(def.settings ? { settings: def.settings as Record<string, unknown> } : {}),
     ...(def.settingChecks ? { settingChecks: def.settingChecks } : {}),
     dataElements,
-    // The kit's contexts add only the settings' type to the engine's: the engine gives these settings.
-    rules: def.rules(kit<N, S, X>()) as unknown as Rule<N, S>[],
+    rules: typeof def.rules === 'function' ? def.rules(kit<N, S, X>()) : def.rules,
     ...(services ? { services: (ctx: EngineContext) => services.create(ctx) } : {}),
     ...(services?.hooks ? { hooks: (s: S) => services.hooks!(s) } : {}),
   };

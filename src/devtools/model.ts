@@ -95,14 +95,18 @@ export interface ThirdPartyRow {
 
 /**
  * The third-party scripts the container asked the page to load (src/third-party/load-script.ts
- * marks each tag with its mode and status). A Partytown tag whose type became `text/partytown-x`
- * has run in Partytown's worker.
+ * marks each tag with its mode and status; for a Partytown tag the worker writes how far its calls
+ * got: `initialised`, `first call forwarded`, `event delivered (HTTP 200)`, …). A Partytown tag
+ * still `queued for Partytown` whose type became `text/partytown-x` has loaded in the worker, its
+ * calls not yet run; one Partytown marked `data-pterror` failed to load there.
  */
 export function thirdPartyScripts(root: ParentNode): ThirdPartyRow[] {
   return [...root.querySelectorAll<HTMLScriptElement>('script[data-offtag-mode]')].map((s) => {
     const mode = s.getAttribute('data-offtag-mode') ?? '';
     let status = s.getAttribute('data-offtag-status') ?? '';
-    if (mode === 'partytown' && s.type === 'text/partytown-x') status = 'ran in Partytown';
+    const error = s.getAttribute('data-pterror');
+    if (mode === 'partytown' && error) status = `failed to load in Partytown: ${error}`;
+    else if (mode === 'partytown' && status === 'queued for Partytown' && s.type === 'text/partytown-x') status = 'loaded in Partytown';
     return { id: s.id, src: s.getAttribute('src') ?? '', mode, status };
   });
 }

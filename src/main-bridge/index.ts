@@ -8,13 +8,15 @@
  * cached cookie domain) is built when the worker says hello.
  */
 import { ORPHAN_KEY, type EffectBatch, type EngineEvent, type EngineInput, type InitMessage } from '../protocol.ts';
-import { BRAND_PLACEHOLDER, SESSION_KEYS } from '../storefront/session-keys.ts';
 import { applyEffects, applyRare, type ApplyHooks } from './apply-effects.ts';
 import { listenForClicks } from './clicks.ts';
 import { COOKIE_DOMAIN_KEY, pageFacts } from './page-info.ts';
 import { takeSnapshot } from './snapshot.ts';
 import { installSatellite, isDebug } from './satellite.ts';
 import { pageSetting } from '../page-settings.ts';
+
+/** The sessionStorage keys the container reads, written by the build from the container (tools/build.mjs); `{brand}` is the brand setting. */
+declare const __OFFTAG_SESSION_KEYS__: string[];
 
 declare global {
   interface Window {
@@ -54,7 +56,7 @@ function start(): void {
   const noWorker = (event?: string) => applyRare({ type: 'no-worker', url: workerUrl, same, event }, hooks);
   const dataLayerName = pageSetting(cfg, 'dataLayer');
   const brand = pageSetting(cfg, 'brand');
-  const sessionKeys = SESSION_KEYS.map((k) => k.replace(BRAND_PLACEHOLDER, brand));
+  const sessionKeys = __OFFTAG_SESSION_KEYS__.map((k) => k.replace('{brand}', brand));
   const events = new MessageChannel();
   const apiChannel = new MessageChannel();
   const port = events.port1;

@@ -9,8 +9,11 @@ import { applyRare, type ApplyHooks } from './apply-effects.ts';
 type Send = (event: EngineEvent) => number;
 type Ask = (event: EngineEvent) => Promise<{ value?: unknown; error?: string }>;
 
-/** SPEC.md §9: container build date. */
-const BUILD_DATE = '2025-08-19T00:00:00Z';
+/**
+ * Written by the build (tools/build.mjs `define`): Launch's fields (`buildDate`, `turbineBuildDate`,
+ * `turbineVersion`, `environment`, `minified`) and the container's name and version.
+ */
+declare const __OFFTAG_BUILD_INFO__: Record<string, unknown>;
 const DEBUG_KEY = 'com.adobe.reactor.debug';
 
 /** Adobe's debug switch (anchors.md §1): debug-level messages print only when it is on. */
@@ -67,7 +70,7 @@ export function installSatellite(send: Send, ask: Ask, hooks: ApplyHooks, stage:
       },
     },
     logger,
-    buildInfo: { buildDate: BUILD_DATE, turbineBuildDate: BUILD_DATE, turbineVersion: 'offtag', minified: true },
+    buildInfo: __OFFTAG_BUILD_INFO__,
     environment: { id: 'offtag', stage },
     setDebug(on: boolean) {
       tellWorker(!!on);

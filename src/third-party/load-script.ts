@@ -8,7 +8,8 @@
  *   giving up with SPEC.md §8's words. Then `init` is called, and `then` after its delay.
  * - `partytown: true`: the script runs in Partytown's worker. Partytown's snippet is added only when
  *   the first such script is requested, and `init`/`then` go through Partytown's `forward` (the
- *   page-side tag never fires `onload` there).
+ *   page-side tag never fires `onload` there) to `offtagPartytownCall` in the worker, which calls
+ *   them and writes what happened into the tag's status (see `partytownCalls`).
  *
  * Every tag carries its mode and status in `data-offtag-mode` / `data-offtag-status`, which the
  * devtools overlay lists.
@@ -28,7 +29,12 @@ export const cannotFindGlobal = (name: string) => `Cannot find the global variab
 export const bailingOut = (name: string) => `Bailing out. Cannot find the variable name: "${name}".`;
 export const failedToLoad = (src: string) => `Failed to load script ${src}`;
 
-export type ScriptStatus = 'loading' | 'waiting-for-global' | 'ready' | 'no-global' | 'failed' | 'forwarded';
+export type ScriptStatus = 'loading' | 'waiting-for-global' | 'ready' | 'no-global' | 'failed' | typeof PARTYTOWN_QUEUED;
+
+/** A Partytown tag's status on the page until its calls reach the worker (the worker writes the next ones). */
+export const PARTYTOWN_QUEUED = 'queued for Partytown';
+/** The one function the page forwards to Partytown's worker: every tag's calls go through it. */
+export const PARTYTOWN_CALL = 'offtagPartytownCall';
 
 const w = window as unknown as Record<string, any>;
 
@@ -111,25 +117,86 @@ export function partytownLib(base: string = here): string {
   return url.origin === location.origin ? url.pathname : '/~partytown/';
 }
 
+/**
+ * Runs in Partytown's worker, as the text of an inline Partytown script (so it uses nothing from
+ * outside itself), and defines `offtagPartytownCall(id, path, args, step)`: it calls a tag's
+ * function there and writes what happened into the tag's `data-offtag-status` on the page
+ * (Partytown carries the write over). In order, a later step never replaced by an earlier one:
+ * `initialised` once `init` returned (and the promise it gave, if any, resolved);
+ * `first call forwarded` once the next call returned (`… (the browser reports itself offline)`
+ * when `navigator.onLine` is false, which SDKs such as Amplitude's act on); then, when that call's
+ * result tells (Amplitude's `track(…).promise` resolves with the intake's `code`),
+ * `event delivered (HTTP <code>)` or `event not delivered (<code>: <message>)`. A call whose
+ * function is not there yet is tried again like the main thread's tracker polling (40 × 250 ms);
+ * `failed: …` when it never comes or a call throws.
+ */
+export function partytownCalls(win: any): void {
+  const reached: Record<string, number> = {};
+  const rank = (status: string) =>
+    status.indexOf('failed') == 0 ? 9 : status.indexOf('event') == 0 ? 3 : status.indexOf('first call') == 0 ? 2 : status.indexOf('initialised') == 0 ? 1 : 0;
+  win.offtagPartytownCall = (id: string, path: string, args: unknown[], step: string) => {
+    const set = (status: string) => {
+      if (rank(status) < (reached[id] || 0)) return;
+      reached[id] = rank(status);
+      const tag = win.document.getElementById(id);
+      if (tag) tag.setAttribute('data-offtag-status', status);
+    };
+    const fail = (err: any) => set('failed: ' + path + ': ' + ((err && err.message) || String(err)));
+    const settled = (res: any) => {
+      const code = res && res.code;
+      if (typeof code == 'number') set(code >= 200 && code < 300 ? 'event delivered (HTTP ' + code + ')' : 'event not delivered (' + code + (res.message ? ': ' + res.message : '') + ')');
+    };
+    let attempts = 0;
+    const attempt = () => {
+      const parts = path.split('.');
+      let owner = win;
+      for (let i = 0; i < parts.length - 1; i++) owner = owner && owner[parts[i]];
+      const fn = owner && owner[parts[parts.length - 1]];
+      if (typeof fn != 'function') {
+        if (++attempts < 40) setTimeout(attempt, 250);
+        else set('failed: ' + path + ' is not a function in Partytown');
+        return;
+      }
+      try {
+        const result = fn.apply(owner, args);
+        const promise = result && (typeof result.then == 'function' ? result : result.promise);
+        const thenable = promise && typeof promise.then == 'function';
+        if (step == 'init') {
+          if (thenable) promise.then(() => set('initialised'), fail);
+          else set('initialised');
+          return;
+        }
+        set(win.navigator.onLine === false ? 'first call forwarded (the browser reports itself offline)' : 'first call forwarded');
+        if (thenable) promise.then(settled, fail);
+      } catch (err) {
+        fail(err);
+      }
+    };
+    attempt();
+  };
+}
+
 let snippet: 'none' | 'loading' | 'ready' = 'none';
 const afterSnippet: Array<() => void> = [];
 
 /**
  * Adds Partytown's snippet (`~partytown/partytown.js`) the first time a Partytown script is
- * requested, with `forward` extended by the calls the scripts of this batch need.
+ * requested, with `offtagPartytownCall` in `forward` and the inline Partytown script that defines
+ * it in the worker ahead of every tag (Partytown runs its scripts in document order, and hands
+ * over the forwarded calls once they have run).
  */
-function requestPartytown(forward: string[]): void {
-  const cfg: Record<string, any> = (w.partytown ??= {});
-  if (snippet !== 'none') {
-    if (forward.some((f) => !(cfg.forward ?? []).includes(f))) {
-      console.warn(`Offtag: ${forward.join(', ')} cannot be forwarded: Partytown had already started.`);
-    }
-    return;
-  }
+function requestPartytown(): void {
+  if (snippet !== 'none') return;
   snippet = 'loading';
+  const cfg: Record<string, any> = (w.partytown ??= {});
   cfg.lib ??= partytownLib();
   cfg.debug ??= false;
-  cfg.forward = [...new Set([...(cfg.forward ?? []), ...forward])];
+  cfg.forward = [...new Set([...(cfg.forward ?? []), PARTYTOWN_CALL])];
+  const calls = document.createElement('script');
+  calls.type = 'text/partytown';
+  calls.id = 'offtag-partytown-calls';
+  calls.textContent = `(${partytownCalls})(window)`;
+  document.head.appendChild(calls);
   const s = document.createElement('script');
   s.src = `${cfg.lib}partytown.js`;
   s.onload = () => {
@@ -142,13 +209,17 @@ function requestPartytown(forward: string[]): void {
 
 function viaPartytown(e: ScriptEffect, s: HTMLScriptElement): void {
   s.type = 'text/partytown';
-  const forward = [e.init?.fn, e.then?.fn].filter((f): f is string => !!f);
   const wasReady = snippet === 'ready';
-  requestPartytown(forward);
-  setStatus(s, 'forwarded');
-  // The calls queue in the snippet's forward stubs and reach the script in Partytown's worker
-  // once it has run; `onload` never fires on this page-side tag.
-  const call = () => callInit(e);
+  requestPartytown();
+  setStatus(s, PARTYTOWN_QUEUED);
+  // The calls queue in the snippet's forward stub and reach the worker once its scripts have run;
+  // `onload` never fires on this page-side tag.
+  const forward = (step: string, c: { fn: string; args: unknown[] }) => w[PARTYTOWN_CALL](e.id, c.fn, c.args, step);
+  const call = () => {
+    if (e.init) forward('init', e.init);
+    const then = e.then;
+    if (then) setTimeout(() => forward('then', then), then.delay);
+  };
   if (snippet === 'ready') call();
   else afterSnippet.push(call);
   // Partytown picks up scripts added after its start only when told.

@@ -41,9 +41,10 @@ export interface BeaconSink {
   queue?: Promise<{ readonly size: number; idle(): Promise<void> }>;
 }
 
-export interface WorkerOptions<N extends string, S extends object> {
-  container: Container<N, S>;
-  services: (ctx: EngineContext) => S;
+export interface WorkerOptions<N extends string, S extends object, X = unknown> {
+  container: Container<N, S, X>;
+  /** Absent: the container's own `services`. */
+  services?: (ctx: EngineContext) => S;
   /** `sender`: the port of the origin's SharedWorker sender, when offtag.js started one (protocol.ts InitMessage). */
   beacons: (log: (message: string) => void, monitor: (name: string, data: unknown) => void, sender?: MessagePort) => BeaconSink;
   /** How long page effects may be held while inputs wait (default `BATCH_HOLD_MS`; tests set it long, to be independent of the machine's speed). */
@@ -51,8 +52,8 @@ export interface WorkerOptions<N extends string, S extends object> {
 }
 
 /** Starts the engine for one page; `scope` is the worker's global (a parameter for tests). */
-export function startWorker<N extends string, S extends object>(
-  opts: WorkerOptions<N, S>,
+export function startWorker<N extends string, S extends object, X = unknown>(
+  opts: WorkerOptions<N, S, X>,
   scope: Pick<DedicatedWorkerGlobalScope, 'addEventListener' | 'removeEventListener'> & { postMessage?(m: unknown): void } = self as DedicatedWorkerGlobalScope,
 ): void {
   const onInit = (ev: MessageEvent<InitMessage>) => {

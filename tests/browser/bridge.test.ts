@@ -143,7 +143,10 @@ describe('applying effects', () => {
     );
     // Not in the effect batch's task: the frame is inserted in a task of its own (issue 12).
     expect(document.getElementById('sync-frame')).toBeNull();
-    await new Promise((r) => setTimeout(r));
+    await new Promise<void>((resolve) => {
+      const inserted = new MutationObserver(() => document.getElementById('sync-frame') && (inserted.disconnect(), resolve()));
+      inserted.observe(document, { childList: true, subtree: true });
+    });
     const el = document.getElementById('sync-frame') as HTMLIFrameElement;
     expect(el.style.display).toBe('none');
     expect(el.getAttribute('sandbox')).toBe('allow-scripts allow-same-origin');

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { narrow } from '../../src/main-bridge/read-set.ts';
 import { applyEffects, type ApplyHooks } from '../../src/main-bridge/apply-effects.ts';
 import { readPath, readSetOf } from '../../src/worker-engine/core/data-layer.ts';
-import { storefront } from '../../src/storefront/container.ts';
+import { storefront } from '../../containers/storefront/container.ts';
 import { startTestWorker } from './start-test-worker.ts';
 
 afterEach(() => {

@@ -9,6 +9,7 @@ import {
   TRACKER_POLL_ATTEMPTS,
   TRACKER_POLL_INTERVAL_MS,
   loadScript,
+  partytownCalls,
   partytownLib,
 } from '../../src/third-party/load-script.ts';
 
@@ -102,5 +103,58 @@ describe('Partytown lib', () => {
   it('is ~partytown/ beside offtag.js on the page origin, else /~partytown/ on the page origin', () => {
     expect(partytownLib(`${location.origin}/dist/offtag-effects.js`)).toBe('/dist/~partytown/');
     expect(partytownLib('https://cdn.example.com/offtag/offtag-effects.js')).toBe('/~partytown/');
+  });
+});
+
+describe("a Partytown tag's status, as the worker writes it (partytownCalls)", () => {
+  /** The function's text run as Partytown runs the inline script, against a window of our own. */
+  function worker(sdk: Record<string, unknown>, onLine = true) {
+    const tag = Object.assign(document.createElement('script'), { id: `pt-${Math.random().toString(36).slice(2)}` });
+    tag.setAttribute('data-offtag-status', 'queued for Partytown');
+    document.body.appendChild(tag);
+    const win: Record<string, any> = { document, navigator: { onLine }, SDK: sdk };
+    new Function('window', `(${partytownCalls})(window)`)(win);
+    const call = (path: string, args: unknown[], step: string) => win.offtagPartytownCall(tag.id, path, args, step);
+    return { call, status: () => tag.getAttribute('data-offtag-status') };
+  }
+  const answer = <T,>(value: T) => ({ promise: Promise.resolve(value) });
+
+  it('initialised, first call forwarded, then what the intake answered', async () => {
+    const calls: unknown[][] = [];
+    const t = worker({ init: (...a: unknown[]) => (calls.push(a), answer(undefined)), track: (...a: unknown[]) => (calls.push(a), answer({ code: 200, message: 'ok' })) });
+    t.call('SDK.init', ['key'], 'init');
+    await expect.poll(t.status).toBe('initialised');
+    t.call('SDK.track', ['Page View', { a: 1 }], 'then');
+    expect(t.status()).toBe('first call forwarded');
+    await expect.poll(t.status).toBe('event delivered (HTTP 200)');
+    expect(calls).toEqual([['key'], ['Page View', { a: 1 }]]);
+  });
+  it('says when the intake refused the event, and when the browser reports itself offline', async () => {
+    const t = worker({ track: () => answer({ code: 400, message: 'Invalid API key' }) }, false);
+    t.call('SDK.track', [], 'then');
+    expect(t.status()).toBe('first call forwarded (the browser reports itself offline)');
+    await expect.poll(t.status).toBe('event not delivered (400: Invalid API key)');
+  });
+  it('an init that resolves late never takes back a further step', async () => {
+    let resolveInit = () => {};
+    const t = worker({ init: () => ({ promise: new Promise<void>((r) => (resolveInit = r)) }), track: () => undefined });
+    t.call('SDK.init', [], 'init');
+    t.call('SDK.track', [], 'then');
+    expect(t.status()).toBe('first call forwarded');
+    resolveInit();
+    await new Promise<void>((r) => queueMicrotask(r));
+    expect(t.status()).toBe('first call forwarded');
+  });
+  it('a call that throws, and a function that never comes (tracker polling), fail with what happened', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    const t = worker({ init: () => { throw new Error('bad key'); } });
+    t.call('SDK.init', [], 'init');
+    expect(t.status()).toBe('failed: SDK.init: bad key');
+    const u = worker({});
+    u.call('SDK.track', [], 'then');
+    vi.advanceTimersByTime(TRACKER_POLL_INTERVAL_MS * (TRACKER_POLL_ATTEMPTS - 2));
+    expect(u.status()).toBe('queued for Partytown');
+    vi.advanceTimersByTime(TRACKER_POLL_INTERVAL_MS);
+    expect(u.status()).toBe('failed: SDK.track is not a function in Partytown');
   });
 });

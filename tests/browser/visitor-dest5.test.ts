@@ -14,29 +14,37 @@ afterEach(() => {
   for (const f of frames.splice(0)) f.remove();
 });
 
-function nextMessage(timeoutMs: number): Promise<MessageEvent | undefined> {
+/**
+ * The frame's first message to this page. For a parent the frame does not trust (`none`), undefined
+ * once the frame has loaded and one more task has run: dest5.html posts while its script runs,
+ * before its load event, so a message it sent would have been queued by then. A trusted parent
+ * waits for the message itself, however long the frame takes.
+ */
+function firstMessage(loaded: Promise<unknown>, none: boolean): Promise<MessageEvent | undefined> {
   return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      removeEventListener('message', on);
-      resolve(undefined);
-    }, timeoutMs);
     const on = (e: MessageEvent) => {
-      clearTimeout(timer);
       removeEventListener('message', on);
       resolve(e);
     };
     addEventListener('message', on);
+    if (none)
+      void loaded.then(() =>
+        setTimeout(() => {
+          removeEventListener('message', on);
+          resolve(undefined);
+        }),
+      );
   });
 }
 
-async function loadDest5(trustedOrigin: string, waitMs = 2000): Promise<{ frame: HTMLIFrameElement; first: Promise<MessageEvent | undefined> }> {
+async function loadDest5(trustedOrigin: string): Promise<{ frame: HTMLIFrameElement; first: Promise<MessageEvent | undefined> }> {
   const src = `${URL.createObjectURL(new Blob([DEST5_HTML], { type: 'text/html' }))}#${encodeURIComponent(trustedOrigin)}`;
   const frame = document.createElement('iframe');
   frame.setAttribute('sandbox', 'allow-scripts allow-same-origin');
   frame.title = 'Adobe ID Syncing iFrame';
   frame.style.display = 'none';
-  const first = nextMessage(waitMs);
   const loaded = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
+  const first = firstMessage(loaded, trustedOrigin !== location.origin);
   frame.src = src;
   document.body.append(frame);
   frames.push(frame);
@@ -46,9 +54,15 @@ async function loadDest5(trustedOrigin: string, waitMs = 2000): Promise<{ frame:
 
 const stateOf = (frame: HTMLIFrameElement) => (frame.contentWindow as unknown as { dest5: Dest5State }).dest5;
 
-const waitFor = async (check: () => boolean) => {
-  for (let i = 0; i < 100 && !check(); i++) await new Promise((r) => setTimeout(r, 20));
-};
+/** Resolves when `check` holds, looking again after each message the frame receives (its state changes only on one). */
+const waitFor = (frame: HTMLIFrameElement, check: () => boolean) =>
+  new Promise<void>((resolve) => {
+    if (check()) return resolve();
+    const win = frame.contentWindow!;
+    // dest5.html's own listener was added first, so it has run when this one does.
+    const on = () => check() && (win.removeEventListener('message', on), resolve());
+    win.addEventListener('message', on);
+  });
 
 describe('dest5.html postMessage protocol', () => {
   it('tells the trusted parent it can set third-party cookies; the page accepts that only from the iframe origin', async () => {
@@ -69,7 +83,7 @@ describe('dest5.html postMessage protocol', () => {
       ibsMessage({ id: '22', tag: 'img', url: [], ttl: 60, fireURLSync: 0, syncOnPage: 0 }),
     ];
     frame.contentWindow!.postMessage(combinedMessage(entries, true), location.origin);
-    await waitFor(() => stateOf(frame).received.length > 0);
+    await waitFor(frame, () => stateOf(frame).received.length > 0);
     expect(stateOf(frame).received).toEqual([{ clear: true, entries }]);
     expect(stateOf(frame).rejected).toEqual([]);
   });
@@ -82,16 +96,16 @@ describe('dest5.html postMessage protocol', () => {
     intruder.srcdoc = `<script>parent.frames[0].postMessage('---destpub-combined---ibs|1|img|x|1|||0', '*');</script>`;
     document.body.append(intruder);
     frames.push(intruder);
-    await waitFor(() => stateOf(frame).rejected.length > 0);
+    await waitFor(frame, () => stateOf(frame).rejected.length > 0);
     expect(stateOf(frame).rejected).toEqual([expect.objectContaining({ origin: 'null' })]);
     expect(stateOf(frame).received).toEqual([]);
   });
 
   it('says nothing to a parent it was not told to trust, and refuses its posts', async () => {
-    const { frame, first } = await loadDest5('https://other.example', 300);
+    const { frame, first } = await loadDest5('https://other.example');
     expect(await first).toBeUndefined();
     frame.contentWindow!.postMessage(combinedMessage(['ibs|1|img|x|1|||0'], false), '*');
-    await waitFor(() => stateOf(frame).rejected.length > 0);
+    await waitFor(frame, () => stateOf(frame).rejected.length > 0);
     expect(stateOf(frame).rejected).toEqual([expect.objectContaining({ origin: location.origin })]);
     expect(stateOf(frame).received).toEqual([]);
   });

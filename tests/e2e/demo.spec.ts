@@ -1,5 +1,5 @@
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
-import { SERVERS, beacons, resetServers, type Beacon } from './helpers.ts';
+import { SERVERS, beacons, beaconsIdle, caughtUp, resetServers, type Beacon } from './helpers.ts';
 
 /**
  * The demo storefront (demo/, a React app with its own client-side router) as a newcomer uses it,
@@ -153,7 +153,9 @@ test('the storefront: route changes send Page View, impressions, add-to-cart, li
   await page.getByRole('link', { name: 'Products' }).click();
   await said;
   await expect(page.locator('#tracking-off')).toBeVisible();
-  await page.waitForTimeout(500);
+  // The event handled, its effects applied, the queue with nothing to send: no beacon can still come.
+  await caughtUp(page);
+  await beaconsIdle(page);
   expect((await beacons(request)).length).toBe(before);
   await shot(page, info, 'consent-off');
   await page.click('#consent-tracking');

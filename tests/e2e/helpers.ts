@@ -53,17 +53,52 @@ export async function clearState(page: Page) {
   await page.context().clearCookies();
 }
 
-/**
- * Resolves when the page's beacon queue has nothing left to send or wait for and its store has
- * caught up (WorkerApi.beaconsIdle, asked over the Comlink API port): the event a test waits for
- * before it asserts that nothing more arrives, or leaves a page "a moment after a beacon".
- */
-export async function beaconsIdle(page: Page): Promise<void> {
+/** The worker's API (WorkerApi) over the Comlink API port, once offtag.js has started; Comlink is added to the page once. */
+async function withApi<T>(page: Page, call: string, arg?: unknown): Promise<T> {
   await page.waitForFunction(() => !!(window as any).offtag);
   if (!(await page.evaluate(() => 'Comlink' in window))) await page.addScriptTag({ path: 'node_modules/comlink/dist/umd/comlink.min.js' });
-  await page.evaluate(async () => {
-    const w = window as any;
-    w.offtagTestApi ??= w.Comlink.wrap(w.offtag.apiPort);
-    await w.offtagTestApi.beaconsIdle();
-  });
+  return page.evaluate(
+    async ([name, a]) => {
+      const w = window as any;
+      w.offtagTestApi ??= w.Comlink.wrap(w.offtag.apiPort);
+      return w.offtagTestApi[name as string](a);
+    },
+    [call, arg] as const,
+  ) as Promise<T>;
+}
+
+/**
+ * Resolves when the page's beacon queue has nothing left to send or wait for and its store has
+ * caught up (WorkerApi.beaconsIdle): the event a test waits for before it asserts that nothing
+ * more arrives, or leaves a page "a moment after a beacon".
+ */
+export const beaconsIdle = (page: Page): Promise<void> => withApi(page, 'beaconsIdle');
+
+/** Beacons the page's durable queue is still working on (WorkerApi.pendingBeacons). */
+export const pendingBeacons = (page: Page): Promise<number> => withApi(page, 'pendingBeacons');
+
+/** The worker's devtools feed (WorkerApi.monitor). */
+export const monitorOf = (page: Page): Promise<Array<{ name: string; data: any }>> => withApi(page, 'monitor');
+
+/**
+ * Resolves once the worker has handled every event the page sent before this call and the page has
+ * applied their effects: a `get-var` round trip (the worker handles events, and the page applies
+ * their batches, in order). The event to wait for before asserting that an event did nothing.
+ */
+export async function caughtUp(page: Page): Promise<void> {
+  await page.waitForFunction(() => !!(window as any).offtag);
+  await page.evaluate(() => (window as any).offtag.ask({ type: 'get-var', name: 'page name' }));
+}
+
+/** Waits for the worker's verdict on a rule (its devtools feed): `fired` or `condition not met`. */
+export async function ruleVerdict(page: Page, rule: string): Promise<'fired' | 'condition not met'> {
+  let verdict: 'fired' | 'condition not met' | undefined;
+  await expect
+    .poll(async () => {
+      const entry = (await monitorOf(page)).find((m) => (m.name === 'rule-completed' || m.name === 'rule-condition-failed') && m.data?.rule === rule);
+      verdict = entry && (entry.name === 'rule-completed' ? 'fired' : 'condition not met');
+      return verdict;
+    })
+    .toBeDefined();
+  return verdict!;
 }

@@ -1,6 +1,6 @@
 /**
  * The scripted RUM session on tests/e2e/pages/insights/session.html, shared by the end-to-end test
- * and the third-party compatibility bench (bench/third-party.ts): wait past the 1 s cookie context,
+ * and the third-party compatibility bench (bench/third-party.ts): wait for the cookie context (set 1 s after init),
  * click, type a secret, fetch from the allowed tracing host and from another, throw, block the main
  * thread, then leave the page.
  */
@@ -9,8 +9,32 @@ import type { Page } from 'playwright';
 export const SESSION_PAGE = '/test/insights/session.html';
 export const SECRET = 'my-secret-part-4KM91';
 
+/**
+ * Resolves once the container's second call to the SDK (the cookie context, made 1 s after init)
+ * has run: on the main thread the SDK's global context has it; through Partytown the tag's status
+ * says the call was made in the worker.
+ */
+async function cookieContextSet(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const w = window as any;
+    const status = document.getElementById('offtag-rum')?.getAttribute('data-offtag-status') ?? '';
+    return !!w.DD_RUM?.getGlobalContext?.()?.cookies || /^(first call forwarded|event)/.test(status);
+  });
+}
+
+/** Resolves once the page has seen a long task (the SDK's observer is called in the same task, or earlier). */
+async function longTaskSeen(page: Page): Promise<void> {
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        const seen = new PerformanceObserver(() => (seen.disconnect(), setTimeout(resolve)));
+        seen.observe({ type: 'longtask', buffered: true });
+      }),
+  );
+}
+
 export async function driveInsightsSession(page: Page): Promise<void> {
-  await page.waitForTimeout(1200);
+  await cookieContextSet(page);
   await page.click('#refresh');
   await page.click('#search');
   await page.keyboard.type(SECRET, { delay: 5 });
@@ -21,7 +45,7 @@ export async function driveInsightsSession(page: Page): Promise<void> {
   await page.click('#fail');
   await page.click('#busy');
   await page.locator('#out', { hasText: 'busy done' }).waitFor();
-  await page.waitForTimeout(300);
+  await longTaskSeen(page);
 }
 
 /** Leaving the page makes the SDK send what it holds. */

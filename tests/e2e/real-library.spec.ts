@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { SERVERS, beacons, consoleOf, idCalls, resetServers, waitForBeacons, type Beacon } from './helpers.ts';
+import { SERVERS, beacons, beaconsIdle, caughtUp, consoleOf, idCalls, resetServers, waitForBeacons, type Beacon } from './helpers.ts';
 
 /**
  * The twelve scenarios of ../shared/reference/real-library-examples.md: the page Adobe's real
@@ -33,7 +33,6 @@ const FULL_USER = { profile: { attributes: { loginState: 'Full Logged In', accou
 const HOME = { page: { pageInfo: { pageType: 'Home', pageUID: 'home' } } };
 
 const escape = (s: string) => encodeURIComponent(s).replace(/[~!*()']/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 class Env {
   constructor(readonly page: Page, readonly context: BrowserContext, readonly request: import('@playwright/test').APIRequestContext) {}
@@ -57,9 +56,9 @@ class Env {
   }
   async beacons(n: number) {
     const got = await waitForBeacons(this.request, n);
-    // The collector answers as it records; give the worker a moment to hear that answer (the next
-    // beacon's lrt), as a user's next action would.
-    await sleep(100);
+    // The collector answers as it records; the worker has heard that answer (the next beacon's
+    // lrt) once its queue is idle, as it has by a user's next action.
+    await beaconsIdle(this.page);
     return got;
   }
   async click(selector: string) {
@@ -113,7 +112,8 @@ const scenarios: Record<string, (e: Env) => Promise<void>> = {
   async 'visitor id call cookie and reuse'(e) {
     await e.open({ cookies: { sat_track: 'true' }, dl: HOME });
     await e.track('Page View'); await e.beacons(1);
-    await sleep(500);
+    // The AMCV cookie the /id answer gave is written on the page before the reload.
+    await caughtUp(e.page);
     await e.reload();
     await e.track('Page View'); await e.beacons(2);
   },
@@ -222,9 +222,13 @@ test.describe('the real libraries\' recorded beacons and /id calls, parameter by
     const e = new Env(page, context, request);
     await e.open({ dl: HOME });
     await e.track('Page View');
-    await sleep(2000);
+    await expect.poll(() => lines).toContain('EU compliance was not acknowledged by the user.');
+    // The ID call leaves at Library Loaded, before the Page View.
+    await expect.poll(async () => (await idCalls(request)).filter((c) => c.path === '/id').length).toBe(1);
+    // The Page View handled and nothing in the queue: no beacon can still come.
+    await caughtUp(e.page);
+    await beaconsIdle(e.page);
     expect(await beacons(request)).toEqual([]);
-    expect(lines).toContain('EU compliance was not acknowledged by the user.');
     expect((await idCalls(request)).filter((c) => c.path === '/id').length).toBe(1);
   });
 });

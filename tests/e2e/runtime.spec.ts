@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { SERVERS, beacons, consoleOf, resetServers, waitForBeacons } from './helpers.ts';
+import { SERVERS, beacons, beaconsIdle, caughtUp, consoleOf, resetServers, waitForBeacons } from './helpers.ts';
 
 test.beforeEach(async ({ request, context }) => {
   await resetServers(request);
@@ -213,7 +213,8 @@ test.describe('bad input: a clear message, and the event is processed with what 
 test('beacons do not double up: the collector saw each once', async ({ page, request }) => {
   await page.goto('/test/minimal.html');
   await waitForBeacons(request, 1);
-  await page.waitForTimeout(500);
+  // Nothing left to send: a second copy would have arrived by now.
+  await beaconsIdle(page);
   expect((await beacons(request)).filter((b) => b.duplicate)).toEqual([]);
 });
 
@@ -222,7 +223,8 @@ test('debug mode: rule messages appear only after _satellite.setDebug(true), and
   page.on('console', (m) => lines.push(m.text()));
   await page.goto('/test/minimal.html');
   await waitForBeacons(request, 1);
-  await page.waitForTimeout(300);
+  // Every batch of the events so far applied: any rule message would be on the console.
+  await caughtUp(page);
   expect(lines.filter((l) => l.startsWith('Rule "'))).toEqual([]);
   await page.evaluate(() => (window as any)._satellite.setDebug(true));
   await page.evaluate(() => (window as any)._satellite.track('Element Impressions'));
@@ -375,6 +377,8 @@ test('start-up throws nothing, caught or not, with or without offtagConfig (a pa
   await page.addInitScript(() => Object.defineProperty(window, 'offtagConfig', { configurable: true, get: () => undefined, set: () => {} }));
   await page.goto('/test/minimal.html?host=same&silent');
   await expect.poll(() => page.evaluate(() => !!(window as any).offtag)).toBe(true);
-  await page.waitForTimeout(300);
+  // The load's events handled and their effects applied: the page has done all it does at start.
+  await page.waitForLoadState('load');
+  await caughtUp(page);
   expect(thrown).toEqual([]);
 });

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { SERVERS, beacons, idCalls, resetServers, waitForBeacons } from './helpers.ts';
+import { SERVERS, beacons, idCalls, resetServers, ruleVerdict, waitForBeacons } from './helpers.ts';
 
 /**
  * The storefront control page (every data layer field and direct call by hand; the demo for people
@@ -89,8 +89,7 @@ test('Real user monitoring: loads the RUM script on /insights in production when
     }),
   );
   await page.goto(CONTROLS);
-  await page.waitForLoadState('load');
-  await page.waitForTimeout(1000);
+  expect(await ruleVerdict(page, 'Real user monitoring')).toBe('condition not met');
   expect(await page.locator('#offtag-rum').count()).toBe(0);
 
   await page.goto(`${CONTROLS}?area=/insights`);
@@ -108,8 +107,8 @@ test('Real user monitoring is declined when targeting cookies are off (C0007:0, 
     await context.clearCookies();
     if (cookie) await context.addCookies([{ name: 'OptanonConsent', value: cookie, url: SERVERS.page }]);
     await page.goto(url);
-    await page.waitForLoadState('load');
-    await page.waitForTimeout(800);
+    // The rule's verdict, then (when it fired) the tag it asked for.
+    if ((await ruleVerdict(page, 'Real user monitoring')) === 'fired') await expect(page.locator('#offtag-rum')).toHaveCount(1);
     return page.locator('#offtag-rum').count();
   };
   expect(await rumScripts('groups=C0001:1,C0007:1')).toBe(1);

@@ -1,5 +1,8 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
-import { SERVERS, beacons, resetServers, waitForBeacons } from './helpers.ts';
+import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { SERVERS, beacons, beaconsIdle, caughtUp, idCalls, pendingBeacons, resetServers, waitForBeacons } from './helpers.ts';
+
+/** Beacons the collector has refused on purpose (`POST /__fail`) so far. */
+const refused = async (request: APIRequestContext): Promise<number> => (await (await request.get(`${SERVERS.collector}/__fail`)).json()).refused;
 import { setOffline } from '../../tools/offline.ts';
 
 test.beforeEach(async ({ request, context }) => {
@@ -12,11 +15,13 @@ test('offline for a while, then online: every beacon arrives, none twice', async
   await waitForBeacons(request, 1);
   await setOffline(context, true);
   for (let i = 0; i < 3; i++) await page.evaluate(() => (window as any)._satellite.track('Page View'));
-  await page.waitForTimeout(2000);
+  // The three are beacons in the queue, held while offline.
+  await expect.poll(() => pendingBeacons(page)).toBe(3);
   expect(await beacons(request)).toHaveLength(1);
   await setOffline(context, false);
   await waitForBeacons(request, 4, 40_000);
-  await page.waitForTimeout(1000);
+  // Nothing left to send: a second copy would have arrived by now.
+  await beaconsIdle(page);
   const after = await beacons(request);
   expect(after).toHaveLength(4);
   expect(after.filter((b) => b.duplicate)).toEqual([]);
@@ -27,14 +32,15 @@ test('the page closed with beacons in flight: they arrive on the next load', asy
   await waitForBeacons(request, 1);
   await request.post(`${SERVERS.collector}/__fail?count=100&status=503`);
   for (let i = 0; i < 2; i++) await page.evaluate(() => (window as any)._satellite.track('Page View'));
-  await page.waitForTimeout(1500);
+  // Both tried and refused: they are in the queue's store, in flight, when the page closes.
+  await expect.poll(() => refused(request)).toBeGreaterThanOrEqual(2);
   await page.close();
   await request.post(`${SERVERS.collector}/__fail?count=0&status=503`);
   const next = await context.newPage();
   await next.goto('/test/minimal.html');
   // 2 left behind + the first page's + the new page's own page view.
   await waitForBeacons(request, 4, 40_000);
-  await next.waitForTimeout(1000);
+  await beaconsIdle(next);
   const after = await beacons(request);
   expect(after).toHaveLength(4);
   expect(after.filter((b) => b.duplicate)).toEqual([]);
@@ -51,7 +57,7 @@ test('no tracking consent: nothing is sent, now or later, and the message says w
   await context.addCookies([{ name: 'sat_track', value: 'true', url: SERVERS.page }]);
   await page.evaluate(() => (window as any)._satellite.track('Page View'));
   const list = await waitForBeacons(request, 1);
-  await page.waitForTimeout(1000);
+  await beaconsIdle(page);
   expect(await beacons(request)).toHaveLength(1);
   expect(list[0].hitType).toBe('t');
 });
@@ -69,7 +75,8 @@ test('events not yet acknowledged when the page closes go to localStorage on pag
         w._satellite.track('Page View');
       }
     });
-    await page.waitForTimeout(500);
+    // The worker is waiting on the hanging /id call, so it acknowledges nothing.
+    await expect.poll(async () => (await idCalls(request)).some((c) => c.path === '/id')).toBe(true);
     await page.close();
     // A page of the origin without Offtag sees what the closed page kept.
     const look = await context.newPage();
@@ -90,7 +97,7 @@ test('events not yet acknowledged when the page closes go to localStorage on pag
     const list = await waitForBeacons(request, 2, 30_000);
     expect(list.map((b) => b.pageName).sort()).toEqual([expect.stringContaining(':one'), expect.stringContaining(':two')]);
     await expect.poll(() => next.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('offtag:u:')).length)).toBe(0);
-    await next.waitForTimeout(1000);
+    await beaconsIdle(next);
     expect(await beacons(request)).toHaveLength(2);
   } finally {
     await request.post(`${SERVERS.idService}/__hang?on=0`);
@@ -136,11 +143,12 @@ test('beacons leave from the origin\'s SharedWorker sender, one for two pages of
   // Offline (for the sender as well: tools/offline.ts): beacons wait, then all arrive, once.
   await setOffline(context, true);
   for (const p of [page, second]) await p.evaluate(() => (window as any)._satellite.track('Page View'));
-  await page.waitForTimeout(1500);
+  // One beacon in each page's queue, held while offline.
+  await expect.poll(async () => [await pendingBeacons(page), await pendingBeacons(second)]).toEqual([1, 1]);
   expect(await beacons(request)).toHaveLength(2);
   await setOffline(context, false);
   await waitForBeacons(request, 4, 40_000);
-  await page.waitForTimeout(500);
+  for (const p of [page, second]) await beaconsIdle(p);
   const after = await beacons(request);
   expect(after).toHaveLength(4);
   expect(after.filter((b) => b.duplicate)).toEqual([]);
@@ -161,7 +169,7 @@ test('no sender (no SharedWorker in the browser, or its script missing): the wor
   await waitForBeacons(request, 3);
   await other.evaluate(() => (window as any)._satellite.track('Page View'));
   await waitForBeacons(request, 4);
-  await other.waitForTimeout(500);
+  await beaconsIdle(other);
   expect(await senderFeed(other)).toEqual([]);
   const after = await beacons(request);
   expect(after).toHaveLength(4);
@@ -194,7 +202,9 @@ test('a burst of 100 events: every beacon arrives in the order made, and the pag
   expect(list.filter((b) => b.duplicate)).toEqual([]);
   const made = list.slice(1).map((b) => Number(/ b(\d+)$/.exec(String(b.pageName))?.[1]));
   expect(made).toEqual(Array.from({ length: 100 }, (_, i) => i));
-  await page.waitForTimeout(500);
+  // Every acknowledgement posted: the queue idle, then every batch before a get-var reply applied.
+  await beaconsIdle(page);
+  await caughtUp(page);
   const acks = await page.evaluate(() => (window as unknown as { acks: number[] }).acks);
   expect(acks).toEqual([...acks].sort((x, y) => x - y));
   // One per event without the grouping (104 measured when broken on purpose).

@@ -4,7 +4,11 @@
  * would use it, and OfftagConfig against the engine's Settings, both ways, key by key.
  */
 import type { OfftagConfig } from '../../offtag.d.ts';
-import type { Settings } from '../../src/worker-engine/core/settings.ts';
+import type { Settings as EngineSettings } from '../../src/worker-engine/core/settings.ts';
+import type { StorefrontSettings } from '../../containers/storefront/settings.ts';
+
+/** offtag.d.ts types the storefront's page: the engine's settings and the storefront's own. */
+type Settings = EngineSettings & StorefrontSettings;
 
 type Deep<T> = { [K in keyof T]-?: Deep1<NonNullable<T[K]>> };
 type Deep1<V> = V extends readonly unknown[] ? V : V extends object ? Deep<V> : V;

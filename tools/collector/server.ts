@@ -3,7 +3,8 @@
  * the tests, keeps them decoded, serves them at `GET /__beacons`, and prints one line per beacon.
  * `POST /__fail?count=N&status=503` makes the next N beacons fail (status 0: the connection is
  * dropped, a network error; status -1: no answer at all) so the fault tests can watch the queue
- * retry. `POST /__poison?match=TEXT` answers 500 to every beacon whose pageName contains TEXT
+ * retry; `GET /__fail` answers `{ count, status, refused }` (`refused`: beacons refused so far, the
+ * event a test waits for instead of a clock). `POST /__poison?match=TEXT` answers 500 to every beacon whose pageName contains TEXT
  * (a beacon the server will never take: `npm run faults`).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -70,6 +71,8 @@ export async function startCollector({ port, host = '127.0.0.1', quiet = false }
   const beacons: CollectedBeacon[] = [];
   const seen = new Set<string>();
   let failures = { count: 0, status: 503 };
+  /** Requests refused on purpose (/__fail) since the last reset: what a test waits for. */
+  let refused = 0;
   let poison: string | undefined;
 
   const server = createServer(async (req, res) => {
@@ -89,7 +92,12 @@ export async function startCollector({ port, host = '127.0.0.1', quiet = false }
         seen.clear();
         poison = undefined;
         failures = { count: 0, status: 503 };
+        refused = 0;
         res.writeHead(204).end();
+        return;
+      }
+      if (url.pathname === '/__fail' && req.method === 'GET') {
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }).end(JSON.stringify({ ...failures, refused }));
         return;
       }
       if (url.pathname === '/__fail' && req.method === 'POST') {
@@ -110,6 +118,7 @@ export async function startCollector({ port, host = '127.0.0.1', quiet = false }
         }
         if (failures.count > 0) {
           failures.count--;
+          refused++;
           if (failures.status === 0) {
             req.socket.destroy();
             return;

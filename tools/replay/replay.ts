@@ -108,7 +108,7 @@ export interface ReplayOptions<N extends string, S extends object> {
 
 async function defaults() {
   const [{ storefront }, { createServices }] = await Promise.all([
-    import('../../src/storefront/container.ts'),
+    import('../../containers/storefront/container.ts'),
     import('../../src/worker-engine/adobe-services.ts'),
   ]);
   return { container: storefront, services: createServices };

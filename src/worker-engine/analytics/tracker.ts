@@ -18,8 +18,6 @@ import { callsTracker } from './link-name.ts';
 import { timeString } from './time-string.ts';
 import { queryKeyOf, wireValue } from './variables.ts';
 
-/** The storefront's currency (SPEC.md §9); AppMeasurement itself has no default. */
-export const DEFAULT_CURRENCY = 'USD';
 export const CHARACTER_SET = 'UTF-8';
 /** Above this length a beacon with an id goes as a POST (appmeasurement.md §2). */
 export const MAX_GET_LENGTH = 2047;
@@ -28,7 +26,7 @@ export const SDID_CONSUMER = 'AppMeasurement:0';
 /**
  * AppMeasurement's `expectSupplementalData`: when set, the tracker makes a supplemental data id
  * itself and the hit waits on Adobe's side for Target's data (A4T). The Launch property does not set
- * it (there is no Target on the storefront), so the tracker only takes an id that already exists.
+ * it (no Target runs beside it), so the tracker only takes an id that already exists.
  */
 export const EXPECT_SUPPLEMENTAL_DATA = false;
 /** The session cookie whose presence AppMeasurement reports as `k`. */
@@ -173,7 +171,7 @@ export function createAnalyticsService(ctx: EngineContext, visitor: VisitorServi
     // The referrer goes with the first hit of the page only.
     // A later hit carries `r` only when its rule set `referrer`.
     if (hitsSent === 0) params.r ??= snapshot.referrer;
-    params.cc ??= DEFAULT_CURRENCY;
+    params.cc ??= ctx.settings.currency;
     params.ce = CHARACTER_SET;
 
     const ecidAllowed = visitor.isApproved('ecid');

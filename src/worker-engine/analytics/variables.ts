@@ -71,8 +71,6 @@ export function queryKeyOf(name: string): string | undefined {
 
 /** `g` carries the first 255 characters of the page URL; the rest goes in `-g`. */
 export const PAGE_URL_SPLIT = 255;
-/** The delimiter the storefront joins list values with (DECISIONS.md §3). */
-export const LIST_DELIMITER = ',';
 /**
  * The one length rule AppMeasurement applies to a variable itself: `hier1`–`hier5` are cut to their
  * first 255 characters (`substring(0, 255)`). Everything else (pageName, props, eVars, lists) goes out

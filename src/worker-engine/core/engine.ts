@@ -24,9 +24,10 @@ import { createWaiting, nextMacrotask } from './waiting.ts';
 // The host filters batches with it.
 export { isBridgeEffect } from './effects.ts';
 
-export interface EngineOptions<N extends string, S> {
-  container: Container<N, S>;
-  services: (ctx: EngineContext) => S;
+export interface EngineOptions<N extends string, S, X = unknown> {
+  container: Container<N, S, X>;
+  /** The container's services; absent: the container's own `services`, else none. */
+  services?: (ctx: EngineContext) => S;
   env: EngineEnv;
   /** The page's `window.offtagConfig`, validated here. */
   config: unknown;
@@ -61,8 +62,11 @@ export function inputFailed(input: EngineInput, err: unknown): string {
   return `Offtag could not process ${name}: ${why}. Later events are processed as usual.`;
 }
 
-export function createEngine<N extends string, S extends object>(opts: EngineOptions<N, S>): Engine {
-  const { settings, problems } = resolveSettings(opts.config);
+export function createEngine<N extends string, S extends object, X = unknown>(opts: EngineOptions<N, S, X>): Engine {
+  // The container's settings are merged over the engine's here, so its code gets `Settings & X`.
+  const container = opts.container as unknown as Container<N, S>;
+  const makeServices = opts.services ?? container.services ?? (() => ({}) as S);
+  const { settings, problems } = resolveSettings(opts.config, container);
   const effects = createEffectBuffer(opts.onLateEffects);
   const waiting = createWaiting(opts.settle ?? nextMacrotask());
   const { emit } = effects;
@@ -109,10 +113,10 @@ export function createEngine<N extends string, S extends object>(opts: EngineOpt
   for (const p of problems) log('error', p);
 
   let services: S | undefined;
-  const getServices = () => (services ??= opts.services(ctx));
+  const getServices = () => (services ??= makeServices(ctx));
   let hooks: ContainerHooks | undefined;
-  const getHooks = () => (hooks ??= opts.container.hooks?.(getServices()) ?? {});
-  const handleEvent = createEventHandler({ container: opts.container, ctx, services: getServices, hooks: getHooks });
+  const getHooks = () => (hooks ??= container.hooks?.(getServices()) ?? {});
+  const handleEvent = createEventHandler({ container, ctx, services: getServices, hooks: getHooks });
 
   const handle = (input: EngineInput): Promise<void> | void => {
     switch (input.type) {

@@ -8,44 +8,12 @@ import { PAGE_SETTINGS, pageSetting, type PageSettingKey } from '../../page-sett
 
 export type Environment = 'development' | 'staging' | 'production';
 
-export interface RumSettings {
-  applicationId: string;
-  clientToken: string;
-  site: string;
-  service: string;
-  scriptUrl: string;
-  allowedTracingUrls: string[];
-  /**
-   * Where the SDK posts its batches instead of Datadog's intake (the SDK's `proxy` option): a
-   * first-party endpoint that forwards them. '' sends them to the intake of `site`.
-   */
-  proxy: string;
-  /**
-   * Run the SDK in Partytown's worker. Off, and meant to stay off: measured, most of RUM's data
-   * does not survive it (docs/third-party.md); the switch exists to reproduce that measurement.
-   */
-  partytown: boolean;
-}
-
-/** A product-analytics tag (Amplitude's browser SDK), loaded through Partytown by default (docs/third-party.md). */
-export interface AmplitudeSettings {
-  /** '' leaves the tag off. */
-  apiKey: string;
-  scriptUrl: string;
-  /** Where events go; '' means Amplitude's own endpoint. */
-  serverUrl: string;
-  /** Run the tag in Partytown's worker (true) or on the main thread. */
-  partytown: boolean;
-  /**
-   * Amplitude's own offline handling (true, its default): while the browser says it is offline
-   * (`navigator.onLine` false), the SDK keeps events and sends them when the `online` event comes.
-   * false sends them at once (the SDK retries a failed upload): for an intake that `navigator.onLine`
-   * does not speak for, such as one on loopback (the demo's; docs/third-party.md).
-   */
-  holdWhileOffline: boolean;
-}
-
+/**
+ * The engine's settings: every container has them. A container adds its own and sets the
+ * defaults of both (`Container.settings`); `window.offtagConfig` overrides any of them.
+ */
 export interface Settings {
+  /** The site's brand: `{brand}` in a container's session keys is replaced by it. */
   brand: string;
   dataLayer: string;
   environment: Environment;
@@ -54,17 +22,12 @@ export interface Settings {
   trackingServer: string;
   reportSuites: Record<Environment, string>;
   trackingConsentCookie: string;
-  oneTrustCookie: string;
-  siteTypeCookie: string;
-  communityCookie: string;
-  clientIpCookie: string;
-  gCookie: string;
-  oCookie: string;
-  insightsEligibleCookie: string;
-  rum: RumSettings;
-  amplitude: AmplitudeSettings;
+  /** `cc`, the currency every beacon names (ISO 4217). */
+  currency: string;
+  /** What a container's list values are joined with (the report suite's list delimiter). */
+  listDelimiter: string;
   linkDownloadFileTypes: string;
-  /** `javascript:,keepstock,` + the page's hostname; '' means "derive from the page". */
+  /** `javascript:,` + the page's hostname; '' means "derive from the page". */
   linkInternalFilters: string;
   /** Origin the ID-sync iframe loads from; '' means `https://<subdomain>.demdex.net` (DECISIONS.md §7). */
   idSyncOrigin: string;
@@ -74,6 +37,7 @@ export interface Settings {
   workerUrl: string;
 }
 
+/** The engine's defaults; a container's `settings` replace any of them. */
 export const DEFAULT_SETTINGS: Settings = {
   brand: PAGE_SETTINGS.brand,
   dataLayer: PAGE_SETTINGS.dataLayer,
@@ -81,38 +45,34 @@ export const DEFAULT_SETTINGS: Settings = {
   orgId: '0123456789ABCDEF01234567@AdobeOrg',
   idServiceHost: 'dpm.demdex.net',
   trackingServer: 'metrics.example.com',
-  reportSuites: { production: 'acmeprod', staging: 'acmestage', development: 'acmedev' },
+  reportSuites: { production: '', staging: '', development: '' },
   trackingConsentCookie: 'sat_track',
-  oneTrustCookie: 'OptanonConsent',
-  siteTypeCookie: 'siteType',
-  communityCookie: 'community',
-  clientIpCookie: 'client_ip',
-  gCookie: 'G_',
-  oCookie: 'O',
-  insightsEligibleCookie: 'insights_eligible',
-  rum: {
-    applicationId: '',
-    clientToken: '',
-    site: 'datadoghq.com',
-    service: 'acme-insights',
-    scriptUrl: 'https://www.datadoghq-browser-agent.com/us1/v7/datadog-rum.js',
-    allowedTracingUrls: ['https://api.example.com', 'https://insights-api.example.com'],
-    proxy: '',
-    partytown: false,
-  },
-  amplitude: {
-    apiKey: '',
-    scriptUrl: 'https://cdn.amplitude.com/libs/analytics-browser-2.46.0-min.js.gz',
-    serverUrl: '',
-    partytown: true,
-    holdWhileOffline: true,
-  },
+  currency: 'USD',
+  listDelimiter: ',',
   linkDownloadFileTypes: 'exe,zip,wav,mp3,mov,mpg,avi,wmv,pdf,doc,docx,xls,xlsx,ppt,pptx',
   linkInternalFilters: '',
   idSyncOrigin: '',
   debug: false,
   workerUrl: PAGE_SETTINGS.workerUrl,
 };
+
+/** What a container gives the validator: its settings' defaults and its extra checks (core/types.ts `Container`). */
+export interface SettingsSource {
+  settings?: Record<string, unknown>;
+  settingChecks?: Record<string, (value: unknown) => string | undefined>;
+}
+
+/** The defaults a container's page starts from: the engine's, then the container's, nested objects merged. */
+export function defaultsFor(container: SettingsSource = {}): Settings {
+  return merge(DEFAULT_SETTINGS as unknown as Record<string, unknown>, container.settings ?? {}) as unknown as Settings;
+}
+
+function merge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(over))
+    out[k] = isPlainObject(v) && isPlainObject(base[k]) ? merge(base[k] as Record<string, unknown>, v) : v;
+  return out;
+}
 
 const ENVIRONMENTS: readonly Environment[] = ['development', 'staging', 'production'];
 
@@ -132,8 +92,10 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+type Checks = NonNullable<SettingsSource['settingChecks']>;
+
 /** Checks one value against the default's shape; returns the accepted value or a problem. */
-function check(path: string, value: unknown, def: unknown, problems: string[]): unknown {
+function check(path: string, value: unknown, def: unknown, problems: string[], checks: Checks): unknown {
   if (path === 'environment') {
     if ((ENVIRONMENTS as readonly unknown[]).includes(value)) return value;
     problems.push(
@@ -141,13 +103,15 @@ function check(path: string, value: unknown, def: unknown, problems: string[]): 
     );
     return def;
   }
-  if (path in PAGE_SETTINGS && typeof value === 'string' && pageSetting({ [path]: value }, path as PageSettingKey) !== value) {
+  // (`''` for a key whose default is `''` too: the bridge's answer alone cannot tell it apart.)
+  if (path in PAGE_SETTINGS && typeof value === 'string' && (pageSetting({ [path]: value }, path as PageSettingKey) !== value || (value === '' && path !== 'workerUrl'))) {
     // The bridge reads these before the worker answers, with the same rule (src/page-settings.ts).
     problems.push(`offtagConfig.${path} must be a non-empty string; got ${safeJson(value)}. Using "${def}".`);
     return def;
   }
-  if (path === 'rum.proxy' && typeof value === 'string' && value !== '' && !/^https?:\/\/[^/]/i.test(value)) {
-    problems.push(`offtagConfig.rum.proxy must be an http(s) URL or ''; got ${safeJson(value)}. Using "${def}".`);
+  const must = typeof value === typeof def ? checks[path]?.(value) : undefined;
+  if (must) {
+    problems.push(`offtagConfig.${path} must be ${must}; got ${safeJson(value)}. Using ${typeof def === 'string' ? `"${def}"` : JSON.stringify(def)}.`);
     return def;
   }
   if (Array.isArray(def)) {
@@ -166,7 +130,7 @@ function check(path: string, value: unknown, def: unknown, problems: string[]): 
         problems.push(`offtagConfig.${path ? `${path}.` : ""}${k} is not a setting; it is ignored.`);
         continue;
       }
-      out[k] = check(path ? `${path}.${k}` : k, v, def[k], problems);
+      out[k] = check(path ? `${path}.${k}` : k, v, def[k], problems, checks);
     }
     return out;
   }
@@ -179,15 +143,19 @@ function check(path: string, value: unknown, def: unknown, problems: string[]): 
   return value;
 }
 
-/** Merges `window.offtagConfig` over the defaults (DECISIONS.md §1). */
-export function resolveSettings(raw: unknown): ResolvedSettings {
+/**
+ * Merges `window.offtagConfig` over the defaults (DECISIONS.md §1): the engine's and those of
+ * `container` (its settings, checked the same way, and its extra checks).
+ */
+export function resolveSettings(raw: unknown, container: SettingsSource = {}): ResolvedSettings {
   const problems: string[] = [];
-  if (raw === undefined || raw === null) return { settings: structuredCloneSettings(DEFAULT_SETTINGS), problems };
+  const defaults = defaultsFor(container);
+  if (raw === undefined || raw === null) return { settings: structuredCloneSettings(defaults), problems };
   if (!isPlainObject(raw)) {
     problems.push(`offtagConfig must be an object; got ${typeName(raw)}. Using the default settings.`);
-    return { settings: structuredCloneSettings(DEFAULT_SETTINGS), problems };
+    return { settings: structuredCloneSettings(defaults), problems };
   }
-  const settings = check('', raw, DEFAULT_SETTINGS, problems) as Settings;
+  const settings = check('', raw, defaults, problems, container.settingChecks ?? {}) as Settings;
   return { settings, problems };
 }
 
@@ -200,9 +168,12 @@ export function reportSuiteFor(s: Settings): string {
   return s.reportSuites[s.environment];
 }
 
-/** `linkInternalFilters` with its page-derived default (DECISIONS.md §1). */
+/**
+ * `linkInternalFilters` with its page-derived default (DECISIONS.md §1): `{hostname}` in the
+ * setting (or in the container's default) is the page's hostname.
+ */
 export function internalFiltersFor(s: Settings, hostname: string): string {
-  return s.linkInternalFilters || `javascript:,keepstock,${hostname}`;
+  return (s.linkInternalFilters || 'javascript:,{hostname}').replace('{hostname}', hostname);
 }
 
 /**

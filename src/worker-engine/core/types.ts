@@ -55,14 +55,18 @@ export interface EngineContext {
 }
 
 /** A data element: where its value comes from, and how the raw value is finished. */
-export type DataElementSource<N extends string> =
+/**
+ * `X`: the container's own settings (its `settings` defaults), which the engine merges over its own
+ * and hands to the container's code as `settings`; the engine itself never reads them.
+ */
+export type DataElementSource<N extends string, X = unknown> =
   | { type: 'data-layer'; path: string }
-  | { type: 'cookie'; name: string | ((s: Settings) => string); decode?: boolean }
-  | { type: 'session'; key: string | ((s: Settings) => string) }
+  | { type: 'cookie'; name: string | ((s: Settings & X) => string); decode?: boolean }
+  | { type: 'session'; key: string | ((s: Settings & X) => string) }
   | { type: 'constant'; value: unknown }
   | {
       type: 'custom';
-      fn: (ctx: DataElementContext<N>) => unknown;
+      fn: (ctx: DataElementContext<N, X>) => unknown;
       /**
        * The data layer paths `fn` reads through `ctx.dataLayer` (`[]`: none). Absent: it may read
        * anything, so the bridge keeps sending the whole data layer (see `readSetOf`).
@@ -70,7 +74,7 @@ export type DataElementSource<N extends string> =
       reads?: string[];
     };
 
-export type DataElement<N extends string> = DataElementSource<N> & {
+export type DataElement<N extends string, X = unknown> = DataElementSource<N, X> & {
   /**
    * Returned (after logging) when the value is undefined, null or '' or when reading throws. A
    * function is called with the settings (a default that is a setting, such as the brand).
@@ -96,8 +100,8 @@ export type DataElement<N extends string> = DataElementSource<N> & {
 /** The sessionStorage key of a data element stored for the session (Launch's key). */
 export const storedKey = (name: string): string => `com.adobe.reactor.dataElements.${name}`;
 
-export interface DataElementContext<N extends string> {
-  readonly settings: Settings;
+export interface DataElementContext<N extends string, X = unknown> {
+  readonly settings: Settings & X;
   /** Facts about the page (its cookie domain, screen, origin). */
   readonly page: PageInfo;
   readonly snapshot: Snapshot;
@@ -118,8 +122,8 @@ export type RuleEventSpec =
   | { type: 'direct-call'; id: string }
   | { type: 'click' };
 
-export interface RuleContext<N extends string, S = unknown> {
-  readonly settings: Settings;
+export interface RuleContext<N extends string, S = unknown, X = unknown> {
+  readonly settings: Settings & X;
   readonly event: EngineEvent;
   readonly snapshot: Snapshot;
   readonly rule: { name: string };
@@ -134,34 +138,36 @@ export interface RuleContext<N extends string, S = unknown> {
   log(level: LogLevel, message: string): void;
 }
 
-export interface Condition<N extends string, S = unknown> {
+export interface Condition<N extends string, S = unknown, X = unknown> {
   name: string;
-  fn: (ctx: RuleContext<N, S>) => boolean | Promise<boolean>;
+  fn: (ctx: RuleContext<N, S, X>) => boolean | Promise<boolean>;
   negate?: boolean;
   /** Milliseconds; default 2000 (as published Launch builds). */
   timeout?: number;
 }
 
-export interface Action<N extends string, S = unknown> {
+export interface Action<N extends string, S = unknown, X = unknown> {
   name: string;
-  fn: (ctx: RuleContext<N, S>) => void | Promise<void>;
+  fn: (ctx: RuleContext<N, S, X>) => void | Promise<void>;
   /** Milliseconds; default 2000. */
   timeout?: number;
 }
 
-export interface Rule<N extends string, S = unknown> {
+export interface Rule<N extends string, S = unknown, X = unknown> {
   name: string;
   events: RuleEventSpec[];
   /** Lower runs first; default 50. Ties keep the container's order. */
   order?: number;
-  conditions?: Condition<N, S>[];
-  actions: Action<N, S>[];
+  conditions?: Condition<N, S, X>[];
+  actions: Action<N, S, X>[];
 }
 
-export interface Container<N extends string, S = unknown> {
+export interface Container<N extends string, S = unknown, X = unknown> {
   name: string;
   /** Reported in `_satellite.buildInfo.containerVersion`. */
   version?: string;
+  /** `_satellite.buildInfo.buildDate` (ISO 8601); absent: the time of the build. */
+  buildDate?: string;
   /** The session keys the bridge must read for this container; `{brand}` is replaced. */
   sessionKeys: string[];
   /**
@@ -176,8 +182,8 @@ export interface Container<N extends string, S = unknown> {
   settingChecks?: Record<string, (value: unknown) => string | undefined>;
   /** The services the rules use, built once per engine. */
   services?: (ctx: EngineContext) => S;
-  dataElements: Record<N, DataElement<N>>;
-  rules: Rule<N, S>[];
+  dataElements: Record<N, DataElement<N, X>>;
+  rules: Rule<N, S, X>[];
   /**
    * How the engine reaches this container's services outside its rules, built once from them.
    * Absent: the engine has none of these hooks (clicks run only the click rules, service calls

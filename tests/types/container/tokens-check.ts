@@ -39,6 +39,13 @@ export const news = defineContainer({
         k.run('settings', (ctx) => void ctx.settings.siteCookie.toUpperCase()),
       ],
     },
+  ],
+});
+
+export const badEvent = defineContainer({
+  name: 'bad event',
+  dataElements: { section: dataLayer('page.section') },
+  rules: [
     // @ts-expect-error an event type the engine does not know
     { name: 'Bad event', events: [{ type: 'no-such-event' }], actions: [] },
   ],

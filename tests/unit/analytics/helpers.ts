@@ -4,6 +4,7 @@ import { resolveSettings } from '../../../src/worker-engine/core/settings.ts';
 import type { CookieJar, EngineContext } from '../../../src/worker-engine/core/types.ts';
 import type { VisitorService, VisitorValues } from '../../../src/worker-engine/services.ts';
 import { seededRandom as replayRandom } from '../../../tools/replay/replay.ts';
+import { storefront } from '../../../containers/storefront/container.ts';
 
 /** 2026-03-24 14:04:36 in India (UTC+5:30; getTimezoneOffset() = -330), a Tuesday: appmeasurement.md §1's example. */
 export const FIXED_TIME = Date.UTC(2026, 2, 24, 8, 34, 36);
@@ -49,7 +50,7 @@ export interface TestContext extends EngineContext {
 }
 
 export function makeContext(opts: { config?: Record<string, unknown>; cookies?: Record<string, string>; snapshot?: Partial<Snapshot>; page?: Partial<PageInfo> } = {}): TestContext {
-  const { settings, problems } = resolveSettings(opts.config ?? {});
+  const { settings, problems } = resolveSettings(opts.config ?? {}, storefront);
   if (problems.length) throw new Error(problems.join('\n'));
   const jar = new Map(Object.entries({ sat_track: 'true', ...(opts.cookies ?? {}) }));
   const effects: Effect[] = [];

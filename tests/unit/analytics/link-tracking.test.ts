@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { classifyClick, filterEvents, filterLinkHit, isDownloadLink, isExitLink, linkEventParam } from '../../../src/worker-engine/analytics/link-tracking.ts';
 import { resolveSettings } from '../../../src/worker-engine/core/settings.ts';
+import { storefront } from '../../../containers/storefront/container.ts';
 
-const settings = resolveSettings({}).settings;
+const settings = resolveSettings({}, storefront).settings;
 const PAGE = 'https://www.example.com/shop';
 const click = (href: string, hasTlCall = false) => ({ href, text: 'Link', region: 'nav', hasTlCall });
 
@@ -63,7 +64,7 @@ describe('automatic link tracking', () => {
     expect(isExitLink('about:blank', 'none')).toBe(false);
   });
   it('honours a configured linkInternalFilters and skips links that already call .tl(', () => {
-    const s = resolveSettings({ linkInternalFilters: 'example.org' }).settings;
+    const s = resolveSettings({ linkInternalFilters: 'example.org' }, storefront).settings;
     expect(classifyClick(click('https://partner.example.org/x'), s, PAGE)).toBeUndefined();
     expect(classifyClick(click('https://partner.example.net/x'), s, PAGE)?.linkType).toBe('e');
     expect(classifyClick(click('https://x.example.net/a.pdf', true), settings, PAGE)).toBeUndefined();

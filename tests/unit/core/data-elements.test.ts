@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import type { EngineEvent, LogLevel } from '../../../src/protocol.ts';
 import { createResolver } from '../../../src/worker-engine/core/data-elements.ts';
 import { dropCycles, parsePath, readPath, readSetOf } from '../../../src/worker-engine/core/data-layer.ts';
-import { DEFAULT_SETTINGS } from '../../../src/worker-engine/core/settings.ts';
+import { defaultsFor } from '../../../src/worker-engine/core/settings.ts';
+import { storefront } from '../../../containers/storefront/container.ts';
+
+const DEFAULT_SETTINGS = defaultsFor(storefront);
 import type { DataElement } from '../../../src/worker-engine/core/types.ts';
 import { PAGE, snap } from './helpers.ts';
 

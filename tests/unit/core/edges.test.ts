@@ -13,6 +13,7 @@ import { replaceTokens } from '../../../src/worker-engine/core/tokens.ts';
 import type { Container, ContainerHooks, DataElement, EngineContext, RuleContext } from '../../../src/worker-engine/core/types.ts';
 import { createWaiting, nextMacrotask } from '../../../src/worker-engine/core/waiting.ts';
 import { PAGE, snap, testEnv } from './helpers.ts';
+import { storefront } from '../../../containers/storefront/container.ts';
 
 type Svc = { ctx: EngineContext };
 type Rc = RuleContext<string, Svc>;
@@ -212,8 +213,8 @@ describe('the data layer helpers', () => {
 
 describe('settings and tokens', () => {
   it('rum.proxy that is not a string is refused by its type; a URL that only contains http(s):// is refused', () => {
-    expect(resolveSettings({ rum: { proxy: 42 } }).problems).toEqual(['offtagConfig.rum.proxy must be a string; got number. Using "".']);
-    expect(resolveSettings({ rum: { proxy: 'ftp://x.example/https://y.example' } }).problems).toEqual([
+    expect(resolveSettings({ rum: { proxy: 42 } }, storefront).problems).toEqual(['offtagConfig.rum.proxy must be a string; got number. Using "".']);
+    expect(resolveSettings({ rum: { proxy: 'ftp://x.example/https://y.example' } }, storefront).problems).toEqual([
       'offtagConfig.rum.proxy must be an http(s) URL or \'\'; got "ftp://x.example/https://y.example". Using "".',
     ]);
   });

@@ -8,6 +8,7 @@ type N = 'pageType' | 'user' | 'lower' | 'clean' | 'constant' | 'cookie' | 'sess
 const container: Container<N, object> = {
   name: 'test',
   sessionKeys: ['s1'],
+  settings: { brand: 'acme' },
   dataElements: {
     pageType: { type: 'data-layer', path: 'page.pageInfo.pageType', default: 'none' },
     user: { type: 'data-layer', path: 'user.list[1].name' },
@@ -250,7 +251,8 @@ describe('engine state', () => {
   });
 
   it('logs each rejected setting once and keeps the default', async () => {
-    const { engine, fire } = makeEngine(container, { brand: 7, nope: true, environment: 'prod', rum: { site: 'x', bad: 1 } });
+    const withSettings = { ...container, settings: { brand: 'acme', rum: { site: 'datadoghq.com' } } };
+    const { engine, fire } = makeEngine(withSettings, { brand: 7, nope: true, environment: 'prod', rum: { site: 'x', bad: 1 } });
     const b = await fire({ type: 'dom-ready' });
     expect(logs(b.effects)).toEqual([
       'offtagConfig.brand must be a string; got number. Using "acme".',
@@ -258,7 +260,7 @@ describe('engine state', () => {
       'offtagConfig.environment must be one of development, staging, production; got "prod". Using "production".',
       'offtagConfig.rum.bad is not a setting; it is ignored.',
     ]);
-    expect(engine.settings.rum.site).toBe('x');
+    expect((engine.settings as unknown as { rum: { site: string } }).rum.site).toBe('x');
     const wrongType = makeEngine(container, 'not an object');
     expect(logs((await wrongType.fire({ type: 'dom-ready' })).effects)).toEqual([
       'offtagConfig must be an object; got string. Using the default settings.',

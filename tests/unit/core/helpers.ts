@@ -32,7 +32,7 @@ export function snap(over: Partial<Snapshot> = {}): Snapshot {
 }
 
 /** `page` replaces facts of PAGE, e.g. `{ cookieDomain: '.example.com' }` for a real cookie domain. */
-export function makeEngine<N extends string>(container: Container<N, object>, config: unknown = {}, page: Partial<PageInfo> = {}) {
+export function makeEngine<N extends string, X>(container: Container<N, object, X>, config: unknown = {}, page: Partial<PageInfo> = {}) {
   const env = testEnv();
   const engine = createEngine({ container, services: () => ({}), env, config, page: { ...PAGE, ...page } });
   let seq = 0;

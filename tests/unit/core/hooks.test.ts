@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { LinkClick } from '../../../src/protocol.ts';
 import { createEngine } from '../../../src/worker-engine/core/engine.ts';
 import type { Container, ContainerHooks } from '../../../src/worker-engine/core/types.ts';
-import { storefront } from '../../../src/storefront/container.ts';
+import { storefront } from '../../../containers/storefront/container.ts';
 import type { Services } from '../../../src/worker-engine/services.ts';
 import { PAGE, snap, testEnv } from './helpers.ts';
 

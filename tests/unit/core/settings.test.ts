@@ -1,12 +1,22 @@
 /** `window.offtagConfig` checked against the defaults (DECISIONS.md §1): every rejection said, the default kept. */
 import { describe, expect, it } from 'vitest';
 import {
-  DEFAULT_SETTINGS,
+  DEFAULT_SETTINGS as ENGINE_DEFAULTS,
+  defaultsFor,
   internalFiltersFor,
   originFor,
   reportSuiteFor,
-  resolveSettings,
+  resolveSettings as resolveFor,
 } from '../../../src/worker-engine/core/settings.ts';
+import { storefront } from '../../../containers/storefront/container.ts';
+import type { StorefrontSettings } from '../../../containers/storefront/settings.ts';
+
+// The storefront's settings: the engine's defaults with the container's over them, one validator.
+const DEFAULT_SETTINGS = defaultsFor(storefront) as ReturnType<typeof defaultsFor> & StorefrontSettings;
+const resolveSettings = (raw: unknown) => {
+  const r = resolveFor(raw, storefront);
+  return { ...r, settings: r.settings as typeof DEFAULT_SETTINGS };
+};
 
 describe('resolveSettings', () => {
   it('no config (undefined or null) gives the defaults, a copy that changing does not reach the defaults', () => {
@@ -100,8 +110,10 @@ describe('settings helpers', () => {
     expect(reportSuiteFor(s)).toBe('acmestage');
   });
 
-  it('internalFiltersFor: the setting, or javascript:, keepstock and the page host', () => {
+  it('internalFiltersFor: the setting with {hostname} the page host, or javascript: and the page host', () => {
     expect(internalFiltersFor(DEFAULT_SETTINGS, 'shop.example.com')).toBe('javascript:,keepstock,shop.example.com');
+    expect(internalFiltersFor(ENGINE_DEFAULTS, 'news.example')).toBe('javascript:,news.example');
+    expect(internalFiltersFor({ ...DEFAULT_SETTINGS, linkInternalFilters: '' }, 'news.example')).toBe('javascript:,news.example');
     expect(internalFiltersFor({ ...DEFAULT_SETTINGS, linkInternalFilters: 'a.example' }, 'shop.example.com')).toBe('a.example');
   });
 
@@ -111,5 +123,26 @@ describe('settings helpers', () => {
     expect(originFor('http://127.0.0.1:4175//', 'https:')).toBe('http://127.0.0.1:4175');
     expect(originFor('HTTPS://a.example', 'http:')).toBe('HTTPS://a.example');
     expect(originFor('xhttps://a.example', 'http:')).toBe('http://xhttps://a.example');
+  });
+});
+
+describe('a container\'s settings', () => {
+  it('the engine\'s defaults name no container; a container adds its own and replaces the engine\'s', () => {
+    expect(Object.keys(ENGINE_DEFAULTS)).not.toContain('rum');
+    expect(ENGINE_DEFAULTS.reportSuites).toEqual({ production: '', staging: '', development: '' });
+    expect(ENGINE_DEFAULTS.currency).toBe('USD');
+    expect(ENGINE_DEFAULTS.listDelimiter).toBe(',');
+    const own = { settings: { currency: 'EUR', site: { section: 'news' } } };
+    expect(defaultsFor(own)).toMatchObject({ currency: 'EUR', site: { section: 'news' }, listDelimiter: ',' });
+  });
+
+  it('a page value for a container setting is checked against the container default, by the same rules', () => {
+    const own = { settings: { site: { section: 'news', tags: ['a'] } } };
+    const { settings, problems } = resolveFor({ site: { section: 3, tags: ['b'], extra: 1 }, currency: 'CHF' }, own);
+    expect(problems).toEqual([
+      'offtagConfig.site.section must be a string; got number. Using "news".',
+      'offtagConfig.site.extra is not a setting; it is ignored.',
+    ]);
+    expect(settings).toMatchObject({ site: { section: 'news', tags: ['b'] }, currency: 'CHF' });
   });
 });

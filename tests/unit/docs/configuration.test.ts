@@ -2,7 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS } from '../../../src/worker-engine/core/settings.ts';
+import { defaultsFor } from '../../../src/worker-engine/core/settings.ts';
+import { storefront } from '../../../containers/storefront/container.ts';
+
+/** docs/configuration.md documents the storefront's settings: the engine's, with the container's defaults and its own. */
+const DEFAULT_SETTINGS = defaultsFor(storefront);
 
 /** docs/configuration.md and offtag.d.ts against the engine's `Settings` (the code is the truth). */
 const root = fileURLToPath(new URL('../../../', import.meta.url));

@@ -36,7 +36,7 @@ function titlesOf(file: string): RegExp[] {
 }
 const TITLES = new Map(TEST_FILES.map((f) => [f, titlesOf(f)]));
 
-/** The abbreviations the document defines: **SF** = `src/storefront/`. */
+/** The abbreviations the document defines: **SF** = `containers/storefront/`. */
 const ABBREV = new Map<string, string[]>();
 for (const m of DOC.matchAll(/\*\*([A-Z][A-Z-]*)\*\* = ((?:`[^`]+`(?: \([^)]*\))?(?:,? (?:and )?)?)+)/g)) {
   ABBREV.set(m[1], [...m[2].matchAll(/`([^`]+)`/g)].map((x) => x[1]));

@@ -9,7 +9,7 @@ import { createAnalyticsService } from '../../../src/worker-engine/analytics/tra
 import { encodeText, wellFormed } from '../../../src/worker-engine/core/well-formed.ts';
 import { buildIdUrl } from '../../../src/worker-engine/visitor/id-request.ts';
 import { customerIdParams } from '../../../src/worker-engine/visitor/customer-ids.ts';
-import { modalPageName } from '../../../src/storefront/derived.ts';
+import { modalPageName } from '../../../containers/storefront/derived.ts';
 import { makeContext, stubVisitor } from '../analytics/helpers.ts';
 
 const EMOJI = '\u{1F600}'; // two UTF-16 units

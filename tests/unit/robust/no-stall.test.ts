@@ -63,9 +63,10 @@ function world(options: VisitorOptions = {}, answer = () => idReply()) {
     input({ type: 'event', event: { type: 'service-call', service: 'visitor', method, args }, snapshot: snap({ seq: ++seq }) });
   const idCalls = () => effects.filter((e): e is RequestEffect => e.type === 'request' && e.kind === 'id-service');
   const replies = () => effects.filter((e) => e.type === 'reply');
+  /** Looks again after each task until `test` holds (the test's own timeout bounds it). */
   const until = async (test: () => boolean) => {
-    for (let i = 0; i < 200 && !test(); i++) await new Promise((r) => setTimeout(r, 10));
-    return test();
+    while (!test()) await new Promise((r) => setImmediate(r));
+    return true;
   };
   return {
     engine,

@@ -4,7 +4,7 @@
  * bridge copies, the rule, condition and action names the console shows, and odd values.
  */
 import { describe, expect, it } from 'vitest';
-import { storefront } from '../../../src/storefront/container.ts';
+import { storefront } from '../../../containers/storefront/container.ts';
 import { createEngine } from '../../../src/worker-engine/core/engine.ts';
 import { readSetOf } from '../../../src/worker-engine/core/data-layer.ts';
 import { DATA_LAYER } from './fixtures.ts';

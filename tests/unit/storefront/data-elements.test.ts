@@ -3,7 +3,7 @@
  * console message says so, the default comes back and the event goes on).
  */
 import { describe, expect, it } from 'vitest';
-import type { StorefrontElement } from '../../../src/storefront/container.ts';
+import type { StorefrontElement } from '../../../containers/storefront/container.ts';
 import { CACHED_PROFILE, COOKIES, DATA_LAYER } from './fixtures.ts';
 import { PAGE, cookieString, effectsOf, getVar, harness, logsOf, throwingDataLayer, throwingSession } from './harness.ts';
 

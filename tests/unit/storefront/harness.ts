@@ -3,7 +3,7 @@
  * so tests assert on the effects a batch carries and the hits the tracker was asked for.
  */
 import type { Effect, EffectBatch, EngineEvent, PageInfo, Snapshot } from '../../../src/protocol.ts';
-import { storefront } from '../../../src/storefront/container.ts';
+import { storefront } from '../../../containers/storefront/container.ts';
 import { parseCookieString } from '../../../src/worker-engine/core/cookies.ts';
 import { createEngine, type Engine } from '../../../src/worker-engine/core/engine.ts';
 import { emptySnapshot } from '../../../src/worker-engine/core/page-state.ts';

@@ -4,7 +4,7 @@
  * and missing values are left out.
  */
 import { describe, expect, it } from 'vitest';
-import { evaluateVariables } from '../../../src/storefront/hits.ts';
+import { evaluateVariables } from '../../../containers/storefront/hits.ts';
 import { replaceTokens } from '../../../src/worker-engine/core/tokens.ts';
 
 function ctxWith(values: Record<string, unknown>) {

@@ -11,8 +11,8 @@ import {
   MODAL_VIEW_VARIABLES,
   PAGE_VIEW_VARIABLES,
   type VariableMapping,
-} from '../../../src/storefront/variables.ts';
-import { dataElements } from '../../../src/storefront/data-elements.ts';
+} from '../../../containers/storefront/variables.ts';
+import { dataElements } from '../../../containers/storefront/data-elements.ts';
 import { queryKeyOf } from '../../../src/worker-engine/analytics/variables.ts';
 import { replaceTokens } from '../../../src/worker-engine/core/tokens.ts';
 

@@ -44,9 +44,14 @@ function world(opts: { serve?: boolean } = {}) {
   return { calls, feed, send, link, channel, close };
 }
 const init = { method: 'GET' as const, credentials: 'include' as const, keepalive: true as const };
+/** Looks again after each task until `ok` holds (the test's own timeout bounds it, not a count of looks). */
 const until = async (ok: () => boolean) => {
-  for (let i = 0; i < 200 && !ok(); i++) await new Promise((r) => setTimeout(r, 10));
+  while (!ok()) await new Promise((r) => setImmediate(r));
 };
+/** Resolves once `port` has received a message, after the listeners registered before this one. */
+const delivered = (port: MessagePort) => new Promise<void>((r) => port.addEventListener('message', () => r(), { once: true }));
+/** How many requests the collector has refused (or held) on purpose so far (`GET /__fail`). */
+const refused = async (): Promise<number> => (await (await fetch(`${collector.url}/__fail`)).json()).refused;
 
 describe('the sender', () => {
   it('without a sender port the worker fetches itself', async () => {
@@ -75,7 +80,7 @@ describe('the sender', () => {
 
   it('a sender port nobody serves is never used: the worker fetches itself', async () => {
     const w = world({ serve: false });
-    await new Promise((r) => setTimeout(r, 50));
+    // No wait: nobody will ever say "ready" on this port.
     expect((await w.send(beaconUrl(0), init)).status).toBe(200);
     expect(w.calls).toEqual(['worker p0']);
     expect(w.feed).toEqual([]);
@@ -88,8 +93,10 @@ describe('the sender', () => {
     w.channel.port1.onmessage = () => {
       w.calls.push('old sender');
     };
+    const heard = delivered(w.channel.port2);
     w.channel.port1.postMessage({ ready: true, v: SENDER_PROTOCOL - 1 });
-    await new Promise((r) => setTimeout(r, 50));
+    // The worker's end has had the old sender's "ready" (its own listener runs first).
+    await heard;
     expect((await w.send(beaconUrl(0), init)).status).toBe(200);
     await Promise.all(w.link.chain([{ url: beaconUrl(1), init, startWithinMs: 5_000, timeoutMs: 2_000 }]));
     expect(w.calls).toEqual(['worker p0', 'worker p1']);
@@ -105,7 +112,8 @@ describe('the sender', () => {
     await fetch(`${collector.url}/__fail?count=1&status=-1`, { method: 'POST' });
     const ctl = new AbortController();
     const held = w.send(beaconUrl(0), { ...init, signal: ctl.signal });
-    await new Promise((r) => setTimeout(r, 100));
+    // The collector holds it: the request is in flight in the sender.
+    await expect.poll(refused).toBe(1);
     ctl.abort();
     await expect(held).rejects.toThrow(/abort/i);
     expect(w.feed).toEqual(['ready']);

@@ -7,6 +7,7 @@ import { resolveSettings } from '../../../src/worker-engine/core/settings.ts';
 import type { CookieJar, EngineContext } from '../../../src/worker-engine/core/types.ts';
 import { seededRandom as replayRandom } from '../../../tools/replay/replay.ts';
 import { sha256Hex } from '../../../src/worker-engine/core/sha256.ts';
+import { storefront } from '../../../containers/storefront/container.ts';
 
 export type FetchHandler = (req: Omit<RequestEffect, 'type' | 'id'>) => NetResponse | Promise<NetResponse>;
 
@@ -47,7 +48,7 @@ export interface ContextOptions {
 }
 
 export function makeContext(opts: ContextOptions = {}): TestContext {
-  const settings = resolveSettings(opts.config ?? {}).settings;
+  const settings = resolveSettings(opts.config ?? {}, storefront).settings;
   const clock = { now: opts.now ?? FIXED_NOW };
   const random = seededRandom();
   const effects: Effect[] = [];

@@ -5,14 +5,14 @@
  * element is, is said in a comment above it (a `description` field was runtime data that nothing
  * read).
  */
-import { trackingConsented } from '../worker-engine/analytics/consent.ts';
-import { readPath } from '../worker-engine/core/data-layer.ts';
-import type { DataElement, DataElementContext } from '../worker-engine/core/types.ts';
-import { getDaysSinceLastVisit } from '../worker-engine/analytics/plugins/days-since-last-visit.ts';
-import { getGeoCoordinates } from '../worker-engine/analytics/plugins/geo-coordinates.ts';
-import { getNewRepeat } from '../worker-engine/analytics/plugins/new-repeat.ts';
-import { getTimeSinceLastVisit } from '../worker-engine/analytics/plugins/time-since-last-visit.ts';
-import { getVisitNumber } from '../worker-engine/analytics/plugins/visit-number.ts';
+import { trackingConsented } from '../../src/worker-engine/analytics/consent.ts';
+import { readPath } from '../../src/worker-engine/core/data-layer.ts';
+import type { DataElement, DataElementContext } from '../../src/worker-engine/core/types.ts';
+import { getDaysSinceLastVisit } from '../../src/worker-engine/analytics/plugins/days-since-last-visit.ts';
+import { getGeoCoordinates } from '../../src/worker-engine/analytics/plugins/geo-coordinates.ts';
+import { getNewRepeat } from '../../src/worker-engine/analytics/plugins/new-repeat.ts';
+import { getTimeSinceLastVisit } from '../../src/worker-engine/analytics/plugins/time-since-last-visit.ts';
+import { getVisitNumber } from '../../src/worker-engine/analytics/plugins/visit-number.ts';
 import {
   ANONYMOUS_COMMUNITY,
   customerCombinationKey,
@@ -32,6 +32,7 @@ import {
   UNKNOWN_USER,
 } from './derived.ts';
 import { PREVIOUS_PAGE_NAME_KEY, sessionKey, USER_DATA_KEY } from './session-keys.ts';
+import type { StorefrontSettings } from './settings.ts';
 
 export type StorefrontElement =
   // page
@@ -101,8 +102,8 @@ export type StorefrontElement =
   | 'time since last visit'
   | 'geo coordinates';
 
-type Element = DataElement<StorefrontElement>;
-type Ctx = DataElementContext<StorefrontElement>;
+type Element = DataElement<StorefrontElement, StorefrontSettings>;
+type Ctx = DataElementContext<StorefrontElement, StorefrontSettings>;
 
 /** What a table entry may change about how a value is finished. */
 type Finish = Pick<Element, 'default' | 'missingMessage'>;
@@ -221,21 +222,21 @@ export const dataElements: Record<StorefrontElement, Element> = {
     reads: ['page.element'],
     default: NOT_SET_IN_PDL,
     missingMessage: notSetMessage('Element click id (page.element[].click.id)'),
-    fn: (ctx) => joinIds(ctx.dataLayer('page.element'), 'click.id', 'page.element'),
+    fn: (ctx) => joinIds(ctx.dataLayer('page.element'), 'click.id', 'page.element', ctx.settings.listDelimiter),
   },
   // every page.element[].impression.id, joined with ","
   'element impression ids': {
     type: 'custom',
     reads: ['page.element'],
     default: '',
-    fn: (ctx) => joinIds(ctx.dataLayer('page.element'), 'impression.id', 'page.element'),
+    fn: (ctx) => joinIds(ctx.dataLayer('page.element'), 'impression.id', 'page.element', ctx.settings.listDelimiter),
   },
   // every internalCampaign[].impression.id, joined with ","
   'internal campaign impressions': {
     type: 'custom',
     reads: ['internalCampaign'],
     default: '',
-    fn: (ctx) => joinIds(ctx.dataLayer('internalCampaign'), 'impression.id', 'internalCampaign'),
+    fn: (ctx) => joinIds(ctx.dataLayer('internalCampaign'), 'impression.id', 'internalCampaign', ctx.settings.listDelimiter),
   },
   // the modal's pageType, pageUID and contentTitle
   'modal page info': dl('modal.page.pageInfo'),

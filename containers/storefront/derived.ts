@@ -2,8 +2,7 @@
  * The storefront's derived values (SPEC.md §2, §4, §5; DECISIONS.md §3) as pure functions of
  * values already read, so each rule of derivation can be read and tested alone.
  */
-import { readPath } from '../worker-engine/core/data-layer.ts';
-import { LIST_DELIMITER } from '../worker-engine/analytics/variables.ts';
+import { readPath } from '../../src/worker-engine/core/data-layer.ts';
 
 /** SPEC.md §8: the default of fields the page data layer ("PDL") does not carry. */
 export const NOT_SET_IN_PDL = 'Not Set in PDL';
@@ -69,17 +68,18 @@ export function cutSegment(s: string): string {
 }
 
 /**
- * DECISIONS.md §3: every non-empty id at `path` of the array's items, in order, joined with `,`.
- * A missing array gives ''; anything else that is not an array is a malformed data layer.
+ * DECISIONS.md §3: every non-empty id at `path` of the array's items, in order, joined with the
+ * list delimiter (the `listDelimiter` setting, `,`). A missing array gives ''; anything else that
+ * is not an array is a malformed data layer.
  */
-export function joinIds(items: unknown, path: string, where: string): string {
+export function joinIds(items: unknown, path: string, where: string, delimiter = ','): string {
   if (isMissing(items)) return '';
   if (!Array.isArray(items)) throw new TypeError(`${where} is not an array.`);
   return items
     .map((item) => readPath(item, path))
     .filter((id) => !isMissing(id))
     .map(String)
-    .join(LIST_DELIMITER);
+    .join(delimiter);
 }
 
 /** SPEC.md §4: `Unknown User`, `<account>:Unassigned` or `<account>:<sapId>`. */

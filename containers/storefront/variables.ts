@@ -4,7 +4,7 @@
  * against SPEC.md §9's ranges (props 1–75, eVars 1–250, hierarchies 1–5, lists 1–3: `prop76`
  * does not compile) and the tokens against the container's data elements.
  */
-import type { TrackerVarName } from '../worker-engine/analytics/variables.ts';
+import type { TrackerVarName } from '../../src/worker-engine/analytics/variables.ts';
 import type { StorefrontElement } from './data-elements.ts';
 import { LOGGED_IN_EVENT } from './derived.ts';
 

@@ -2,17 +2,17 @@
  * The storefront's rules (DECISIONS.md §4): what fires on which event, under which conditions,
  * doing what. Beacons are built from the mapping in variables.ts.
  */
-import type { Effect } from '../protocol.ts';
-import { trackingConsented } from '../worker-engine/analytics/consent.ts';
-import type { Settings } from '../worker-engine/core/settings.ts';
-import type { Rule, RuleContext } from '../worker-engine/core/types.ts';
-import type { Services } from '../worker-engine/services.ts';
+import type { Effect } from '../../src/protocol.ts';
+import { trackingConsented } from '../../src/worker-engine/analytics/consent.ts';
+import type { Rule, RuleContext } from '../../src/worker-engine/core/types.ts';
+import type { Services } from '../../src/worker-engine/services.ts';
 import type { StorefrontElement } from './data-elements.ts';
 import { INSIGHTS_PATH } from './derived.ts';
 import { linkHit, pageViewHit, send } from './hits.ts';
+import type { AmplitudeSettings, RumSettings, StorefrontSettings } from './settings.ts';
 import { MODAL_VIEW_VARIABLES, PAGE_VIEW_VARIABLES } from './variables.ts';
 
-type Ctx = RuleContext<StorefrontElement, Services>;
+type Ctx = RuleContext<StorefrontElement, Services, StorefrontSettings>;
 
 /** SPEC.md §4: the named direct-call events. */
 export const DIRECT_CALLS = {
@@ -53,7 +53,7 @@ export const RUM_CONTEXT_COOKIES: Record<string, StorefrontElement> = {
   insightsEligible: 'insights eligible cookie',
 };
 
-export function rumScript(ctx: Ctx, rum: Settings['rum'] = ctx.settings.rum): Extract<Effect, { type: 'script' }> {
+export function rumScript(ctx: Ctx, rum: RumSettings = ctx.settings.rum): Extract<Effect, { type: 'script' }> {
   const cookies = Object.fromEntries(
     Object.entries(RUM_CONTEXT_COOKIES).map(([key, element]) => [key, ctx.get(element)]),
   );
@@ -96,7 +96,7 @@ export const AMPLITUDE_INIT = 'amplitude.init';
 export const AMPLITUDE_TRACK = 'amplitude.track';
 export const AMPLITUDE_PAGE_VIEW = 'Page View';
 
-export function amplitudeScript(ctx: Ctx, a: Settings['amplitude'] = ctx.settings.amplitude): Extract<Effect, { type: 'script' }> {
+export function amplitudeScript(ctx: Ctx, a: AmplitudeSettings = ctx.settings.amplitude): Extract<Effect, { type: 'script' }> {
   return {
     type: 'script',
     id: AMPLITUDE_SCRIPT_ID,
@@ -126,7 +126,7 @@ export function amplitudeScript(ctx: Ctx, a: Settings['amplitude'] = ctx.setting
 
 const isTrue = (element: StorefrontElement) => (ctx: Ctx) => ctx.get(element) === 'true';
 
-export const rules: Rule<StorefrontElement, Services>[] = [
+export const rules: Rule<StorefrontElement, Services, StorefrontSettings>[] = [
   {
     name: 'Visitor service',
     events: [{ type: 'library-loaded' }],

@@ -3,10 +3,10 @@
  * analytics extension applies its variables (appmeasurement.md §7): tokens replaced by data
  * element values, empty values left out (AppMeasurement drops them anyway).
  */
-import type { RuleContext } from '../worker-engine/core/types.ts';
-import type { AnalyticsHit, Services } from '../worker-engine/services.ts';
+import type { RuleContext } from '../../src/worker-engine/core/types.ts';
+import type { AnalyticsHit, Services } from '../../src/worker-engine/services.ts';
 import type { StorefrontElement } from './data-elements.ts';
-import { safeJson } from '../worker-engine/core/safe-json.ts';
+import { safeJson } from '../../src/worker-engine/core/safe-json.ts';
 import { isMissing } from './derived.ts';
 import { LINK_TRACK_EVENTS, LINK_TRACK_VARS, LINK_VARIABLES, type VariableMapping } from './variables.ts';
 

@@ -1,0 +1,108 @@
+/**
+ * `offtag import`'s reader and report: the container is read without running the library, checked
+ * against turbine's schema, and every data element and rule of a library appears in the report
+ * exactly once, ending with the one-line summary.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parseImportArgs, runImport } from '../../../tools/import/command.ts';
+import { place } from '../../../tools/import/custom-code.ts';
+import { LibraryReadError, readLibrary } from '../../../tools/import/read.ts';
+
+const FIX = 'tests/fixtures/launch';
+const TMP = 'test-results/import-unit';
+const names = (file: string) => {
+  const c = readLibrary(readFileSync(`${FIX}/${file}`, 'utf8'), file);
+  return { dataElements: Object.keys(c.dataElements ?? {}), rules: (c.rules ?? []).map((r) => r.name) };
+};
+const once = (lines: string[], kind: string, name: string) => lines.filter((l) => l.startsWith(`${kind} ${JSON.stringify(name)}:`)).length;
+
+describe('the report', () => {
+  it('lists every data element and rule of each fixture exactly once', () => {
+    for (const file of ['storefront.js', 'every-module.js', 'report-paths.js']) {
+      const { lines } = runImport({ library: `${FIX}/${file}`, out: `${TMP}/once-${file}`, assets: `${FIX}/assets` });
+      const { dataElements, rules } = names(file);
+      for (const n of dataElements) expect(once(lines, 'data element', n), `${file}: ${n}`).toBe(1);
+      for (const n of rules) expect(once(lines, 'rule', n), `${file}: ${n}`).toBe(1);
+      expect(lines.filter((l) => /^(data element|rule) "/.test(l))).toHaveLength(dataElements.length + rules.length);
+    }
+  });
+
+  it('walks every path: worker, not imported with the reason, missing asset, unknown extension, third-party script', () => {
+    const { lines } = runImport({ library: `${FIX}/report-paths.js`, out: `${TMP}/paths`, assets: `${FIX}/assets` });
+    const line = (kind: string, name: string) => lines.find((l) => l.startsWith(`${kind} ${JSON.stringify(name)}:`))!;
+    expect(line('data element', 'page type')).toContain(': worker — JavaScript variable digitalData.page.pageInfo.pageType');
+    expect(line('data element', 'heading text')).toContain('not imported — custom code needs the page: it uses `document.querySelector`');
+    expect(line('data element', 'other global')).toContain('not under the data layer (digitalData)');
+    expect(line('rule', 'external custom code present')).toContain(': worker — 1 event(s), 0 condition(s) and 1 action(s) in the worker');
+    expect(line('rule', 'external custom code missing')).toContain('action 1 not imported: its code file RC0000000000000000000000000000000002-source.min.js is not in');
+    expect(line('rule', 'page custom code action')).toBe('rule "page custom code action": partly on the page — 1 event(s), 0 condition(s) and 0 action(s) in the worker, 1 action(s) on the page; action 1: custom code on the page (page-code.js block1) because it uses `document.body`, which only the page has');
+    expect(line('rule', 'page custom code condition')).toContain('not imported — condition 1: custom code needs the page: it uses `window.innerWidth`, which only the page has; only actions run on the page in this version');
+    expect(line('rule', 'Target')).toContain('the Adobe Target v2 extension is not one the import supports');
+    expect(line('rule', 'vendor script')).toContain('third-party script https://cdn.vendor.example/tag.js');
+    expect(line('rule', 'custom event')).toContain('event core/src/lib/events/customEvent.js is not one the engine observes yet');
+    expect(lines).toContain('extension "Acme Vendor Pixel" (acme-vendor) not imported: the import supports Core, Adobe Analytics and the Experience Cloud ID Service');
+    expect(lines).toContain('missing asset RC0000000000000000000000000000000002-source.min.js: give --assets <dir> with it');
+    // Not imported: 6 data elements, 4 rules, 1 action of an imported rule, 2 extensions = 13.
+    expect(lines.at(-1)).toBe('3 rules entirely in the worker, 2 rules partly on the page, 13 items not imported.');
+    const source = readFileSync(`${TMP}/paths/container.ts`, 'utf8');
+    expect(source).toContain("_satellite.logger.log('external code ran');");
+    expect(source).toContain('launch.loadScript(');
+    expect(source).toContain('{"timeout":0,"delayNext":false}');
+  });
+
+  it('names each external file needed when --assets is not given', () => {
+    const { lines } = runImport({ library: `${FIX}/report-paths.js`, out: `${TMP}/no-assets` });
+    expect(lines.filter((l) => l.startsWith('missing asset '))).toEqual([
+      'missing asset RC0000000000000000000000000000000001-source.min.js: give --assets <dir> with it',
+      'missing asset RC0000000000000000000000000000000002-source.min.js: give --assets <dir> with it',
+    ]);
+  });
+});
+
+describe('reading a library', () => {
+  it('stops at the container assignment: nothing after it runs', () => {
+    const text = readFileSync(`${FIX}/storefront.js`, 'utf8') + "\nthrow new Error('turbine ran');\n";
+    expect(Object.keys(readLibrary(text, 'x.js').dataElements ?? {})).toContain('page name');
+  });
+
+  it('gives one line when the file is no Launch library, or fails before the container', () => {
+    expect(() => readLibrary('var a = 1;', 'a.js')).toThrow(new LibraryReadError('a.js: no window._satellite.container assignment found (is this a Launch library built by turbine 25 or later?).'));
+    expect(() => readLibrary('window.nope.x = 1;', 'b.js')).toThrow(/^b\.js: the library failed before assigning _satellite\.container: /);
+  });
+
+  it('rejects a container the schema rejects, naming the path', () => {
+    mkdirSync(TMP, { recursive: true });
+    const broken = readFileSync(`${FIX}/report-paths.js`, 'utf8').replace('"RL0000000000000000000000000000012c"', '"not-a-rule-id"');
+    writeFileSync(`${TMP}/broken.js`, broken);
+    expect(() => runImport({ library: `${TMP}/broken.js`, out: `${TMP}/broken` })).toThrow(/not a valid Launch container \(1 problem\(s\)\): \/rules\/0\/id must match pattern/);
+  });
+
+  it('the fixture libraries on disk are the ones their sources write', () => {
+    // Run by Node itself: the test runner's transform would rewrite the functions' source text.
+    expect(() => execFileSync('node', [`${FIX}/write.mjs`, '--check'], { stdio: 'pipe' })).not.toThrow();
+  });
+});
+
+describe('the command line', () => {
+  it('takes one library and its options; a missing value is a clear message', () => {
+    expect(parseImportArgs(['lib.js'])).toEqual({ library: 'lib.js', out: 'containers/lib' });
+    expect(parseImportArgs(['x/launch-abc.min.js', '--assets', 'a', '--out', 'containers/shop'])).toEqual({ library: 'x/launch-abc.min.js', out: 'containers/shop', assets: 'a' });
+    expect(parseImportArgs(['lib.js', '--out'])).toBe('offtag import: --out needs a value.');
+    expect(parseImportArgs([])).toMatch(/^offtag import: give one library file\./);
+  });
+});
+
+describe('where custom code runs', () => {
+  it('in the worker when it uses only its own names, built-ins and what the worker gives', () => {
+    expect(place("function (event) { var a = _satellite.getVar('x'), b = [1, 2]; return b.map(function (n) { return n + a; }).join(','); }", ['event']).where).toBe('worker');
+    expect(place("function (e) { sessionStorage.setItem('k', JSON.stringify({ a: 1 })); return /x\\/y/.test('x/y'); }", ['e'])).toEqual({ where: 'worker', sideEffects: true, sessionKeys: ['k'] });
+  });
+  it('on the page when it touches the page, the element, or what it cannot read', () => {
+    expect(place('function () { return document.title; }').reason).toBe('it uses `document.title`, which only the page has');
+    expect(place('function () { return this.href; }').reason).toBe('it uses `this` (the element of the event)');
+    expect(place("function () { _satellite.track('x'); }").reason).toBe('it uses `_satellite.track`, which only the page has');
+    expect(place('function () { return `a${b}`; }').reason).toBe('a template literal, which the import does not analyse');
+  });
+});

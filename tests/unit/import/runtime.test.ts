@@ -1,0 +1,67 @@
+/**
+ * The pieces an imported container is written with, on a rule context of the engine's shape:
+ * Analytics variables (aliases, hierarchies, events, global properties), link beacons, clear,
+ * ECID customer ids, `delayNext: false`.
+ */
+import { describe, expect, it } from 'vitest';
+import * as launch from '../../../tools/import/runtime.ts';
+import type { AnalyticsHit } from '../../../src/worker-engine/services.ts';
+
+function ctx(values: Record<string, unknown>) {
+  const hits: AnalyticsHit[] = [];
+  const calls: unknown[][] = [];
+  const analytics = { track: async (h: AnalyticsHit) => void hits.push(h) };
+  const c = {
+    rule: { name: 'r' },
+    settings: { trackingConsentCookie: '' },
+    snapshot: { url: 'https://www.example.com/p?q=1', time: 0 },
+    event: { type: 'direct-call', id: 'x' },
+    cookies: { get: () => undefined },
+    replaceTokens: (t: string) => {
+      const whole = /^%([^%]+)%$/.exec(t);
+      if (whole) return values[whole[1]!];
+      return t.replace(/%([^%]+)%/g, (_m, n: string) => String(values[n] ?? ''));
+    },
+    get: (n: string) => values[n],
+    services: { analytics, visitor: { call: async (m: string, a: unknown[]) => (calls.push([m, ...a]), {}) } },
+    log: () => {},
+  };
+  return { c: c as never, hits, calls };
+}
+
+describe('Analytics actions', () => {
+  it('set, send (page view with the global properties), clear', async () => {
+    const { c, hits } = ctx({ pn: 'Home', lob: 'Safety', ev: 'event49', a: '7' });
+    const analytics = { trackerProperties: { channel: '%lob%', eVars: [{ name: 'eVar9', type: 'value' as const, value: 'global' }] } };
+    await launch.setVariables({ pageName: '%pn%', eVars: [{ name: 'eVar1', type: 'value', value: '%a%' }, { name: 'eVar2', value: '%missing%' }], props: [{ name: 'prop1', type: 'alias', value: 'eVar1' }], hierarchies: [{ name: 'hier1', sections: ['a', '%pn%'], delimiter: '|' }], events: [{ name: '%ev%' }, { name: 'event2', value: '3' }] }).fn(c);
+    await launch.sendBeacon(analytics, { type: 'page' }).fn(c);
+    await launch.clearVariables().fn(c);
+    await launch.sendBeacon(analytics, { type: 'link', linkName: '' }).fn(c);
+    expect(hits).toEqual([
+      { type: 't', vars: { channel: 'Safety', eVar9: 'global', pageName: 'Home', eVar1: '7', prop1: 'D=v1', hier1: 'a|Home', events: 'event49,event2=3' } },
+      { type: 'tl', linkType: 'o', linkName: 'link clicked', vars: { channel: 'Safety', eVar9: 'global' }, linkTrackVars: '', linkTrackEvents: '' },
+    ]);
+  });
+
+  it('a link beacon tracks the variables and events it set', async () => {
+    const { c, hits } = ctx({ ids: 'a,b' });
+    await launch.setVariables({ pageName: 'p', lists: [{ name: 'list1', value: '%ids%' }], events: [{ name: 'event49' }] }).fn(c);
+    await launch.sendBeacon({}, { type: 'link', linkType: 'e', linkName: '%ids%' }).fn(c);
+    expect(hits).toEqual([{ type: 'tl', linkType: 'e', linkName: 'a,b', vars: { pageName: 'p', list1: 'a,b', events: 'event49' }, linkTrackVars: 'pageName,list1,events', linkTrackEvents: 'event49' }]);
+  });
+});
+
+describe('ECID and sequencing', () => {
+  it('Set Customer IDs hands the visitor service the ids with their auth states, tokens replaced', async () => {
+    const { c, calls } = ctx({ crm: 'u-1' });
+    await launch.setCustomerIds([{ integrationCode: 'crm', value: '%crm%', authState: 'AUTHENTICATED' }, { integrationCode: 'empty', value: '%none%' }]).fn(c);
+    expect(calls).toEqual([['setCustomerIDs', { crm: { id: 'u-1', authState: 1 } }]]);
+  });
+
+  it('delayNext: false does not make the next action wait', () => {
+    const { c } = ctx({});
+    const never = () => () => new Promise(() => {});
+    expect(launch.customAction(never).fn(c)).toBeInstanceOf(Promise);
+    expect(launch.customAction(never, { delayNext: false }).fn(c)).toBeUndefined();
+  });
+});

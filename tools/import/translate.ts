@@ -1,0 +1,484 @@
+/**
+ * From a Launch container to an Offtag container source and its report: each data element, rule
+ * and rule component mapped to the runtime's pieces (runtime.ts) when the worker can run it, or
+ * listed with the reason it was not imported. Every data element and rule appears in the report
+ * exactly once.
+ */
+import { readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import vm from 'node:vm';
+import { place } from './custom-code.ts';
+import { isCode, type LaunchComponent, type LaunchContainer, type LaunchDataElement, type LaunchRule, type LaunchValue } from './read.ts';
+import { storedKey } from '../../src/worker-engine/core/types.ts';
+import { workerReadablePath } from './runtime.ts';
+
+export interface TranslateOptions {
+  /** The container's name (the output folder's). */
+  name: string;
+  /** The package's root, relative to the output file (`../..`): the runtime and `src/container` are under it. */
+  root: string;
+  /** Folder with the files the library loads from its host (`RC…-source.min.js`). */
+  assets?: string;
+  /** The page global the worker snapshots (default: the commonest root of the JavaScript variables). */
+  dataLayer?: string;
+}
+
+export type Where = 'worker' | 'page' | 'not imported';
+
+export interface ReportItem {
+  kind: 'data element' | 'rule';
+  name: string;
+  where: Where;
+  /** What runs where, and what was left out and why. */
+  notes: string[];
+  /** Components of an imported rule that were not imported. */
+  dropped: number;
+}
+
+/** The setting naming the URL of page-code.js (the container's own setting). */
+export const PAGE_CODE_SETTING = 'launchPageCode';
+
+export interface Translation {
+  source: string;
+  items: ReportItem[];
+  /** Extensions and settings that were not imported, with the reason. */
+  extras: string[];
+  /** Files the library loads from its host that `--assets` does not have. */
+  missingAssets: string[];
+  dataLayer: string;
+  sessionKeys: string[];
+  /** Settings for `window.offtagConfig` taken from the extensions (report suites, tracking server, org id). */
+  settings: Record<string, unknown>;
+  /** page-code.js: the custom code actions that need the page; undefined when there are none. */
+  pageCode?: string;
+}
+
+const q = (s: unknown) => JSON.stringify(s);
+const CORE = 'core/src/lib/';
+const ANALYTICS = 'adobe-analytics/src/lib/actions/';
+const ECID = 'adobe-mcid/src/lib/actions/';
+const SHIM_PARAMS = ['_satellite', 'sessionStorage', 'event', 's'];
+
+class Skip extends Error {}
+const skip = (why: string): never => {
+  throw new Skip(why);
+};
+
+type Settings = Record<string, LaunchValue>;
+const str = (v: LaunchValue | undefined, what: string): string => (typeof v === 'string' ? v : skip(`${what} is not a string`));
+
+function finishArgs(de: LaunchDataElement, notes: string[]): string {
+  const f: Record<string, unknown> = {};
+  if (de.defaultValue !== undefined) f.defaultValue = de.defaultValue;
+  if (de.forceLowerCase) f.forceLowerCase = true;
+  if (de.cleanText) f.cleanText = true;
+  if (de.storageDuration === 'pageview' || de.storageDuration === 'session') f.storageDuration = de.storageDuration;
+  if (de.storageDuration === 'session') notes.push('kept for the session in sessionStorage, as turbine keeps it');
+  if (de.storageDuration === 'visitor') notes.push('storage duration "visitor" (localStorage) is not kept: the worker has no localStorage; the value is read afresh');
+  return q(f);
+}
+
+/** The importer's view of one translation in progress. */
+class Translator {
+  readonly sessionKeys = new Set<string>();
+  readonly missingAssets: string[] = [];
+  constructor(
+    readonly c: LaunchContainer,
+    readonly o: TranslateOptions,
+    readonly dataLayer: string,
+  ) {}
+
+  /** Custom code blocks that need the page, by id (page-code.js). */
+  readonly pageBlocks = new Map<string, string>();
+
+  /** The block's function source (inline, a string body, or an external file from --assets). */
+  blockSource(source: LaunchValue | undefined, settings: Settings): string {
+    if (settings.isExternal === true || (typeof source === 'string' && /^https?:|\.js$/.test(source))) {
+      return `function (event) {\n${this.asset(str(source, 'the external code URL'))}\n}`;
+    }
+    if (isCode(source)) return source.code;
+    if (typeof source === 'string') return `function (event) {\n${source}\n}`;
+    return skip('custom code without a source');
+  }
+
+  /** Worker code for a custom code block, or why it cannot run there. */
+  customCode(source: LaunchValue | undefined, settings: Settings, notes: string[]): { factory: string; sideEffects: boolean } {
+    const r = this.placeBlock(source, settings, notes, false);
+    if ('page' in r) return skip('unreachable');
+    return r;
+  }
+
+  /**
+   * Where a block runs: the worker when it can; else, for an action (`pageAllowed`), the page
+   * through page-code.js; else not imported.
+   */
+  placeBlock(source: LaunchValue | undefined, settings: Settings, notes: string[], pageAllowed: boolean): { factory: string; sideEffects: boolean } | { page: string; names: string[] } {
+    const fn = this.blockSource(source, settings);
+    if (settings.language === 'html') skip('HTML custom code (it writes into the page)');
+    const p = place(fn, SHIM_PARAMS);
+    if (p.where === 'page') {
+      if (!pageAllowed) skip(`custom code needs the page: ${p.reason}; only actions run on the page in this version`);
+      const id = `block${this.pageBlocks.size + 1}`;
+      this.pageBlocks.set(id, fn);
+      notes.push(`custom code on the page (page-code.js ${id}) because ${p.reason ?? 'it needs the page'}`);
+      return { page: id, names: [...new Set([...fn.matchAll(/_satellite\.getVar\(\s*(['"])([^'"]+)\1/g)].map((m) => m[2]!))] };
+    }
+    p.sessionKeys.forEach((k) => this.sessionKeys.add(k));
+    notes.push('custom code in the worker');
+    return { factory: `(_satellite, sessionStorage) => (${fn})`, sideEffects: p.sideEffects };
+  }
+
+  /** The code of an external custom code file from `--assets` (a `_satellite.__registerScript(url, code)` file). */
+  asset(url: string): string {
+    const file = basename(new URL(url, 'https://assets.invalid/').pathname);
+    if (!this.o.assets) {
+      this.missingAssets.push(file);
+      return skip(`its code is in ${file}, loaded from the library's host: give --assets <dir> with that file`);
+    }
+    let text: string;
+    try {
+      text = readFileSync(join(this.o.assets, file), 'utf8');
+    } catch {
+      this.missingAssets.push(file);
+      return skip(`its code file ${file} is not in ${this.o.assets}`);
+    }
+    let code: unknown;
+    try {
+      vm.runInNewContext(text, { _satellite: { __registerScript: (_u: string, c: string) => (code = c) } }, { timeout: 1000 });
+    } catch {
+      /* judged below */
+    }
+    return typeof code === 'string' ? code : skip(`${file} is not a _satellite.__registerScript file`);
+  }
+
+  dataElement(name: string, de: LaunchDataElement, notes: string[]): string {
+    const s = (de.settings ?? {}) as Settings;
+    const f = finishArgs(de, notes);
+    if (de.storageDuration === 'session') this.sessionKeys.add(storedKey(name));
+    switch (de.modulePath.replace(CORE + 'dataElements/', '')) {
+      case 'javascriptVariable.js': {
+        const path = str(s.path, 'the path');
+        if (!workerReadablePath(path, this.dataLayer)) skip(`JavaScript variable ${path} is not under the data layer (${this.dataLayer}) the worker snapshots`);
+        notes.push(`JavaScript variable ${path}`);
+        return `launch.javascriptVariable(${q(path)}, ${f})`;
+      }
+      case 'cookie.js':
+        notes.push(`cookie ${str(s.name, 'the cookie name')}`);
+        return `launch.cookie(${q(s.name)}, ${f})`;
+      case 'constant.js':
+        return `launch.constant(${q(s.value ?? '')}, ${f})`;
+      case 'queryStringParameter.js':
+        return `launch.queryStringParameter(${q(str(s.name, 'the parameter name'))}, ${s.caseInsensitive === true}, ${f})`;
+      case 'pageInfo.js':
+        if (s.attribute === 'title') skip('Page Info "title": the document title is not in the snapshot');
+        if (!['url', 'hostname', 'pathname', 'protocol', 'referrer'].includes(String(s.attribute))) skip(`Page Info "${String(s.attribute)}" is not a known attribute`);
+        return `launch.pageInfo(${q(s.attribute)}, ${f})`;
+      case 'mergedObjects.js':
+        return `launch.mergedObjects(${q(Array.isArray(s.objects) ? s.objects : skip('the objects to merge are missing'))}, ${f})`;
+      case 'localStorage.js':
+        return skip('Local Storage: the bridge sends the worker sessionStorage keys only, not localStorage');
+      case 'randomNumber.js':
+        return skip('Random Number: the engine gives data elements no random source of its own (replays must stay deterministic)');
+      case 'sessionStorage.js':
+        this.sessionKeys.add(str(s.name, 'the item name'));
+        return `launch.sessionStorageItem(${q(s.name)}, ${f})`;
+      case 'customCode.js': {
+        const { factory, sideEffects } = this.customCode(s.source, s, notes);
+        return `launch.customCode(${factory}, ${f}${sideEffects ? ', true' : ''})`;
+      }
+      default:
+        return skip(`${de.modulePath} is not a data element type the import supports`);
+    }
+  }
+
+  event(e: LaunchComponent): string {
+    const s = (e.settings ?? {}) as Settings;
+    switch (e.modulePath.replace(CORE + 'events/', '')) {
+      case 'libraryLoaded.js':
+        return 'launch.libraryLoaded()';
+      case 'domReady.js':
+        return 'launch.domReady()';
+      case 'windowLoaded.js':
+        return 'launch.windowLoaded()';
+      case 'directCall.js':
+        return `launch.directCall(${q(str(s.identifier, 'the identifier'))})`;
+      default:
+        return skip(`event ${e.modulePath} is not one the engine observes yet`);
+    }
+  }
+
+  condition(c: LaunchComponent & { negate?: boolean; timeout?: number }, notes: string[]): string {
+    const s = (c.settings ?? {}) as Settings;
+    const o = q({ ...(c.negate ? { negate: true } : {}), ...(c.timeout !== undefined ? { timeout: c.timeout } : {}) });
+    const m = (list: LaunchValue | undefined) => q(Array.isArray(list) ? list : skip('the list of values is missing'));
+    const match = q({ value: s.value ?? '', valueIsRegex: s.valueIsRegex === true });
+    switch (c.modulePath.replace(CORE + 'conditions/', '')) {
+      case 'valueComparison.js': {
+        const cmp = (s.comparison ?? {}) as Settings;
+        return `launch.valueComparison(${q(s.leftOperand)}, ${q(str(cmp.operator, 'the operator'))}, ${q(s.rightOperand ?? null)}, ${cmp.caseInsensitive === true}, ${o})`;
+      }
+      case 'domain.js':
+        return `launch.domain(${m(s.domains)}, ${o})`;
+      case 'path.js':
+        return `launch.path(${m(s.paths)}, ${o})`;
+      case 'pathAndQuerystring.js':
+        return `launch.pathAndQuerystring(${m(s.paths)}, ${o})`;
+      case 'subdomain.js':
+        return `launch.subdomain(${m(s.subdomains)}, ${o})`;
+      case 'queryStringParameter.js':
+        return `launch.queryStringParameterIs(${q(s.name)}, ${match}, ${o})`;
+      case 'cookie.js':
+        return `launch.cookieIs(${q(s.name)}, ${match}, ${o})`;
+      case 'variable.js': {
+        const path = str(s.name, 'the variable');
+        if (!workerReadablePath(path, this.dataLayer)) skip(`variable ${path} is not under the data layer (${this.dataLayer})`);
+        return `launch.variableIs(${q(path)}, ${match}, ${o})`;
+      }
+      case 'customCode.js':
+        return `launch.customCondition(${this.customCode(s.source, s, notes).factory}, ${o})`;
+      default:
+        return skip(`condition ${c.modulePath} is not one the import supports`);
+    }
+  }
+
+  action(a: LaunchComponent & { timeout?: number; delayNext?: boolean }, notes: string[]): string {
+    const s = (a.settings ?? {}) as Settings;
+    const o = q({ ...(a.timeout !== undefined ? { timeout: a.timeout } : {}), ...(a.delayNext === false ? { delayNext: false } : {}) });
+    if (a.modulePath === CORE + 'actions/customCode.js') {
+      const html = s.language === 'html' && typeof s.source === 'string' ? scriptSources(s.source) : undefined;
+      if (html?.length === 1) {
+        notes.push(`third-party script ${html[0]}`);
+        return `launch.loadScript(${q('launch-' + html[0]!.replace(/\W+/g, '-').slice(-40))}, ${q(html[0])}, ${o})`;
+      }
+      const placed = this.placeBlock(s.source, s, notes, true);
+      return 'page' in placed ? `launch.pageAction(${q(placed.page)}, ${q(placed.names)}, ${o}, ${q(`/${this.o.name}.page-code.js`)})` : `launch.customAction(${placed.factory}, ${o})`;
+    }
+    if (a.modulePath === ANALYTICS + 'setVariables.js') {
+      if (isCode((s.customSetup as Settings | undefined)?.source)) skip('a Set Variables custom code block (its own doPlugins-style code)');
+      return `launch.setVariables(${q(s.trackerProperties ?? {})}, ${o})`;
+    }
+    if (a.modulePath === ANALYTICS + 'sendBeacon.js') return `launch.sendBeacon(analytics, ${q({ type: s.type === 'link' ? 'link' : 'page', ...(s.linkType ? { linkType: s.linkType } : {}), ...(s.linkName !== undefined ? { linkName: s.linkName } : {}) })}, ${o})`;
+    if (a.modulePath === ANALYTICS + 'clearVariables.js') return `launch.clearVariables(${o})`;
+    if (a.modulePath === ECID + 'setCustomerIds.js') return `launch.setCustomerIds(${q(s.customerIds ?? [])}, ${o})`;
+    const ext = a.modulePath.split('/')[0]!;
+    return skip(`action ${a.modulePath}: ${this.c.extensions?.[ext] ? `the ${this.c.extensions[ext]!.displayName} extension is not one the import supports` : 'its extension is not in the library'}`);
+  }
+}
+
+/** The `src` of each `<script src>` when an HTML block is only script tags; undefined otherwise. */
+function scriptSources(html: string): string[] | undefined {
+  const tags = [...html.matchAll(/<script\b[^>]*\bsrc=["']([^"']+)["'][^>]*>\s*<\/script>/gi)];
+  return html.replace(/<script\b[^>]*\bsrc=["'][^"']+["'][^>]*>\s*<\/script>/gi, '').trim() === '' ? tags.map((t) => t[1]!) : undefined;
+}
+
+function commonestRoot(c: LaunchContainer): string {
+  const counts = new Map<string, number>();
+  for (const de of Object.values(c.dataElements ?? {})) {
+    if (!de.modulePath.endsWith('/javascriptVariable.js')) continue;
+    const root = String((de.settings as Settings | undefined)?.path ?? '').split(/[.[]/)[0]!;
+    if (root && !['window', 'document', 'navigator', 'location'].includes(root)) counts.set(root, (counts.get(root) ?? 0) + 1);
+  }
+  return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'digitalData';
+}
+
+function indent(text: string, pad: string): string {
+  return text.split('\n').join('\n' + pad);
+}
+
+function translateRule(t: Translator, r: LaunchRule): { item: ReportItem; code: string[] } {
+  const notes: string[] = [];
+  let dropped = 0;
+  let onPage = 0;
+  try {
+    const byOrder = new Map<number, string[]>();
+    for (const e of r.events ?? []) {
+      const order = e.ruleOrder ?? 50;
+      byOrder.set(order, [...(byOrder.get(order) ?? []), t.event(e)]);
+    }
+    if (!byOrder.size) skip('it has no event');
+    const conditions = (r.conditions ?? []).map((c, i) => {
+      try {
+        return t.condition(c, []);
+      } catch (err) {
+        if (err instanceof Skip) err.message = `condition ${i + 1}: ${err.message}`;
+        throw err;
+      }
+    });
+    const actions: string[] = [];
+    (r.actions ?? []).forEach((a, i) => {
+      const own: string[] = [];
+      try {
+        const code = t.action(a, own);
+        actions.push(code);
+        if (code.startsWith('launch.pageAction(')) onPage++;
+        if (own.length) notes.push(`action ${i + 1}: ${own.join(', ')}`);
+      } catch (err) {
+        if (!(err instanceof Skip)) throw err;
+        dropped++;
+        notes.push(`action ${i + 1} not imported: ${err.message}`);
+      }
+    });
+    if (!actions.length && dropped) skip(`no action could be imported (${notes.join('; ')})`);
+    const code = [...byOrder].map(
+      ([order, events]) =>
+        `launch.rule({\n  name: ${q(r.name)},\n  order: ${order},\n  events: [${events.join(', ')}],\n  conditions: [${conditions.map((c) => '\n    ' + c).join(',')}${conditions.length ? '\n  ' : ''}],\n  actions: [${actions.map((a) => '\n    ' + indent(a, '    ')).join(',')}${actions.length ? '\n  ' : ''}],\n})`,
+    );
+    notes.unshift(`${r.events!.length} event(s), ${conditions.length} condition(s) and ${actions.length - onPage} action(s) in the worker${onPage ? `, ${onPage} action(s) on the page` : ''}`);
+    return { item: { kind: 'rule', name: r.name, where: onPage ? 'page' : 'worker', notes, dropped }, code };
+  } catch (err) {
+    if (!(err instanceof Skip)) throw err;
+    return { item: { kind: 'rule', name: r.name, where: 'not imported', notes: [err.message], dropped: 0 }, code: [] };
+  }
+}
+
+const ANALYTICS_GLOBAL_KEYS = ['pageName', 'channel', 'server', 'campaign', 'eVars', 'props', 'lists', 'hierarchies', 'events'];
+
+function analyticsOptions(t: Translator, extras: string[], settings: Record<string, unknown>): string {
+  const a = t.c.extensions?.['adobe-analytics']?.settings as Settings | undefined;
+  if (!a) return '{}';
+  const lib = a.libraryCode as Settings | undefined;
+  const accounts = lib?.accounts as Record<string, string[]> | undefined;
+  if (accounts) settings.reportSuites = Object.fromEntries(Object.entries(accounts).map(([env, rs]) => [env, (rs ?? []).join(',')]));
+  const tp = (a.trackerProperties ?? {}) as Settings;
+  if (typeof tp.trackingServer === 'string') settings.trackingServer = tp.trackingServer;
+  if (a.euComplianceEnabled === true && typeof a.trackingCookieName === 'string') settings.trackingConsentCookie = a.trackingCookieName;
+  else settings.trackingConsentCookie = '';
+  if (tp.currencyCode !== undefined && tp.currencyCode !== 'USD') extras.push(`Analytics currencyCode ${q(tp.currencyCode)} not imported: the tracker sends USD`);
+  const global = Object.fromEntries(Object.entries(tp).filter(([k]) => ANALYTICS_GLOBAL_KEYS.includes(k)));
+  const setup = (a.customSetup as Settings | undefined)?.source;
+  let customSetup = '';
+  if (isCode(setup)) {
+    const p = place(setup.code, SHIM_PARAMS);
+    if (p.where === 'worker') customSetup = `,\n  customSetup: (_satellite) => (${indent(setup.code, '  ')})`;
+    else extras.push(`Analytics customSetup not imported: it needs the page (${p.reason}), and its doPlugins would run with each beacon, in the worker`);
+  }
+  return `{\n  trackerProperties: ${q(global)}${customSetup},\n}`;
+}
+
+export function translate(c: LaunchContainer, o: TranslateOptions): Translation {
+  const dataLayer = o.dataLayer ?? commonestRoot(c);
+  const t = new Translator(c, o, dataLayer);
+  const items: ReportItem[] = [];
+  const extras: string[] = [];
+  const settings: Record<string, unknown> = { dataLayer };
+
+  const deCode: string[] = [];
+  for (const [name, de] of Object.entries(c.dataElements ?? {})) {
+    const notes: string[] = [];
+    try {
+      deCode.push(`${q(name)}: ${t.dataElement(name, de, notes)}`);
+      items.push({ kind: 'data element', name, where: 'worker', notes, dropped: 0 });
+    } catch (err) {
+      if (!(err instanceof Skip)) throw err;
+      items.push({ kind: 'data element', name, where: 'not imported', notes: [err.message], dropped: 0 });
+    }
+  }
+  const ruleCode: string[] = [];
+  for (const r of c.rules ?? []) {
+    const { item, code } = translateRule(t, r);
+    items.push(item);
+    ruleCode.push(...code);
+  }
+  const known = new Set(['core', 'adobe-analytics', 'adobe-mcid']);
+  for (const [key, ext] of Object.entries(c.extensions ?? {})) if (!known.has(key)) extras.push(`extension ${q(ext.displayName)} (${key}) not imported: the import supports Core, Adobe Analytics and the Experience Cloud ID Service`);
+  const analytics = analyticsOptions(t, extras, settings);
+  const ecidSettings = c.extensions?.['adobe-mcid']?.settings as Settings | undefined;
+  if (typeof ecidSettings?.orgId === 'string') settings.orgId = ecidSettings.orgId;
+  for (const v of (ecidSettings?.variables ?? []) as Array<{ name: string; value: string }>) {
+    if (v.name !== 'trackingServer' && v.name !== 'trackingServerSecure') extras.push(`ECID variable ${v.name} not imported: the visitor service has no such setting`);
+  }
+
+  const ecid = Boolean(c.extensions?.['adobe-mcid']);
+  if (t.pageBlocks.size) settings[PAGE_CODE_SETTING] = `/${o.name}.page-code.js`;
+  const source = `// @ts-nocheck -- the custom code blocks below are the library's own JavaScript, kept as written.
+/**
+ * Imported by \`offtag import\` from a Launch library (property ${q(c.property?.name ?? '')}, turbine ${String(c.buildInfo?.turbineVersion ?? '?')}).
+ * Every piece below runs in the worker; what could not be imported is listed in report.txt beside this file.
+ */
+import { adobeServices, defineContainer } from ${q(o.root + '/src/container/index.ts')};
+import * as launch from ${q(o.root + '/tools/import/runtime.ts')};
+
+const analytics: launch.AnalyticsOptions = ${indent(analytics, '')};
+
+export const container = defineContainer({
+  name: ${q(o.name)},
+  // From the Analytics and Experience Cloud ID Service extensions' settings; a page overrides them with window.offtagConfig.
+  settings: ${indent(JSON.stringify(settings, null, 2), '  ')},
+  sessionKeys: ${q([...t.sessionKeys])},
+  services: adobeServices(),
+  dataElements: launch.dataElements({
+${deCode.map((d) => '    ' + indent(d, '    ')).join(',\n')}
+  }),
+  rules: () => [${ecid ? '\n    // The Experience Cloud ID Service extension starts with the library, before every rule.\n    launch.ecidRule(),' : ''}
+${ruleCode.map((r) => '    ' + indent(r, '    ')).join(',\n')}
+  ],
+});
+
+export default container;
+`;
+  return {
+    source,
+    items,
+    extras,
+    missingAssets: t.missingAssets,
+    dataLayer,
+    sessionKeys: [...t.sessionKeys],
+    settings,
+    ...(t.pageBlocks.size ? { pageCode: pageCodeText(c, t.pageBlocks) } : {}),
+  };
+}
+
+/** The report: every data element and rule once, then the extras, then the one-line summary. */
+export function reportText(tr: Translation): string[] {
+  const lines = tr.items.map((i) => `${i.kind} ${q(i.name)}: ${i.where === 'page' ? 'partly on the page' : i.where}${i.notes.length ? ' — ' + i.notes.join('; ') : ''}`);
+  lines.push(...tr.extras);
+  for (const f of new Set(tr.missingAssets)) lines.push(`missing asset ${f}: give --assets <dir> with it`);
+  lines.push(summaryLine(tr));
+  return lines;
+}
+
+export function summaryLine(tr: Translation): string {
+  const rules = tr.items.filter((i) => i.kind === 'rule');
+  const worker = rules.filter((i) => i.where === 'worker' && i.dropped === 0).length;
+  const page = rules.filter((i) => i.where === 'page').length;
+  const notImported = tr.items.filter((i) => i.where === 'not imported').length + rules.reduce((n, r) => n + r.dropped, 0) + tr.extras.length;
+  return `${worker} rules entirely in the worker, ${page} rules partly on the page, ${notImported} items not imported.`;
+}
+
+/**
+ * page-code.js: the custom code actions that need the page, each a function of a turbine-shaped
+ * `_satellite` whose `getVar` answers first with the values the worker sent for the event. It
+ * defines `window.__offtagLaunch.run(id, event, values)` once; the worker's `script` effects
+ * load it and call `run` (src/third-party/load-script.ts), so nothing of it is in offtag.js.
+ */
+function pageCodeText(c: LaunchContainer, blocks: Map<string, string>): string {
+  const entries = [...blocks].map(([id, fn]) => `      ${q(id)}: ${indent(fn, '      ')}`).join(',\n');
+  return `// Imported by \`offtag import\` from a Launch library (property ${q(c.property?.name ?? '')}): its custom code that needs the page.
+// Serve this file at the container's \`${PAGE_CODE_SETTING}\` URL; it loads on the first rule that needs it.
+(function () {
+  var w = window;
+  if (w.__offtagLaunch) return;
+  function blocks(_satellite) {
+    return {
+${entries}
+    };
+  }
+  w.__offtagLaunch = {
+    run: function (id, event, values) {
+      var own = Object.prototype.hasOwnProperty;
+      var page = w._satellite;
+      var shim = {};
+      for (var k in page) shim[k] = page[k];
+      shim.getVar = function (name) {
+        return own.call(values, name) ? values[name] : page && page.getVar ? page.getVar(name) : undefined;
+      };
+      try {
+        blocks(shim)[id].call(undefined, event);
+      } catch (err) {
+        console.error('Offtag: custom code ' + id + ' of rule "' + (event && event.$rule && event.$rule.name) + '" failed: ' + (err && err.message));
+      }
+    }
+  };
+})();
+`;
+}
