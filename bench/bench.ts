@@ -25,7 +25,9 @@ import {
   type Sample,
 } from './measure.ts';
 import { renderChart, renderMarkdown } from './report.ts';
+import { LOAD_VARIANTS, loadCdp, loadProc, variantCases, type LoadFigures } from './load.ts';
 import { dataLayerScaling } from './scaling.ts';
+import { writeFileSync } from 'node:fs';
 import { BUILD, buildVariants, CONTAINER_SIZES, DIST, ROOT, sizeOf, startWorld, VARIANTS, type Variant } from './setup.ts';
 
 export interface Plan {
@@ -48,6 +50,11 @@ export interface Plan {
   paced: { n: number; gapMs: number };
   /** Clicks per variant on the INP page. */
   inpClicks: number;
+  /** CPU throttling rates of the phone figures (a mid-range and a low-end phone), beside 1×. */
+  rates: number[];
+  /** Per event under throttling: rounds, and events per type per burst (alloy: a fifth less, as unthrottled). */
+  throttledSamples: number;
+  throttledN: number;
 }
 
 export const FULL: Plan = {
@@ -56,7 +63,7 @@ export const FULL: Plan = {
   samples: 9,
   alloyN: 100,
   singleReps: 11,
-  loads: 5,
+  loads: 7,
   scalingSamples: 5,
   // The same events per sample at every size (issue 12): a sample's fixed cost (a few ms at 1 MB,
   // e.g. a GC after the idle gap) would otherwise weigh 10x more per event at 20 events than at 200.
@@ -70,6 +77,9 @@ export const FULL: Plan = {
   containerN: 200,
   paced: { n: 1000, gapMs: 15 },
   inpClicks: 40,
+  rates: [4, 6],
+  throttledSamples: 3,
+  throttledN: 100,
 };
 
 export const QUICK: Plan = {
@@ -88,6 +98,9 @@ export const QUICK: Plan = {
   containerN: 25,
   paced: { n: 20, gapMs: 15 },
   inpClicks: 3,
+  rates: [4, 6],
+  throttledSamples: 1,
+  throttledN: 10,
 };
 
 
@@ -106,6 +119,7 @@ export async function runBench(plan: Plan): Promise<{ outDir: string; markdown: 
   const started = Date.now();
   log(plan.quick ? 'quick mode (smoke test: figures are not meaningful)' : 'full run');
   await buildVariants(plan.containerSizes);
+  writeFileSync(`${BUILD}/silent-worker.js`, '// says nothing (bench/load.ts ABLATIONS)\n');
   const world = await startWorld();
   const results: Record<string, unknown> = {};
   try {
@@ -178,6 +192,36 @@ export async function runBench(plan: Plan): Promise<{ outDir: string; markdown: 
     log(`  floor (a) ${round(floorMs)} ms, floor (b) ${round(floorBMs)} ms; Offtag × floor (b): ${JSON.stringify((results.floor as { vsB: unknown }).vsB)}`);
     results.consoleMessages = Object.fromEntries(VARIANTS.map((v) => [v, pages[v].consoleMessages]));
 
+    // ---- 1b. per event on a phone: the same pages under CPU throttling, fewer rounds ---------------
+    const throttled: Record<string, unknown> = {};
+    for (const rate of plan.rates) {
+      log(`per-event cost at ${rate}× CPU throttling…`);
+      const xs: Record<string, Record<string, Sample[]>> = {};
+      const idles: Record<string, Idle[]> = {};
+      const nT = (v: Variant) => (v === 'alloy' ? Math.max(1, Math.round((plan.throttledN * plan.alloyN) / plan.n)) : plan.throttledN);
+      for (const v of VARIANTS) await pages[v].cdp.send('Emulation.setCPUThrottlingRate', { rate });
+      for (let r = 0; r < plan.throttledSamples; r++)
+        for (const v of VARIANTS) {
+          (idles[v] ??= []).push(await idleOf(pages[v]));
+          for (const id of EVENTS) ((xs[v] ??= {})[id] ??= []).push(await sample(world, pages[v], id, nT(v)));
+        }
+      for (const v of VARIANTS) await pages[v].cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+      const perType = (v: Variant, id: string) => median(xs[v][id].map((s) => idleCorrected(s, medianIdle(idles[v]), nT(v))));
+      throttled[rate] = Object.fromEntries(
+        VARIANTS.map((v) => [
+          v,
+          Object.fromEntries(
+            [...EVENTS, 'all'].map((id) => {
+              const t = id === 'all' ? EVENTS.reduce((a, e) => a + perType(v, e), 0) / EVENTS.length : perType(v, id);
+              const o = id === 'all' ? EVENTS.reduce((a, e) => a + perType('offtag', e), 0) / EVENTS.length : perType('offtag', id);
+              return [id, { threadMs: round(t), ratio: round(t / o, 2) }];
+            }),
+          ),
+        ]),
+      );
+    }
+    results.perEventThrottled = throttled;
+
     // ---- single events (method B) -------------------------------------------------------------
     log('single events (method B, trace)…');
     const single: Record<string, unknown> = {};
@@ -188,28 +232,27 @@ export async function runBench(plan: Plan): Promise<{ outDir: string; markdown: 
     results.single = single;
     for (const v of VARIANTS) await pages[v].close();
 
-    // ---- 2. page load ---------------------------------------------------------------------------
-    log('page load…');
-    const load: Record<string, unknown> = {};
-    for (const v of ['none', ...VARIANTS] as const) {
-      const xs: OpenPage['load'][] = [];
-      const longs: number[] = [];
-      for (let i = 0; i < plan.loads; i++) {
-        const p = await openPage(world, { variant: v }, 1000);
-        xs.push(p.load);
-        const long = await p.page.evaluate(() => (window as unknown as { __long: Array<{ type: string; duration: number }> }).__long);
-        longs.push(Math.max(0, ...long.filter((e) => e.type === 'longtask').map((e) => e.duration)));
-        await p.close();
-      }
-      load[v] = {
-        threadMs: round(median(xs.map((x) => x.threadMs)), 1),
-        taskMs: round(median(xs.map((x) => x.taskMs)), 1),
-        scriptMs: round(median(xs.map((x) => x.scriptMs)), 1),
-        loadEventMs: round(median(xs.map((x) => x.loadEventMs)), 1),
-        longestTaskMs: round(Math.max(...longs), 1),
-      };
+    // ---- 2. page load (bench/load.ts) ------------------------------------------------------------
+    const cases = variantCases(LOAD_VARIANTS);
+    const loadCdpByRate: Record<string, LoadFigures> = {};
+    for (const rate of [1, ...plan.rates]) {
+      log(`page load, ${rate}× CPU throttling (CDP)…`);
+      loadCdpByRate[rate] = await loadCdp(world, cases, plan.loads, rate, (m) => log(`  ${m}`));
     }
-    results.load = load;
+    log('page load without DevTools (/proc)…');
+    const proc = await loadProc(world, cases, plan.loads, (m) => log(`  ${m}`));
+    const figures = (f: LoadFigures) => ({
+      noneMs: round(f.none, 1),
+      overNone: Object.fromEntries(Object.entries(f.overNone).map(([v, x]) => [v, round(x, 1)])),
+      toLoadOverNone: Object.fromEntries(Object.entries(f.toLoadOverNone).map(([v, x]) => [v, round(x, 1)])),
+      samples: Object.fromEntries(Object.entries(f.samples).map(([v, xs]) => [v, xs.map((x) => round(x.threadMs, 1))])),
+    });
+    results.load = {
+      cdp: Object.fromEntries(Object.entries(loadCdpByRate).map(([rate, f]) => [rate, figures(f)])),
+      proc: { ...figures(proc), otherRenderersMs: Object.fromEntries(Object.entries(proc.otherMs).map(([v, x]) => [v, round(x, 1)])) },
+      longestTaskMs: Object.fromEntries(LOAD_VARIANTS.map((v) => [v, round(Math.max(0, ...loadCdpByRate[1].samples[v].map((x) => x.longestTaskMs)), 0)])),
+      loadEventMs: Object.fromEntries(LOAD_VARIANTS.map((v) => [v, round(median(loadCdpByRate[1].samples[v].map((x) => x.loadEventMs)), 0)])),
+    };
     results.bytes = {
       offtag: { mainThread: await sizeOf(`${DIST}/offtag.js`), worker: await sizeOf(`${DIST}/offtag-worker.js`) },
       'main-thread': { mainThread: await sizeOf(`${BUILD}/main-thread.js`) },
@@ -261,12 +304,17 @@ export async function runBench(plan: Plan): Promise<{ outDir: string; markdown: 
 
     // ---- 6. INP on a small React page -------------------------------------------------------------
     log('INP (React page, Event Timing)…');
-    const inp: Record<string, unknown> = {};
-    for (const v of VARIANTS) {
-      const x = await inpRun(world, v, plan.inpClicks);
-      inp[v] = { ...x, durationMedianMs: round(x.durationMedianMs, 0), durationP98Ms: round(x.durationP98Ms, 0), durationMaxMs: round(x.durationMaxMs, 0), handlerMedianMs: round(x.handlerMedianMs, 3) };
+    const inpByRate: Record<string, Record<string, unknown>> = {};
+    for (const rate of [1, ...plan.rates]) {
+      const inp: Record<string, unknown> = (inpByRate[rate] = {});
+      for (const v of VARIANTS) {
+        const x = await inpRun(world, v, plan.inpClicks, rate);
+        inp[v] = { ...x, durationMedianMs: round(x.durationMedianMs, 0), durationP98Ms: round(x.durationP98Ms, 0), durationMaxMs: round(x.durationMaxMs, 0), handlerMedianMs: round(x.handlerMedianMs, 3) };
+      }
     }
-    results.inp = inp;
+    // `inp`: the 4× figures, as before issue 26; `inpByRate`: every rate.
+    results.inp = inpByRate[4] ?? inpByRate[1];
+    results.inpByRate = inpByRate;
   } finally {
     await world.close();
   }

@@ -414,11 +414,11 @@ export { VARIANTS };
 
 /**
  * INP on a small React page: `clicks` trusted clicks (Playwright) on a button whose handler updates
- * React state and calls `_satellite.track('Element Interactions')`, with 4× CPU throttling. Each
+ * React state and calls `_satellite.track('Element Interactions')`, with `rate`× CPU throttling (4: a mid-range phone). Each
  * click waits for its beacon and a quiet moment. Event Timing reports entries from 16 ms (Chrome's
  * minimum `durationThreshold`), rounded to 8 ms; a click with no entry counts as 0 here ("< 16").
  */
-export async function inpRun(world: World, variant: Variant, clicks: number) {
+export async function inpRun(world: World, variant: Variant, clicks: number, rate = 4) {
   const p = await openPage(world, { variant, react: true });
   try {
     await warm(world, p, 1);
@@ -431,7 +431,7 @@ export async function inpRun(world: World, variant: Variant, clicks: number) {
         }
       }).observe({ type: 'event', durationThreshold: 16, buffered: true } as PerformanceObserverInit);
     });
-    await p.cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+    await p.cdp.send('Emulation.setCPUThrottlingRate', { rate });
     for (let i = 0; i < clicks; i++) {
       const c0 = arrived(world, variant);
       await p.page.click('#add');

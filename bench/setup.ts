@@ -15,6 +15,8 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.ts';
 import { startCollector, type Collector } from '../tools/collector/server.ts';
 import { startIdService, type IdService } from '../tools/id-service/server.ts';
 import { serveStatic } from '../tools/static.ts';
+import { buildConstants } from '../tools/build/build.ts';
+import { storefront } from '../containers/storefront/container.ts';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const BUILD = `${ROOT}bench/.build`;
@@ -43,12 +45,15 @@ export const CONTAINER_SIZES = [
   { dataElements: 1000, rules: 400 },
 ];
 
+/** The constants `offtag build` writes into a bundle (tools/build/build.ts), for the storefront's production build. */
+const BUILD_CONSTANTS = buildConstants(storefront as never, 'production', new Date().toISOString());
+
 const bundle = (entry: string, fileName: string, define: Record<string, string> = {}) =>
   build({
     root: ROOT,
     configFile: false,
     logLevel: 'error',
-    define: { 'process.env.NODE_ENV': '"production"', ...define },
+    define: { ...BUILD_CONSTANTS, ...define },
     build: {
       outDir: BUILD,
       emptyOutDir: false,
@@ -121,6 +126,14 @@ export interface PageOptions {
   synthetic?: { dataElements: number; rules: number };
   /** The INP page: a small React app (bench/variants/react-app.ts) after the variant's script. */
   react?: boolean;
+  /** A product page: it fires one Page View right after the tag, as the storefront's pages do (the load figures, bench/load.ts). */
+  pageView?: boolean;
+  /** Appended to the page's body (the load figures' own end-of-load signal). */
+  tail?: string;
+  /** Run before the tag, after the page's set-up lines (the load account's ablations, bench/load.ts). */
+  head?: string;
+  /** Merged into `offtagConfig`. */
+  config?: Record<string, unknown>;
 }
 
 export interface World {
@@ -156,15 +169,17 @@ export const CEILING_WORKER = `onconnect = (c) => { const port = c.ports[0]; por
 }; };`;
 
 function pageHtml(o: PageOptions, collector: string, id: string): string {
-  const script = o.variant === 'none' ? '' : `<script src="${SCRIPT[o.variant]}"></script>`;
-  const worker = o.variant === 'offtag' && o.synthetic ? { workerUrl: `/build/${workerFile(o.synthetic)}` } : {};
+  const script =
+    o.variant === 'none' ? '' : `<script src="${SCRIPT[o.variant]}"></script>${o.pageView ? `<script>_satellite.track('Page View')</script>` : ''}`;
+  const worker = { ...(o.variant === 'offtag' && o.synthetic ? { workerUrl: `/build/${workerFile(o.synthetic)}` } : {}), ...o.config };
   return `<!doctype html><html><head><meta charset="utf-8"><title>bench ${o.variant}</title>
 <script>
 ${pageSetup(collector, id, o.dataLayerBytes, worker)}
 ${o.synthetic && o.variant !== 'offtag' ? `window.benchSynthetic = ${JSON.stringify(o.synthetic)};` : ''}
+${o.head ?? ''}
 </script>
 ${script}
-</head><body><h1>Bench page: ${o.variant}</h1><p>Storefront events are fired by the bench.</p>${o.react ? '<div id="root"></div><script src="/build/react-app.js"></script>' : ''}</body></html>`;
+</head><body><h1>Bench page: ${o.variant}</h1><p>Storefront events are fired by the bench.</p>${o.react ? '<div id="root"></div><script src="/build/react-app.js"></script>' : ''}${o.tail ?? ''}</body></html>`;
 }
 
 export async function startWorld(): Promise<World> {

@@ -1,6 +1,7 @@
 /**
  * The messages that cross between the main-thread bridge and the worker engine.
- * Both sides import this module and nothing else from each other.
+ * Both sides import this module and nothing else from each other (and `protocol-keys.ts`, the
+ * values both sides agree on). Types only: it compiles to nothing (tests/unit/package/protocol-types-only.test.ts).
  */
 
 /** What the bridge reads from the page when an event fires. Structured-cloneable. */
@@ -43,11 +44,6 @@ export type SnapshotProblem =
 
 /** The part of `PageInfo` the bridge reads; the worker knows the rest itself (its navigator, the origin's scheme). */
 export type PageFacts = Pick<PageInfo, 'screen' | 'cookieDomain' | 'origin' | 'cookiesEnabled'>;
-
-/** The worker completes what the bridge sent. */
-export function completePageInfo(facts: PageFacts, nav: { userAgent: string; language: string }): PageInfo {
-  return { userAgent: nav.userAgent, language: nav.language, secure: facts.origin.startsWith('https:'), ...facts };
-}
 
 /** Facts about the page that do not change while it lives; read once at start. */
 export interface PageInfo {
@@ -161,8 +157,8 @@ export type Effect =
   | { type: 'storage'; key: string; value: string | null }
   | { type: 'log'; level: LogLevel; message: string }
   | RequestEffect
-  /** Fire an input `{type:'timer', id}` after `delay` ms. */
-  | { type: 'timer'; id: string; delay: number }
+  /** Fire an input `{type:'timer', id}` after `delayMs`. */
+  | { type: 'timer'; id: string; delayMs: number }
   /** A hidden iframe (the ID sync); `messages` are posted to `targetOrigin` once it has loaded. */
   | {
       type: 'iframe';
@@ -211,19 +207,6 @@ export interface ReadSet {
   [key: string]: ReadSet | 0;
 }
 
-/** `document.cookie` text for a cookie write (built by the worker shell; the bridge's `_satellite.cookie` uses it too). */
-export function cookieString(e: Omit<CookieWrite, 'type'>): string {
-  let s = `${e.name}=${e.value}; path=${e.path ?? '/'}`;
-  if (e.domain) s += `; domain=${e.domain}`;
-  if (e.expires !== undefined) s += `; expires=${new Date(e.expires).toUTCString()}`;
-  if (e.sameSite) s += `; SameSite=${e.sameSite}`;
-  if (e.secure) s += '; Secure';
-  return s;
-}
-
-/** An effect as the bridge applies it: cookie writes become their `document.cookie` string (the bridge has no `cookie` case). */
-export const forPage = (e: Effect): Effect => (e.type === 'cookie' ? { type: 'cookie-string', cookie: cookieString(e) } : e);
-
 /** A batch of effects for the bridge, numbered so that snapshots can say what they have seen. */
 export interface EffectBatch {
   n: number;
@@ -271,13 +254,10 @@ export interface InitMessage {
   pid?: string;
   /**
    * Events earlier pages of the origin closed on before they were acknowledged: localStorage
-   * `[key, JSON of EngineInput[]]`, key `ORPHAN_KEY` + that page's pid. The worker finishes them.
+   * `[key, JSON of EngineInput[]]`, key `ORPHAN_KEY` (protocol-keys.ts) + that page's pid. The worker finishes them.
    */
   orphans?: Array<[string, string]>;
 }
-
-/** localStorage key prefix of a page's unacknowledged events, written on `pagehide`. */
-export const ORPHAN_KEY = 'offtag:u:';
 
 /** What the worker exposes through Comlink on the `api` port. */
 export interface WorkerApi {
@@ -289,11 +269,8 @@ export interface WorkerApi {
   pendingBeacons(): Promise<number>;
   /** Resolves when the queue has nothing left to send. */
   beaconsIdle(): Promise<void>;
-  /** The devtools feed, oldest first (the latest `MONITOR_LIMIT` entries). */
+  /** The devtools feed, oldest first (the latest `MONITOR_LIMIT` entries, worker-engine/shell/api.ts). */
   monitor(): Array<{ name: string; data: unknown }>;
   /** The session so far as a replay fixture (docs/replay.md): the page's snapshots and events, the network's answers. */
   session(): import('./worker-engine/session-recorder.ts').SessionFixture;
 }
-
-/** How many devtools feed entries the worker keeps. */
-export const MONITOR_LIMIT = 500;

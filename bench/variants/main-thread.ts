@@ -6,9 +6,10 @@
  * with the bridge's `applyEffects`, requests and beacons with `fetch` (no IndexedDB queue:
  * lighter than Offtag's durable queue), and the same `window._satellite`.
  */
-import { completePageInfo, type EffectBatch, type EngineEvent, type EngineInput } from '../../src/protocol.ts';
+import type { EffectBatch, EngineEvent, EngineInput } from '../../src/protocol.ts';
+import { completePageInfo } from '../../src/worker-engine/core/page-info.ts';
 import { applyEffects, type ApplyHooks } from '../../src/main-bridge/apply-effects.ts';
-import { forPage } from '../../src/protocol.ts';
+import { forPage } from '../../src/worker-engine/shell/page-writes.ts';
 import { listenForClicks } from '../../src/main-bridge/clicks.ts';
 import { readPageInfo } from '../../src/main-bridge/page-info.ts';
 import { installSatellite, isDebug } from '../../src/main-bridge/satellite.ts';

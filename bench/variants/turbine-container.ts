@@ -13,9 +13,11 @@
  * Written to `window._satellite.container` when this module evaluates; `turbine.ts` imports it
  * before the runtime, which reads the container once.
  */
-import { completePageInfo, type Effect, type EngineEvent, type LogLevel, type RequestEffect, type Snapshot } from '../../src/protocol.ts';
+import type { Effect, EngineEvent, LogLevel, RequestEffect, Snapshot } from '../../src/protocol.ts';
+import { completePageInfo } from '../../src/worker-engine/core/page-info.ts';
 import { applyEffects, type ApplyHooks } from '../../src/main-bridge/apply-effects.ts';
-import { cookieString, forPage } from '../../src/protocol.ts';
+import { cookieString } from '../../src/worker-engine/core/cookies.ts';
+import { forPage } from '../../src/worker-engine/shell/page-writes.ts';
 import { readPageInfo } from '../../src/main-bridge/page-info.ts';
 import { storefront } from '../../containers/storefront/container.ts';
 import type { StorefrontSettings } from '../../containers/storefront/settings.ts';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { beaconRows, beaconVariables, ruleFirings, thirdPartyScripts, type MonitorEntry } from './model.ts';
+import { beaconRows, beaconVariables, ruleFirings, thirdPartyScripts, type MonitorEntry, type PageRun } from './model.ts';
 
 export interface OverlaySource {
   metrics(): { events: number; postMs: number; applyMs: number };
@@ -46,7 +46,7 @@ export function Overlay({ source, onClose }: { source: OverlaySource; onClose():
   }, [source]);
 
   const m = source.metrics();
-  const rules = ruleFirings(monitor);
+  const rules = ruleFirings(monitor, (window as { __offtagLaunch?: { runs?: PageRun[] } }).__offtagLaunch?.runs);
   const beacons = beaconRows(monitor);
   return (
     <div className="panel" role="dialog" aria-label="Offtag devtools">
@@ -93,10 +93,10 @@ export function Overlay({ source, onClose }: { source: OverlaySource; onClose():
         )}
         {tab === 'rules' && (
           <table>
-            <thead><tr><th>#</th><th>rule</th><th>event</th><th>outcome</th></tr></thead>
+            <thead><tr><th>#</th><th>rule</th><th>event</th><th>outcome</th><th>ran in</th><th>main thread</th></tr></thead>
             <tbody>
               {rules.map((r, i) => (
-                <tr key={i}><td>{r.seq}</td><td>{r.rule}</td><td>{r.event}</td><td>{r.outcome}{r.stoppedAt ? ` (${r.stoppedAt})` : ''}</td></tr>
+                <tr key={i}><td>{r.seq}</td><td>{r.rule}</td><td>{r.event}</td><td>{r.outcome}{r.stoppedAt ? ` (${r.stoppedAt})` : ''}</td><td>{r.where ?? 'worker'}</td><td>{r.where ? (r.pageMs === undefined ? 'not run yet' : `${r.pageMs.toFixed(1)} ms`) : 'no page code'}</td></tr>
               ))}
             </tbody>
           </table>

@@ -15,6 +15,17 @@ export interface RuleFiring {
   event: string;
   outcome: 'fired' | 'condition not met' | 'pending';
   stoppedAt?: string;
+  /** Set when part of the rule ran on the page (an imported Launch rule's custom code, docs/import.md). */
+  where?: 'worker and page';
+  /** What its page part cost the main thread, in ms (absent: not run yet). */
+  pageMs?: number;
+}
+
+/** One run of page-side custom code, as page-code.js records it (`window.__offtagLaunch.runs`). */
+export interface PageRun {
+  rule: string;
+  seq: number;
+  ms: number;
 }
 
 export interface BeaconRow {
@@ -26,10 +37,21 @@ export interface BeaconRow {
   dropped?: string;
 }
 
-/** Rule firings, newest first: triggered entries joined with their outcome. */
-export function ruleFirings(monitor: MonitorEntry[]): RuleFiring[] {
+/**
+ * Rule firings, newest first: triggered entries joined with their outcome, and for rules with a
+ * part on the page, that part's main-thread time from `pageRuns`.
+ */
+export function ruleFirings(monitor: MonitorEntry[], pageRuns: PageRun[] = []): RuleFiring[] {
   const rows: RuleFiring[] = [];
   for (const m of monitor) {
+    if (m.name === 'rule-page-part') {
+      const row = [...rows].reverse().find((r) => r.rule === m.data.rule && r.seq === m.data.seq);
+      if (row) {
+        row.where = 'worker and page';
+        const runs = pageRuns.filter((p) => p.rule === m.data.rule && p.seq === m.data.seq);
+        if (runs.length) row.pageMs = runs.reduce((n, p) => n + p.ms, 0);
+      }
+    }
     if (m.name === 'rule-triggered') rows.push({ seq: m.data.seq, rule: m.data.rule, event: m.data.event, outcome: 'pending' });
     if (m.name === 'rule-completed' || m.name === 'rule-condition-failed') {
       const row = [...rows].reverse().find((r) => r.rule === m.data.rule && r.seq === m.data.seq && r.outcome === 'pending');

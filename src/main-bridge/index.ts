@@ -7,7 +7,8 @@
  * localStorage or probes cookies; the init message (debug flag, orphans, page facts with the
  * cached cookie domain) is built when the worker says hello.
  */
-import { ORPHAN_KEY, type EffectBatch, type EngineEvent, type EngineInput, type InitMessage } from '../protocol.ts';
+import type { EffectBatch, EngineEvent, EngineInput, InitMessage } from '../protocol.ts';
+import { ORPHAN_KEY } from '../protocol-keys.ts';
 import { applyEffects, applyRare, type ApplyHooks } from './apply-effects.ts';
 import { listenForClicks } from './clicks.ts';
 import { COOKIE_DOMAIN_KEY, pageFacts } from './page-info.ts';

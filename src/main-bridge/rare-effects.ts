@@ -33,6 +33,13 @@ export type Clone = { type: 'clone'; value: unknown; event?: 1; copied(copy: unk
 export type RareEffect = Extract<Effect, { type: 'iframe' | 'post-message' | 'image' | 'script' }> | NoWorker | Probe | Said | Clone;
 export type FrameMessage = (input: Extract<EngineInput, { type: 'frame-message' }>) => void;
 
+/** Runs `f` once the page has loaded, when the main thread is idle (within 2 s of load at the latest). */
+export function afterLoadIdle(f: () => void): void {
+  const idle = () => ('requestIdleCallback' in window ? requestIdleCallback(f, { timeout: 2000 }) : setTimeout(f, 200));
+  if (document.readyState == 'complete') idle();
+  else addEventListener('load', () => setTimeout(idle), { once: true });
+}
+
 const frames: Record<string, { el: HTMLIFrameElement; ready: boolean; queue: Array<[string, string]> }> = {};
 
 export function applyRareEffect(e: RareEffect, frameMessage: FrameMessage): void {
@@ -47,10 +54,11 @@ export function applyRareEffect(e: RareEffect, frameMessage: FrameMessage): void
         ready: false,
         queue: (e.messages ?? []).map((m) => [m, e.targetOrigin] as [string, string]),
       } as (typeof frames)[string]);
-      // Inserted in a task of its own (docs/runtime.md, "Rare effects load on demand"): creating a
-      // frame is the dearest step of a first effect batch, which then stays a short task. Messages
-      // for it wait in its queue until it has loaded, as before.
-      setTimeout(() => {
+      // Inserted after the page's load, in an idle period (docs/runtime.md, "Rare effects load on
+      // demand"; as VisitorAPI's `idSyncAttachIframeOnWindowLoad`): the frame's document is the
+      // dearest part of Offtag's page load (docs/bench.md, "Page load"). Messages for it wait in
+      // its queue until it has loaded, as before.
+      afterLoadIdle(() => {
         const el = f.el;
         el.id = e.id;
         if (e.name) el.name = e.name;

@@ -59,7 +59,7 @@ export function installSatellite(send: Send, ask: Ask, hooks: ApplyHooks, stage:
       get: readCookie,
       /** `expires` in days, as js-cookie (Adobe's reactor-cookie) takes it. */
       set(name: string, value: string, o: { expires?: number; path?: string; domain?: string } = {}) {
-        // js-cookie's writer, compact (the worker builds its own cookie strings: protocol.ts `cookieString`).
+        // js-cookie's writer, compact (the worker builds its own cookie strings: worker-engine/core/cookies.ts `cookieString`).
         document.cookie =
           `${name}=${encodeURIComponent(value)}; path=${o.path ?? '/'}` +
           (o.domain ? '; domain=' + o.domain : '') +

@@ -31,7 +31,7 @@ export function createHost(engine: Engine, io: HostIO): Host {
         if (e.fireAndForget) io.beacon(e, e.kind === 'beacon' ? (rttMs) => void input({ type: 'beacon-delivered', rttMs }) : undefined);
         else void io.request(e).then((response) => input({ type: 'response', id: e.id, response }));
       } else if (e.type === 'timer') {
-        io.setTimer(e.delay, () => void input({ type: 'timer', id: e.id }));
+        io.setTimer(e.delayMs, () => void input({ type: 'timer', id: e.id }));
       } else if (e.type === 'monitor') {
         io.monitor?.({ name: e.name, data: e.data });
       }

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { forPage, type Effect, type LinkClick } from '../../src/protocol.ts';
+import type { Effect, LinkClick } from '../../src/protocol.ts';
+import { forPage } from '../../src/worker-engine/shell/page-writes.ts';
 import { cloneable, takeSnapshot } from '../../src/main-bridge/snapshot.ts';
 import { applyEffects, type ApplyHooks } from '../../src/main-bridge/apply-effects.ts';
 import { applyRareEffect } from '../../src/main-bridge/rare-effects.ts';
@@ -119,7 +120,7 @@ describe('applying effects', () => {
 
   });
 
-  it('creates a hidden iframe in a task of its own, posts queued messages once it loads, and passes its messages back', async () => {
+  it('creates a hidden iframe in an idle period after load, posts queued messages once it loads, and passes its messages back', async () => {
     const h = hooks();
     const src = URL.createObjectURL(
       new Blob(
@@ -141,7 +142,7 @@ describe('applying effects', () => {
         },
       h.frameMessage,
     );
-    // Not in the effect batch's task: the frame is inserted in a task of its own (issue 12).
+    // Not in the effect batch's task: the frame is inserted after the page's load, when the main thread is idle (issues 12, 26).
     expect(document.getElementById('sync-frame')).toBeNull();
     await new Promise<void>((resolve) => {
       const inserted = new MutationObserver(() => document.getElementById('sync-frame') && (inserted.disconnect(), resolve()));

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cookieString } from '../../src/protocol.ts';
+import { cookieString } from '../../src/worker-engine/core/cookies.ts';
 import { installSatellite } from '../../src/main-bridge/satellite.ts';
 
 /**
  * `_satellite.cookie.set` writes with a compact js-cookie-style writer of its own (the bridge no
- * longer carries protocol.ts `cookieString`, the worker's builder): it must write the very string
+ * longer carries core/cookies.ts `cookieString`, the worker's builder): it must write the very string
  * `cookieString` would, for every option js-cookie takes.
  */
 const satellite = () =>

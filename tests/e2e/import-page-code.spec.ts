@@ -27,7 +27,12 @@ test('page custom code runs on the page with the values the worker sent', async 
     ['offtag-launch-block1-1', '/report-paths.page-code.js', '__offtagLaunch.run'],
     ['offtag-launch-block2-2', '/report-paths.page-code.js', '__offtagLaunch.run'],
   ]);
-  expect(pageCode[1]!.init!.args).toEqual(['block2', { $type: 'core.library-loaded', $rule: { name: 'page custom code with a value' } }, { 'page type': 'Cart' }]);
+  expect(pageCode[1]!.init!.args).toEqual(['block2', { $type: 'core.library-loaded', $rule: { name: 'page custom code with a value' } }, { 'page type': 'Cart' }, 1]);
+  const parts = result.effects.filter((e) => e.type === 'monitor' && e.name === 'rule-page-part').map((e) => (e as { data: unknown }).data);
+  expect(parts).toEqual([
+    { rule: 'page custom code action', block: 'block1', seq: 1 },
+    { rule: 'page custom code with a value', block: 'block2', seq: 1 },
+  ]);
   // The HTML block that only loads a script is a third-party script rule.
   expect(scripts.some((e) => e.src === 'https://cdn.vendor.example/tag.js')).toBe(true);
 
@@ -53,4 +58,10 @@ test('page custom code runs on the page with the values the worker sent', async 
   }, pageCode);
   await expect(page.locator('body')).toHaveClass('tagged');
   await expect(page.locator('body')).toHaveAttribute('data-page-type', 'Cart');
+  // What the devtools overlay reads: each run's rule, event sequence and main-thread time.
+  const runs = await page.evaluate(() => (window as unknown as { __offtagLaunch: { runs: Array<{ rule: string; seq: number; ms: number }> } }).__offtagLaunch.runs);
+  expect(runs.map((r) => [r.rule, r.seq, typeof r.ms])).toEqual([
+    ['page custom code action', 1, 'number'],
+    ['page custom code with a value', 1, 'number'],
+  ]);
 });

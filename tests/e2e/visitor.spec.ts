@@ -51,6 +51,25 @@ test('the ID-sync iframe loads dest5.html from the ID service and gets the combi
   expect(combined.query.origin).toBe(SERVERS.page);
 });
 
+test('the ID-sync iframe waits for the page to load (issue 26): none while an image holds the load event, then it loads', async ({ page, request }) => {
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  // An image in the document holds its load event until the test releases it.
+  await page.addInitScript(() => document.addEventListener('DOMContentLoaded', () => document.body.append(Object.assign(new Image(), { src: '/held.gif' }))));
+  await page.route('**/held.gif', async (route) => {
+    await held;
+    await route.fulfill({ status: 204 });
+  });
+  await page.goto('/test/minimal.html', { waitUntil: 'commit' });
+  await expect.poll(async () => (await idCalls(request)).filter((c) => c.path === '/id').length).toBe(1);
+  // The ID reply's effects have reached the page (the AMCV cookie is in the batch that asks for the iframe).
+  await expect.poll(() => page.evaluate(() => document.cookie.includes('AMCV_'))).toBe(true);
+  expect(await page.evaluate(() => document.readyState)).not.toBe('complete');
+  await expect(page.locator('iframe[id^="destination_publishing_iframe_"]')).toHaveCount(0);
+  release();
+  await expect(page.locator('iframe[id^="destination_publishing_iframe_"]')).toHaveClass('aamIframeLoaded');
+});
+
 test('a broken ID-service reply falls back to a local MID and the beacon still goes out', async ({ page, request }) => {
   await page.route(`${SERVERS.idService}/id?**`, (route) => route.fulfill({ status: 200, body: 'this is not json', headers: { 'Access-Control-Allow-Origin': SERVERS.page, 'Access-Control-Allow-Credentials': 'true' } }));
   const lines: string[] = [];

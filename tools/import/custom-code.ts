@@ -26,6 +26,8 @@ export interface Placement {
   sideEffects: boolean;
   /** sessionStorage keys it names with a string literal. */
   sessionKeys: string[];
+  /** It reads the data layer global directly (`digitalData.…` or `window.digitalData.…`): the whole layer travels. */
+  readsDataLayer?: boolean;
 }
 
 interface Token {
@@ -120,14 +122,22 @@ function declared(tokens: Token[]): Set<string> {
   return names;
 }
 
-/** Where `source` (a custom code block, as function source or body) can run. `params`: names it is given. */
-export function place(source: string, params: string[] = []): Placement {
+/**
+ * Where `source` (a custom code block, as function source or body) can run. `params`: names it is
+ * given. `dataLayer`: the data layer global, which worker code may read (its snapshot copy), as
+ * `digitalData.…` or `window.digitalData.…`, but not assign to.
+ */
+export function place(source: string, params: string[] = [], dataLayer?: string): Placement {
   const sideEffects = /\.(setItem|removeItem|set|remove)\s*\(/.test(source);
   const sessionKeys = [...source.matchAll(/sessionStorage\.(?:getItem|setItem|removeItem)\(\s*(['"])([^'"]+)\1/g)].map((m) => m[2]!);
   const tokens = tokenize(source);
   if (typeof tokens === 'string') return { where: 'page', reason: tokens, sideEffects, sessionKeys };
   const own = declared(tokens);
   for (const p of params) own.add(p);
+  let readsDataLayer = false;
+  if (dataLayer && new RegExp(`\\b${dataLayer}\\b(\\s*(\\.\\s*[\\w$]+|\\[[^\\]]*\\]))*\\s*(=[^=]|\\+\\+|--|\\+=|-=)`).test(source)) {
+    return { where: 'page', reason: `it writes into \`${dataLayer}\`, the page's data layer`, sideEffects, sessionKeys };
+  }
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     if (t.kind !== 'id') continue;
@@ -138,10 +148,14 @@ export function place(source: string, params: string[] = []): Placement {
     if (t.text === 'this') return { where: 'page', reason: 'it uses `this` (the element of the event)', sideEffects, sessionKeys };
     if (KEYWORDS.has(t.text) || BUILT_INS.has(t.text) || own.has(t.text)) continue;
     const member = next === '.' ? tokens[i + 2]?.text : undefined;
+    if (dataLayer && (t.text === dataLayer || (t.text === 'window' && member === dataLayer)) && !own.has(dataLayer)) {
+      readsDataLayer = true;
+      continue;
+    }
     if (t.text === '_satellite' && member && SATELLITE_MEMBERS.has(member)) continue;
     if (t.text === 'sessionStorage' && member && STORAGE_MEMBERS.has(member)) continue;
     const what = member ? `${t.text}.${member}` : t.text;
     return { where: 'page', reason: `it uses \`${what}\`, which only the page has`, sideEffects, sessionKeys };
   }
-  return { where: 'worker', sideEffects, sessionKeys };
+  return { where: 'worker', sideEffects, sessionKeys, ...(readsDataLayer ? { readsDataLayer } : {}) };
 }

@@ -183,12 +183,20 @@ export function sessionStorageItem(key: string, finish: Finish = {}): LaunchData
  * Custom code that needs nothing of the page (the importer checked it): it gets turbine-shaped
  * `_satellite` and `sessionStorage` made of the engine's context.
  */
-export function customCode(
-  factory: (satellite: SatelliteShim, sessionStorage: StorageShim) => (this: unknown, event: LaunchEvent) => unknown,
-  finish: Finish = {},
-  sideEffects = false,
-): LaunchDataElement {
-  return finished((ctx) => factory(satelliteShim(ctx), storageShim(ctx.session)).call(undefined, launchEvent(ctx.event, '')), finish, [], sideEffects);
+export function customCode(factory: Factory, finish: Finish = {}, sideEffects = false, readsDataLayer = false): LaunchDataElement {
+  return finished((ctx) => run(factory, ctx, ''), finish, readsDataLayer ? undefined : [], sideEffects);
+}
+
+/**
+ * What a custom code block is written as: a function of what it gets — turbine-shaped `_satellite`
+ * and `sessionStorage`, and a `window` and data layer global that hold only the event's snapshot
+ * of the data layer — returning the block itself.
+ */
+export type Factory = (satellite: SatelliteShim, sessionStorage: StorageShim, window: Record<string, unknown>, dataLayer: unknown) => (this: unknown, event: LaunchEvent) => unknown;
+
+function run(factory: Factory, ctx: DCtx | Ctx, rule: string): unknown {
+  const layer = ctx.snapshot.dataLayer;
+  return factory(satelliteShim(ctx), storageShim(ctx.session), { [ctx.settings.dataLayer]: layer }, layer).call(undefined, launchEvent(ctx.event, rule));
 }
 
 /** Names each data element (storage duration keys by name) and returns the table. */
@@ -392,11 +400,8 @@ export function variableIs(path: string, m: Match, o?: ConditionOptions) {
   }, o);
 }
 
-export function customCondition(
-  factory: (satellite: SatelliteShim, sessionStorage: StorageShim) => (this: unknown, event: LaunchEvent) => unknown,
-  o?: ConditionOptions,
-) {
-  return condition('Custom Code', (ctx) => Boolean(factory(satelliteShim(ctx), storageShim(ctx.session)).call(undefined, launchEvent(ctx.event, ctx.rule.name))), o);
+export function customCondition(factory: Factory, o?: ConditionOptions) {
+  return condition('Custom Code', (ctx) => Boolean(run(factory, ctx, ctx.rule.name)), o);
 }
 
 // ---- actions ----------------------------------------------------------------------------------------
@@ -415,12 +420,9 @@ function action(name: string, fn: (ctx: Ctx) => void | Promise<void>, o: ActionO
   };
 }
 
-export function customAction(
-  factory: (satellite: SatelliteShim, sessionStorage: StorageShim) => (this: unknown, event: LaunchEvent) => unknown,
-  o?: ActionOptions,
-) {
+export function customAction(factory: Factory, o?: ActionOptions) {
   return action('Custom Code', (ctx) => {
-    const result = factory(satelliteShim(ctx), storageShim(ctx.session)).call(undefined, launchEvent(ctx.event, ctx.rule.name));
+    const result = run(factory, ctx, ctx.rule.name);
     // A promise returned by the code holds the next action back, as turbine waits for it.
     return result && typeof (result as Promise<void>).then === 'function' ? (result as Promise<void>) : undefined;
   }, o);
@@ -441,7 +443,10 @@ export function pageAction(block: string, names: string[], o?: ActionOptions, pa
     const values = Object.fromEntries(names.map((name) => [name, ctx.get(name)]));
     const src = String((ctx.settings as Settings & { launchPageCode?: string }).launchPageCode || pageCodeUrl);
     if (!src) return ctx.log('error', `Custom code ${block} of rule "${ctx.rule.name}" needs the page, and no launchPageCode setting says where page-code.js is.`);
-    ctx.emit({ type: 'script', id: `offtag-launch-${block}-${n}`, src, init: { fn: '__offtagLaunch.run', args: [block, launchEvent(ctx.event, ctx.rule.name), values] } });
+    const seq = ctx.snapshot.seq;
+    ctx.emit({ type: 'script', id: `offtag-launch-${block}-${n}`, src, init: { fn: '__offtagLaunch.run', args: [block, launchEvent(ctx.event, ctx.rule.name), values, seq] } });
+    // The devtools overlay shows the rule as run partly on the page, with page-code.js's timing.
+    ctx.emit({ type: 'monitor', name: 'rule-page-part', data: { rule: ctx.rule.name, block, seq } });
   }, o);
 }
 

@@ -102,7 +102,7 @@ class Translator {
   }
 
   /** Worker code for a custom code block, or why it cannot run there. */
-  customCode(source: LaunchValue | undefined, settings: Settings, notes: string[]): { factory: string; sideEffects: boolean } {
+  customCode(source: LaunchValue | undefined, settings: Settings, notes: string[]): { factory: string; sideEffects: boolean; readsDataLayer: boolean } {
     const r = this.placeBlock(source, settings, notes, false);
     if ('page' in r) return skip('unreachable');
     return r;
@@ -112,10 +112,10 @@ class Translator {
    * Where a block runs: the worker when it can; else, for an action (`pageAllowed`), the page
    * through page-code.js; else not imported.
    */
-  placeBlock(source: LaunchValue | undefined, settings: Settings, notes: string[], pageAllowed: boolean): { factory: string; sideEffects: boolean } | { page: string; names: string[] } {
+  placeBlock(source: LaunchValue | undefined, settings: Settings, notes: string[], pageAllowed: boolean): { factory: string; sideEffects: boolean; readsDataLayer: boolean } | { page: string; names: string[] } {
     const fn = this.blockSource(source, settings);
     if (settings.language === 'html') skip('HTML custom code (it writes into the page)');
-    const p = place(fn, SHIM_PARAMS);
+    const p = place(fn, SHIM_PARAMS, this.dataLayer);
     if (p.where === 'page') {
       if (!pageAllowed) skip(`custom code needs the page: ${p.reason}; only actions run on the page in this version`);
       const id = `block${this.pageBlocks.size + 1}`;
@@ -124,8 +124,8 @@ class Translator {
       return { page: id, names: [...new Set([...fn.matchAll(/_satellite\.getVar\(\s*(['"])([^'"]+)\1/g)].map((m) => m[2]!))] };
     }
     p.sessionKeys.forEach((k) => this.sessionKeys.add(k));
-    notes.push('custom code in the worker');
-    return { factory: `(_satellite, sessionStorage) => (${fn})`, sideEffects: p.sideEffects };
+    notes.push(p.readsDataLayer ? `custom code in the worker, reading the snapshot of ${this.dataLayer}` : 'custom code in the worker');
+    return { factory: `(_satellite, sessionStorage, window, ${this.dataLayer}) => (${fn})`, sideEffects: p.sideEffects, readsDataLayer: p.readsDataLayer === true };
   }
 
   /** The code of an external custom code file from `--assets` (a `_satellite.__registerScript(url, code)` file). */
@@ -183,8 +183,8 @@ class Translator {
         this.sessionKeys.add(str(s.name, 'the item name'));
         return `launch.sessionStorageItem(${q(s.name)}, ${f})`;
       case 'customCode.js': {
-        const { factory, sideEffects } = this.customCode(s.source, s, notes);
-        return `launch.customCode(${factory}, ${f}${sideEffects ? ', true' : ''})`;
+        const { factory, sideEffects, readsDataLayer } = this.customCode(s.source, s, notes);
+        return `launch.customCode(${factory}, ${f}${sideEffects || readsDataLayer ? `, ${sideEffects}` : ''}${readsDataLayer ? ', true' : ''})`;
       }
       default:
         return skip(`${de.modulePath} is not a data element type the import supports`);
@@ -271,6 +271,9 @@ function scriptSources(html: string): string[] | undefined {
   return html.replace(/<script\b[^>]*\bsrc=["'][^"']+["'][^>]*>\s*<\/script>/gi, '').trim() === '' ? tags.map((t) => t[1]!) : undefined;
 }
 
+/** The name of a rule's part for events of another rule order. */
+export const orderSuffix = (order: number) => ` (rule order ${order})`;
+
 function commonestRoot(c: LaunchContainer): string {
   const counts = new Map<string, number>();
   for (const de of Object.values(c.dataElements ?? {})) {
@@ -319,10 +322,13 @@ function translateRule(t: Translator, r: LaunchRule): { item: ReportItem; code: 
       }
     });
     if (!actions.length && dropped) skip(`no action could be imported (${notes.join('; ')})`);
+    // Rule names are unique in a container: the parts of a rule with several orders after the
+    // first are named with their order.
     const code = [...byOrder].map(
-      ([order, events]) =>
-        `launch.rule({\n  name: ${q(r.name)},\n  order: ${order},\n  events: [${events.join(', ')}],\n  conditions: [${conditions.map((c) => '\n    ' + c).join(',')}${conditions.length ? '\n  ' : ''}],\n  actions: [${actions.map((a) => '\n    ' + indent(a, '    ')).join(',')}${actions.length ? '\n  ' : ''}],\n})`,
+      ([order, events], part) =>
+        `launch.rule({\n  name: ${q(part ? `${r.name}${orderSuffix(order)}` : r.name)},\n  order: ${order},\n  events: [${events.join(', ')}],\n  conditions: [${conditions.map((c) => '\n    ' + c).join(',')}${conditions.length ? '\n  ' : ''}],\n  actions: [${actions.map((a) => '\n    ' + indent(a, '    ')).join(',')}${actions.length ? '\n  ' : ''}],\n})`,
     );
+    if (byOrder.size > 1) notes.push(`its events have ${byOrder.size} rule orders: one rule per order, the others named "${r.name}${orderSuffix(0).replace('0', 'N')}"`);
     notes.unshift(`${r.events!.length} event(s), ${conditions.length} condition(s) and ${actions.length - onPage} action(s) in the worker${onPage ? `, ${onPage} action(s) on the page` : ''}`);
     return { item: { kind: 'rule', name: r.name, where: onPage ? 'page' : 'worker', notes, dropped }, code };
   } catch (err) {
@@ -343,7 +349,8 @@ function analyticsOptions(t: Translator, extras: string[], settings: Record<stri
   if (typeof tp.trackingServer === 'string') settings.trackingServer = tp.trackingServer;
   if (a.euComplianceEnabled === true && typeof a.trackingCookieName === 'string') settings.trackingConsentCookie = a.trackingCookieName;
   else settings.trackingConsentCookie = '';
-  if (tp.currencyCode !== undefined && tp.currencyCode !== 'USD') extras.push(`Analytics currencyCode ${q(tp.currencyCode)} not imported: the tracker sends USD`);
+  if (typeof tp.currencyCode === 'string' && !tp.currencyCode.includes('%')) settings.currency = tp.currencyCode;
+  else if (tp.currencyCode !== undefined) extras.push(`Analytics currencyCode ${q(tp.currencyCode)} not imported: the tracker's currency is a setting, not a data element`);
   const global = Object.fromEntries(Object.entries(tp).filter(([k]) => ANALYTICS_GLOBAL_KEYS.includes(k)));
   const setup = (a.customSetup as Settings | undefined)?.source;
   let customSetup = '';
@@ -401,7 +408,7 @@ import * as launch from ${q(o.root + '/tools/import/runtime.ts')};
 const analytics: launch.AnalyticsOptions = ${indent(analytics, '')};
 
 export const container = defineContainer({
-  name: ${q(o.name)},
+  name: ${q(o.name)},${typeof c.buildInfo?.buildDate === 'string' ? `\n  // The Launch library's build date.\n  buildDate: ${q(c.buildInfo.buildDate)},` : ''}
   // From the Analytics and Experience Cloud ID Service extensions' settings; a page overrides them with window.offtagConfig.
   settings: ${indent(JSON.stringify(settings, null, 2), '  ')},
   sessionKeys: ${q([...t.sessionKeys])},
@@ -464,7 +471,10 @@ ${entries}
     };
   }
   w.__offtagLaunch = {
-    run: function (id, event, values) {
+    // What each run cost the main thread, for the devtools overlay (the last 100).
+    runs: [],
+    run: function (id, event, values, seq) {
+      var start = performance.now();
       var own = Object.prototype.hasOwnProperty;
       var page = w._satellite;
       var shim = {};
@@ -477,6 +487,9 @@ ${entries}
       } catch (err) {
         console.error('Offtag: custom code ' + id + ' of rule "' + (event && event.$rule && event.$rule.name) + '" failed: ' + (err && err.message));
       }
+      var runs = w.__offtagLaunch.runs;
+      runs.push({ rule: event && event.$rule && event.$rule.name, seq: seq, ms: performance.now() - start });
+      if (runs.length > 100) runs.shift();
     }
   };
 })();

@@ -189,7 +189,7 @@ export async function replay<N extends string, S extends object>(
       out.push(e);
       step.effects.push(e);
       applyToPage(e);
-      if (e.type === 'timer') timers.push({ id: e.id, due: clock + e.delay, order: timerOrder++ });
+      if (e.type === 'timer') timers.push({ id: e.id, due: clock + e.delayMs, order: timerOrder++ });
       if (e.type === 'request' && !e.fireAndForget) {
         const response = answer(e);
         followUps.push(() => run({ type: 'response', id: e.id, response }));

@@ -7,6 +7,16 @@
 import type { CookieWrite } from '../../protocol.ts';
 import type { CookieJar } from './types.ts';
 
+/** `document.cookie` text for a cookie write (built by the worker shell; the bridge's `_satellite.cookie` writes the same). */
+export function cookieString(e: Omit<CookieWrite, 'type'>): string {
+  let s = `${e.name}=${e.value}; path=${e.path ?? '/'}`;
+  if (e.domain) s += `; domain=${e.domain}`;
+  if (e.expires !== undefined) s += `; expires=${new Date(e.expires).toUTCString()}`;
+  if (e.sameSite) s += `; SameSite=${e.sameSite}`;
+  if (e.secure) s += '; Secure';
+  return s;
+}
+
 /** `document.cookie` → name → raw value. The first of two same-named cookies wins, as browsers order the more specific path first. */
 export function parseCookieString(cookie: string): Record<string, string> {
   const out: Record<string, string> = {};

@@ -104,7 +104,7 @@ export function createEngine<N extends string, S extends object, X = unknown>(op
     },
     sleep(ms) {
       const id = nextId('timer');
-      emit({ type: 'timer', id, delay: ms });
+      emit({ type: 'timer', id, delayMs: ms });
       return new Promise<void>((resolve) => waiting.wait(id, () => resolve()));
     },
     track: waiting.track,

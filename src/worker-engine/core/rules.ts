@@ -26,9 +26,9 @@ export function rulesFor<N extends string, S>(rules: Rule<N, S>[], event: Engine
 class ComponentTimeout extends Error {}
 
 /** Why a condition or an action failed, in Adobe's words for a timeout. */
-function failure(err: unknown, kind: 'condition' | 'action', timeout: number): string {
+function failure(err: unknown, kind: 'condition' | 'action', timeoutMs: number): string {
   if (err instanceof ComponentTimeout) {
-    return `A timeout occurred because the ${kind} took longer than ${timeout / 1000} seconds to complete.`;
+    return `A timeout occurred because the ${kind} took longer than ${timeoutMs / 1000} seconds to complete.`;
   }
   return err instanceof Error ? err.message : String(err);
 }
@@ -40,7 +40,7 @@ function failure(err: unknown, kind: 'condition' | 'action', timeout: number): s
 async function runComponent<T>(
   fn: unknown,
   ctx: unknown,
-  timeout: number,
+  timeoutMs: number,
   sleep: (ms: number) => Promise<void>,
 ): Promise<T> {
   if (typeof fn !== 'function') throw new Error('Module did not export a function.');
@@ -48,7 +48,7 @@ async function runComponent<T>(
   if (!result || typeof (result as Promise<T>).then !== 'function') return result as T;
   return Promise.race([
     result as Promise<T>,
-    sleep(timeout).then(() => {
+    sleep(timeoutMs).then(() => {
       throw new ComponentTimeout();
     }),
   ]);
@@ -67,12 +67,12 @@ export async function runRule<N extends string, S>(
   sleep: (ms: number) => Promise<void>,
 ): Promise<RunOutcome> {
   for (const cond of rule.conditions ?? ([] as Condition<N, S>[])) {
-    const timeout = cond.timeout ?? COMPONENT_TIMEOUT_MS;
+    const timeoutMs = cond.timeout ?? COMPONENT_TIMEOUT_MS;
     let passed: boolean;
     try {
-      passed = Boolean(await runComponent<boolean>(cond.fn, ctx, timeout, sleep));
+      passed = Boolean(await runComponent<boolean>(cond.fn, ctx, timeoutMs, sleep));
     } catch (err) {
-      ctx.log('error', `Failed to execute "${cond.name}" for "${rule.name}" rule. ${failure(err, 'condition', timeout)}`);
+      ctx.log('error', `Failed to execute "${cond.name}" for "${rule.name}" rule. ${failure(err, 'condition', timeoutMs)}`);
       return { rule: rule.name, fired: false, stoppedAt: cond.name };
     }
     if (cond.negate) passed = !passed;
@@ -82,11 +82,11 @@ export async function runRule<N extends string, S>(
     }
   }
   for (const action of rule.actions as Action<N, S>[]) {
-    const timeout = action.timeout ?? COMPONENT_TIMEOUT_MS;
+    const timeoutMs = action.timeout ?? COMPONENT_TIMEOUT_MS;
     try {
-      await runComponent<void>(action.fn, ctx, timeout, sleep);
+      await runComponent<void>(action.fn, ctx, timeoutMs, sleep);
     } catch (err) {
-      ctx.log('error', `Failed to execute "${action.name}" for "${rule.name}" rule. ${failure(err, 'action', timeout)}`);
+      ctx.log('error', `Failed to execute "${action.name}" for "${rule.name}" rule. ${failure(err, 'action', timeoutMs)}`);
       return { rule: rule.name, fired: true, stoppedAt: action.name };
     }
   }

@@ -16,7 +16,7 @@ import type { ChainResult } from './queue-types.ts';
  */
 export async function sendRun(q: QueueState): Promise<string | undefined> {
   const { held, work } = q;
-  const timeout = q.timing.requestTimeoutMs;
+  const timeoutMs = q.timing.requestTimeoutMs;
   const keys: string[] = [];
   const handed = new Set<string>();
   const results: Array<Promise<ChainResult>> = [];
@@ -40,8 +40,8 @@ export async function sendRun(q: QueueState): Promise<string | undefined> {
           url: b.url,
           init: { method: b.method, body: b.body, headers: b.headers, credentials: 'include', keepalive: true },
           // Started only while its claim still covers a whole request (as `attempt` demands).
-          startWithinMs: q.writer.durable ? b.leaseUntil - t - timeout - CLAIM_MARGIN_MS : RUN_MAX * timeout,
-          timeoutMs: timeout,
+          startWithinMs: q.writer.durable ? b.leaseUntil - t - timeoutMs - CLAIM_MARGIN_MS : RUN_MAX * timeoutMs,
+          timeoutMs,
         };
       }),
       continues,

@@ -8,7 +8,7 @@ import { decodeBeacon } from '../../../src/worker-engine/analytics/beacon-decode
 import { escapeValue } from '../../../src/worker-engine/analytics/encoding.ts';
 import { createAnalyticsService } from '../../../src/worker-engine/analytics/tracker.ts';
 import type { LinkClick } from '../../../src/protocol.ts';
-import { makeContext, stubVisitor } from './helpers.ts';
+import { makeContext, stubVisitor } from '../harness.ts';
 
 const PAGE_URL = 'https://www.example.com/shop/product?id=1';
 const exit = (over: Partial<LinkClick> = {}): LinkClick => ({ href: 'https://partner.test/x', text: 'Partner', region: 'footer', hasTlCall: false, tag: 'A', ...over });

@@ -1,7 +1,7 @@
 /** The EU-compliance gate's switch: an empty consent-cookie name turns the gate off, as in the extension. */
 import { describe, expect, it } from 'vitest';
 import { trackingConsented } from '../../../src/worker-engine/analytics/consent.ts';
-import { makeContext } from './helpers.ts';
+import { makeContext } from '../harness.ts';
 
 describe('tracking consent gate', () => {
   it('an empty trackingConsentCookie name lets every event be tracked, with or without the cookie', () => {

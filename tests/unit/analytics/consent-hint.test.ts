@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { consentHint, EU_COMPLIANCE_MESSAGE } from '../../../src/worker-engine/analytics/consent.ts';
 import { createAnalyticsService } from '../../../src/worker-engine/analytics/tracker.ts';
 import { replay } from '../../../tools/replay/replay.ts';
-import { makeContext, stubVisitor } from './helpers.ts';
+import { makeContext, stubVisitor } from '../harness.ts';
 
 describe('the consent hint', () => {
   it('follows the first EU-compliance error, once per page, naming sat_track=true', async () => {

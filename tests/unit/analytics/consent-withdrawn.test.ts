@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeBeacon } from '../../../src/worker-engine/analytics/beacon-decode.ts';
 import { EU_COMPLIANCE_MESSAGE } from '../../../src/worker-engine/analytics/consent.ts';
 import { createAnalyticsService } from '../../../src/worker-engine/analytics/tracker.ts';
-import { makeContext, stubVisitor } from './helpers.ts';
+import { makeContext, stubVisitor } from '../harness.ts';
 
 describe('consent withdrawn mid-page', () => {
   it('sends while the cookie says "true", then nothing from the next event on, and says why', async () => {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CookieWrite, LinkClick } from '../../../src/protocol.ts';
 import { createAnalyticsService } from '../../../src/worker-engine/analytics/tracker.ts';
-import { makeContext, stubVisitor } from './helpers.ts';
+import { makeContext, stubVisitor } from '../harness.ts';
 
 const DOMAIN = '.example.com';
 

@@ -3,7 +3,7 @@ import { buildQuery, nestedBlock, NUMBERED_KEYS, PARAM_ORDER } from '../../../sr
 import { beaconPath, sessionRandom, tagContainerMarker, trackingOrigin } from '../../../src/worker-engine/analytics/beacon-url.ts';
 import { escapeValue, unescapeValue } from '../../../src/worker-engine/analytics/encoding.ts';
 import { timeString } from '../../../src/worker-engine/analytics/time-string.ts';
-import { FIXED_TIME, FIXED_TZ, keysOf } from './helpers.ts';
+import { FIXED_TIME, FIXED_TZ, keysOf } from '../harness.ts';
 
 describe('time string (t)', () => {
   it('matches the documented example: 0-based month, no padding, weekday, offset', () => {

@@ -1,7 +1,7 @@
 /** The tracker exists only for a report suite id (or a comma-separated list of them) AppMeasurement accepts. */
 import { describe, expect, it } from 'vitest';
 import { createAnalyticsService, TRACKER_UNAVAILABLE } from '../../../src/worker-engine/analytics/tracker.ts';
-import { makeContext, stubVisitor } from './helpers.ts';
+import { makeContext, stubVisitor } from '../harness.ts';
 
 async function sent(rsid: string) {
   const ctx = makeContext({ config: { reportSuites: { production: rsid } } });

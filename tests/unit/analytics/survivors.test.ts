@@ -16,7 +16,7 @@ import { getTimeSinceLastVisit, NEW_VISITOR } from '../../../src/worker-engine/a
 import { readPluginCookie } from '../../../src/worker-engine/analytics/plugins/time.ts';
 import { getVisitNumber } from '../../../src/worker-engine/analytics/plugins/visit-number.ts';
 import { DAY, MIN, memoryJar, T0 } from '../plugins/jar.ts';
-import { makeContext, stubVisitor } from './helpers.ts';
+import { makeContext, stubVisitor } from '../harness.ts';
 
 describe('context data and customer ids', () => {
   it('an undefined value, and a nested key whose only value is dropped, leave no block', () => {

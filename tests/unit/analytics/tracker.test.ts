@@ -3,7 +3,7 @@ import { decodeBeacon } from '../../../src/worker-engine/analytics/beacon-decode
 import { EU_COMPLIANCE_MESSAGE } from '../../../src/worker-engine/analytics/consent.ts';
 import { createAnalyticsService } from '../../../src/worker-engine/analytics/tracker.ts';
 import type { AnalyticsHit } from '../../../src/worker-engine/services.ts';
-import { keysOf, makeContext, stubVisitor } from './helpers.ts';
+import { keysOf, makeContext, stubVisitor } from '../harness.ts';
 
 const PAGE_VIEW: AnalyticsHit = {
   type: 't',

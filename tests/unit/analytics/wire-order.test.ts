@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeBeacon } from '../../../src/worker-engine/analytics/beacon-decode.ts';
 import { buildQuery } from '../../../src/worker-engine/analytics/beacon-query.ts';
 import { filterLinkHit } from '../../../src/worker-engine/analytics/link-tracking.ts';
-import { keysOf } from './helpers.ts';
+import { keysOf } from '../harness.ts';
 
 // appmeasurement.md §1, "Parameter order".
 const HEAD = ['sdid', 'ts', 'D', 'vid', 'mid', 'aid', 'aamlh', 'as', 'fid', 'vmt', 'vmf', 'ce', 'ns', 'cdp', 'cl', 'pageName', 'g', 'cp', 'r'];
@@ -69,7 +69,7 @@ describe('the decoder names every field it documents', () => {
 describe('every named variable a rule sets reaches the wire under its own key (appmeasurement.md §1)', () => {
   it('visitorID, pageName, pageURL, referrer, currencyCode, purchaseID, variableProvider, channel, server, pageType, transactionID, campaign, state, zip, events, products', async () => {
     const { createAnalyticsService } = await import('../../../src/worker-engine/analytics/tracker.ts');
-    const { makeContext, stubVisitor } = await import('./helpers.ts');
+    const { makeContext, stubVisitor } = await import('../harness.ts');
     const ctx = makeContext();
     const vars = {
       visitorID: 'VID1', pageName: 'PN', pageURL: 'https://u.test/', referrer: 'https://r.test/', currencyCode: 'EUR', purchaseID: 'PO1',

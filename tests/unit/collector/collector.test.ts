@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { createAnalyticsService } from '../../../src/worker-engine/analytics/tracker.ts';
 import { decodeBeacon, decodeCommand, summarize } from '../../../tools/collector/decode.ts';
 import { startCollector, type CollectedBeacon, type Collector } from '../../../tools/collector/server.ts';
-import { makeContext, stubVisitor } from '../analytics/helpers.ts';
+import { makeContext, stubVisitor } from '../harness.ts';
 
 /** A beacon pasted from a production page (AppMeasurement 2.27 through Launch). */
 const PRODUCTION =

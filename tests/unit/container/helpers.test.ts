@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { constant, cookie, dataLayer, defineContainer, fn, queryString, sessionStorage, storedKey } from '../../../src/container/index.ts';
-import { logs, makeEngine } from '../core/helpers.ts';
+import { logs, makeEngine } from '../harness.ts';
 
 /** The data element helpers of `offtag/container`, resolved by the engine (docs/containers.md). */
 const container = defineContainer({

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CookieWrite } from '../../../src/protocol.ts';
 import type { Container } from '../../../src/worker-engine/core/types.ts';
-import { makeEngine } from './helpers.ts';
+import { makeEngine } from '../harness.ts';
 
 type N = 'stamp';
 

@@ -8,13 +8,13 @@ import { storefront } from '../../../containers/storefront/container.ts';
 
 const DEFAULT_SETTINGS = defaultsFor(storefront);
 import type { DataElement } from '../../../src/worker-engine/core/types.ts';
-import { PAGE, snap } from './helpers.ts';
+import { SITES, snap } from '../harness.ts';
 
 function resolver(elements: Record<string, DataElement<string>>, over: { cookies?: Record<string, string>; session?: Record<string, string>; dataLayer?: unknown; vars?: Record<string, unknown> } = {}) {
   const logs: Array<[LogLevel, string]> = [];
   const r = createResolver(elements, {
     settings: DEFAULT_SETTINGS,
-    page: PAGE,
+    page: SITES.shop,
     snapshot: snap({ dataLayer: over.dataLayer }),
     event: { type: 'dom-ready' } as EngineEvent,
     cookies: { get: (n) => over.cookies?.[n], all: () => ({ ...over.cookies }), set: () => {}, remove: () => {} },

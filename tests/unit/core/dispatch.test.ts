@@ -7,7 +7,7 @@ import type { EffectBatch, EngineEvent, EngineInput, Snapshot } from '../../../s
 import { createEngine, inputFailed, isBridgeEffect } from '../../../src/worker-engine/core/engine.ts';
 import { describeProblem } from '../../../src/worker-engine/core/page-state.ts';
 import type { Container, ContainerHooks, EngineContext, RuleContext } from '../../../src/worker-engine/core/types.ts';
-import { logs, PAGE, snap, testEnv } from './helpers.ts';
+import { logs, SITES, snap, testEnv } from '../harness.ts';
 
 type Svc = { ctx: EngineContext };
 type Rc = RuleContext<'pt', Svc>;
@@ -31,7 +31,7 @@ function engineWith(actions: Record<string, (c: Rc) => unknown>, extra: { hooks?
     services: (ctx) => ({ ctx }),
     env: testEnv(),
     config: extra.config ?? {},
-    page: PAGE,
+    page: SITES.shop,
     debug: extra.debug,
     onLateEffects: (b) => late.push(b),
   });
@@ -45,7 +45,7 @@ function engineWith(actions: Record<string, (c: Rc) => unknown>, extra: { hooks?
 describe('effects and batches', () => {
   it('only bridge effects number a batch: requests, timers and the devtools feed stay in the worker', async () => {
     expect(isBridgeEffect({ type: 'request', id: 'x', kind: 'other', method: 'GET', url: '', credentials: 'omit' })).toBe(false);
-    expect(isBridgeEffect({ type: 'timer', id: 't', delay: 1 })).toBe(false);
+    expect(isBridgeEffect({ type: 'timer', id: 't', delayMs: 1 })).toBe(false);
     expect(isBridgeEffect({ type: 'monitor', name: 'm', data: 1 })).toBe(false);
     expect(isBridgeEffect({ type: 'log', level: 'log', message: 'm' })).toBe(true);
     const { call } = engineWith({
@@ -134,7 +134,7 @@ describe('waiting on the world', () => {
       },
     });
     const b = await call('nap');
-    expect(b.effects).toContainEqual({ type: 'timer', id: 'timer-1', delay: 250 });
+    expect(b.effects).toContainEqual({ type: 'timer', id: 'timer-1', delayMs: 250 });
     expect(logs(b.effects)).toEqual([]);
     expect(logs((await engine.dispatch({ type: 'timer', id: 'timer-1' })).effects)).toEqual(['awake']);
   });
@@ -212,7 +212,7 @@ describe('one event', () => {
       services: () => ({}),
       env: testEnv(),
       config: {},
-      page: PAGE,
+      page: SITES.shop,
       onLateEffects: (b) => late.push(b),
     });
     const b = await engine.dispatch({ type: 'event', event: { type: 'dom-ready' }, snapshot: snap({ seq: 2 }) });

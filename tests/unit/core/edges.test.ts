@@ -12,7 +12,7 @@ import { resolveSettings } from '../../../src/worker-engine/core/settings.ts';
 import { replaceTokens } from '../../../src/worker-engine/core/tokens.ts';
 import type { Container, ContainerHooks, DataElement, EngineContext, RuleContext } from '../../../src/worker-engine/core/types.ts';
 import { createWaiting, nextMacrotask } from '../../../src/worker-engine/core/waiting.ts';
-import { PAGE, snap, testEnv } from './helpers.ts';
+import { SITES, snap, testEnv } from '../harness.ts';
 import { storefront } from '../../../containers/storefront/container.ts';
 
 type Svc = { ctx: EngineContext };
@@ -47,7 +47,7 @@ function engineWith(opts: {
     services: (ctx) => ({ ctx }),
     env,
     config: opts.config ?? {},
-    page: PAGE,
+    page: SITES.shop,
     ...(late ? { onLateEffects: (b: EffectBatch) => void late.push(b) } : {}),
   });
   let seq = 0;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Effect } from '../../../src/protocol.ts';
 import type { Container } from '../../../src/worker-engine/core/types.ts';
-import { logs, makeEngine } from './helpers.ts';
+import { logs, makeEngine } from '../harness.ts';
 
 type N = 'pageType' | 'user' | 'lower' | 'clean' | 'constant' | 'cookie' | 'session' | 'broken' | 'notFn' | 'a' | 'b' | 'greeting';
 
@@ -184,7 +184,7 @@ describe('rules', () => {
     const { engine, fire } = makeEngine(container);
     const b = await fire({ type: 'direct-call', id: 'slow' });
     const timer = b.effects.find((e) => e.type === 'timer') as Extract<Effect, { type: 'timer' }>;
-    expect(timer.delay).toBe(500);
+    expect(timer.delayMs).toBe(500);
     const t = await engine.dispatch({ type: 'timer', id: timer.id });
     expect(logs(t.effects)).toContain(
       'Failed to execute "never settles" for "slow" rule. A timeout occurred because the action took longer than 0.5 seconds to complete.',

@@ -8,7 +8,7 @@ import { createEngine } from '../../../src/worker-engine/core/engine.ts';
 import type { Container, ContainerHooks } from '../../../src/worker-engine/core/types.ts';
 import { storefront } from '../../../containers/storefront/container.ts';
 import type { Services } from '../../../src/worker-engine/services.ts';
-import { PAGE, snap, testEnv } from './helpers.ts';
+import { SITES, snap, testEnv } from '../harness.ts';
 
 const LINK: LinkClick = { href: 'https://other.example.org/file.pdf', text: 'x', region: 'BODY', hasTlCall: false };
 
@@ -22,7 +22,7 @@ function recording(hooks?: ContainerHooks) {
     rules: [{ name: 'click rule', events: [{ type: 'click' }], actions: [{ name: 'a', fn: () => void calls.push('rule') }] }],
     ...(hooks ? { hooks: () => hooks } : {}),
   };
-  const engine = createEngine({ container, services: () => ({ calls }), env: testEnv(), config: {}, page: PAGE });
+  const engine = createEngine({ container, services: () => ({ calls }), env: testEnv(), config: {}, page: SITES.shop });
   return { calls, engine };
 }
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Effect } from '../../../src/protocol.ts';
 import type { Container } from '../../../src/worker-engine/core/types.ts';
-import { logs, makeEngine } from './helpers.ts';
+import { logs, makeEngine } from '../harness.ts';
 
 const container: Container<never, object> = {
   name: 'defaults',
@@ -83,7 +83,7 @@ describe('rule components', () => {
   it('a condition with no timeout of its own gets 2 s, then Adobe\'s condition message, and the actions do not run', async () => {
     const { engine, fire } = makeEngine(container);
     const b = await fire({ type: 'direct-call', id: 'slow' });
-    expect(timerOf(b.effects).delay).toBe(2000);
+    expect(timerOf(b.effects).delayMs).toBe(2000);
     const t = await engine.dispatch({ type: 'timer', id: timerOf(b.effects).id });
     expect(monitors(t.effects)).toEqual([{ name: 'rule-condition-failed', rule: 'slow condition', fired: false, stoppedAt: 'never answers' }]);
     expect(levels(t.effects)).toEqual([
@@ -94,7 +94,7 @@ describe('rule components', () => {
   it('an action with no timeout of its own gets 2 s too', async () => {
     const { engine, fire } = makeEngine(container);
     const b = await fire({ type: 'direct-call', id: 'slow-action' });
-    expect(timerOf(b.effects).delay).toBe(2000);
+    expect(timerOf(b.effects).delayMs).toBe(2000);
     const t = await engine.dispatch({ type: 'timer', id: timerOf(b.effects).id });
     expect(levels(t.effects)).toEqual([
       'error: Failed to execute "never settles" for "slow action" rule. A timeout occurred because the action took longer than 2 seconds to complete.',

@@ -99,6 +99,11 @@ describe('where custom code runs', () => {
     expect(place("function (event) { var a = _satellite.getVar('x'), b = [1, 2]; return b.map(function (n) { return n + a; }).join(','); }", ['event']).where).toBe('worker');
     expect(place("function (e) { sessionStorage.setItem('k', JSON.stringify({ a: 1 })); return /x\\/y/.test('x/y'); }", ['e'])).toEqual({ where: 'worker', sideEffects: true, sessionKeys: ['k'] });
   });
+  it('in the worker when it reads the data layer global (its snapshot), on the page when it writes into it', () => {
+    expect(place('function () { return digitalData.cart.total + window.digitalData.page.x; }', [], 'digitalData')).toEqual({ where: 'worker', sideEffects: false, sessionKeys: [], readsDataLayer: true });
+    expect(place("function () { window.digitalData.page['x'] = 1; }", [], 'digitalData').reason).toBe("it writes into `digitalData`, the page's data layer");
+    expect(place('function () { return digitalData.x; }').reason).toBe('it uses `digitalData.x`, which only the page has');
+  });
   it('on the page when it touches the page, the element, or what it cannot read', () => {
     expect(place('function () { return document.title; }').reason).toBe('it uses `document.title`, which only the page has');
     expect(place('function () { return this.href; }').reason).toBe('it uses `this` (the element of the event)');

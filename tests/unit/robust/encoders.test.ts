@@ -10,7 +10,7 @@ import { encodeText, wellFormed } from '../../../src/worker-engine/core/well-for
 import { buildIdUrl } from '../../../src/worker-engine/visitor/id-request.ts';
 import { customerIdParams } from '../../../src/worker-engine/visitor/customer-ids.ts';
 import { modalPageName } from '../../../containers/storefront/derived.ts';
-import { makeContext, stubVisitor } from '../analytics/helpers.ts';
+import { makeContext, stubVisitor } from '../harness.ts';
 
 const EMOJI = '\u{1F600}'; // two UTF-16 units
 const LONE_HIGH = '\uD83D';

@@ -9,7 +9,7 @@ import type { Effect, EffectBatch, EngineInput, RequestEffect } from '../../../s
 import { createEngine } from '../../../src/worker-engine/core/engine.ts';
 import type { Container, EngineContext } from '../../../src/worker-engine/core/types.ts';
 import { createVisitorService, type VisitorOptions } from '../../../src/worker-engine/visitor/service.ts';
-import { PAGE, snap, testEnv } from '../core/helpers.ts';
+import { SITES, snap, testEnv } from '../harness.ts';
 import { idReply } from '../visitor/helpers.ts';
 
 const ORG = '0123456789ABCDEF01234567@AdobeOrg';
@@ -34,7 +34,7 @@ function world(options: VisitorOptions = {}, answer = () => idReply()) {
     services: (ctx: EngineContext) => ({ visitor: createVisitorService(ctx, options) }),
     env: testEnv(),
     config: { orgId: ORG },
-    page: PAGE,
+    page: SITES.shop,
     onLateEffects: (b) => route(b),
   });
   const route = (b: EffectBatch) => {
@@ -131,7 +131,7 @@ describe('no dispatch waits on its own effects (issue 9, point 1)', () => {
       services: (ctx) => ((ctxRef = ctx), { probe: { call: async () => (void ctx.track(ctx.sleep(50).then(() => (svc.started = true))), {}) } }),
       env: testEnv(),
       config: {},
-      page: PAGE,
+      page: SITES.shop,
     });
     const batch = await Promise.race([
       engine.dispatch({ type: 'event', event: { type: 'service-call', service: 'probe', method: 'x', args: [] }, snapshot: snap() }),

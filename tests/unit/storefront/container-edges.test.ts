@@ -8,7 +8,7 @@ import { storefront } from '../../../containers/storefront/container.ts';
 import { createEngine } from '../../../src/worker-engine/core/engine.ts';
 import { readSetOf } from '../../../src/worker-engine/core/data-layer.ts';
 import { DATA_LAYER } from './fixtures.ts';
-import { cookieString, effectsOf, FIXED, harness, logsOf, PAGE, recordingServices } from './harness.ts';
+import { cookieString, effectsOf, FIXED, harness, logsOf, SITES, recordingServices } from '../harness.ts';
 
 const INSIGHTS = 'https://www.keepstock.example/insights/overview';
 const consent = cookieString({ sat_track: 'true' });
@@ -141,7 +141,7 @@ describe('Amplitude and the hooks', () => {
       services: () => recordingServices({ hits: [], visitorStarts: 0 }),
       env: { now: () => FIXED, random: () => 0.5, sha256: async () => '' },
       config: {},
-      page: PAGE,
+      page: SITES.keepstock,
     });
     expect(engine.pendingHits()).toBe(0);
   });

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StorefrontElement } from '../../../containers/storefront/container.ts';
 import { CACHED_PROFILE, COOKIES, DATA_LAYER } from './fixtures.ts';
-import { PAGE, cookieString, effectsOf, getVar, harness, logsOf, throwingDataLayer, throwingSession } from './harness.ts';
+import { SITES, cookieString, effectsOf, getVar, harness, logsOf, throwingDataLayer, throwingSession } from '../harness.ts';
 
 const USER_DATA = JSON.stringify(CACHED_PROFILE);
 const failedMessage = (name: string) => `Failed to execute data element module for data element "${name}". data layer unreadable`;
@@ -498,7 +498,7 @@ describe('plugin data elements', () => {
       const { batch } = await getVar(harness(), name);
       const cookies = batch.effects.filter((e) => e.type === 'cookie') as Array<{ name: string; domain?: string }>;
       expect(cookies.length).toBeGreaterThan(0);
-      for (const c of cookies) expect([c.name, c.domain]).toEqual([c.name, PAGE.cookieDomain]);
+      for (const c of cookies) expect([c.name, c.domain]).toEqual([c.name, SITES.keepstock.cookieDomain]);
     },
   );
   it('a returning visitor two days later', async () => {

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DATA_LAYER } from './fixtures.ts';
-import { cookieString, effectsOf, harness, logsOf, throwingDataLayer } from './harness.ts';
+import { cookieString, effectsOf, harness, logsOf, throwingDataLayer } from '../harness.ts';
 
 const LINK_TRACK_VARS = 'pageName,eVar1,eVar4,list1,list2,events';
 

@@ -1,5 +1,7 @@
 /**
- * The analytics variable mapping (DECISIONS.md §5) and its compile-time ranges (SPEC.md §9).
+ * The analytics variable mapping (DECISIONS.md §5) by what it does: the hits the storefront
+ * sends through it on a rich page, checked against the values the same event published; and its
+ * compile-time ranges (SPEC.md §9).
  * The `@ts-expect-error` lines are checked by `tsc --noEmit`: if a name outside the ranges ever
  * compiled, the directive itself would be the error.
  */
@@ -15,6 +17,9 @@ import {
 import { dataElements } from '../../../containers/storefront/data-elements.ts';
 import { queryKeyOf } from '../../../src/worker-engine/analytics/variables.ts';
 import { replaceTokens } from '../../../src/worker-engine/core/tokens.ts';
+import type { Snapshot } from '../../../src/protocol.ts';
+import { cookieString, getVar, harness } from '../harness.ts';
+import { COOKIES, DATA_LAYER } from './fixtures.ts';
 
 /** The token names replaceTokens looks up in a string (it asks `has` for each). */
 function tokenNames(text: string): string[] {
@@ -48,40 +53,30 @@ describe('variable ranges (compile time)', () => {
   });
 });
 
-describe('PAGE_VIEW_VARIABLES', () => {
-  it('maps the variables of spec-coverage.md D5', () => {
-    expect(PAGE_VIEW_VARIABLES).toEqual({
-      pageName: '%page name%',
-      channel: '%line of business%',
-      server: '%hostname%',
-      hier1: '%hierarchy%',
-      eVar1: '%login state%',
-      eVar2: '%account number%',
-      eVar3: '%SAP account id%',
-      eVar4: '%customer combination key%',
-      eVar5: '%community type%',
-      eVar6: '%RML state%',
-      eVar7: '%organization id%',
-      eVar8: '%user identifier%',
-      eVar9: '%client profile id%',
-      eVar10: '%sales group%',
-      eVar11: '%platform id%',
-      eVar12: '%language%',
-      eVar13: '%template%',
-      eVar14: '%content title%',
-      eVar15: '%previous page name%',
-      eVar16: '%new/repeat%',
-      eVar17: '%visit number%',
-      eVar18: '%days since last visit%',
-      eVar19: '%time since last visit%',
-      eVar20: '%product SKU%',
-      prop1: 'D=v1',
-      prop2: 'D=pageName',
-      list1: '%element impression ids%',
-      list2: '%internal campaign impressions%',
-      events: '%login event%',
-    });
-  });
+/** The element a `%token%` source names, or undefined for a `D=` copy. */
+const elementOf = (source: string): string | undefined => /^%(.+)%$/.exec(source)?.[1];
+
+/**
+ * What a hit carries for a mapping, by what the table does rather than what it says: each
+ * variable whose element has a value on the page carries that value (as `_satellite.getVar` gives
+ * it on a fresh page, so elements that count visits read as they did for the hit), a variable whose
+ * element has none is left out, and a `D=` copy goes as is.
+ */
+async function expectedVars(mapping: Record<string, string | undefined>, page: Partial<Snapshot>): Promise<Record<string, string>> {
+  const vars: Record<string, string> = {};
+  for (const [name, source] of Object.entries(mapping)) {
+    const element = elementOf(source!);
+    if (element === undefined) {
+      vars[name] = source!;
+      continue;
+    }
+    const { value } = await getVar(harness(), element, page);
+    if (value !== undefined && value !== null && value !== '') vars[name] = String(value);
+  }
+  return vars;
+}
+
+describe('the page view mapping (DECISIONS.md §5), by what it sends', () => {
   it('every token names a data element and every name is an AppMeasurement variable', () => {
     expect(tokenNames('%page name%|%user%')).toEqual(['page name', 'user']);
     for (const mapping of [PAGE_VIEW_VARIABLES, MODAL_VIEW_VARIABLES, LINK_VARIABLES]) {
@@ -91,16 +86,55 @@ describe('PAGE_VIEW_VARIABLES', () => {
       }
     }
   });
-  it('the modal view differs only in its page name', () => {
-    expect({ ...MODAL_VIEW_VARIABLES, pageName: PAGE_VIEW_VARIABLES.pageName }).toEqual(PAGE_VIEW_VARIABLES);
-    expect(MODAL_VIEW_VARIABLES.pageName).toBe('%modal page name%');
+  it("a Page View's hit carries each mapped variable with its element's value, and nothing else", async () => {
+    const h = harness();
+    const page = { dataLayer: DATA_LAYER, cookie: cookieString({ sat_track: 'true', ...COOKIES }) };
+    await h.fire('Page View', page);
+    const [hit] = h.rec.hits;
+    expect(hit!.type).toBe('t');
+    expect(hit!.vars).toEqual(await expectedVars(PAGE_VIEW_VARIABLES, page));
+    // The page is rich enough that the check means something: most variables have a value.
+    expect(Object.keys(hit!.vars).length).toBeGreaterThan(Object.keys(PAGE_VIEW_VARIABLES).length / 2);
+  });
+  it('a D= copy names a variable the same hit carries (the collection server copies it)', () => {
+    const sent = new Set(Object.keys(PAGE_VIEW_VARIABLES).flatMap((name) => [name, queryKeyOf(name)]));
+    for (const source of Object.values(PAGE_VIEW_VARIABLES)) {
+      if (source.startsWith('D=')) expect(sent, source).toContain(source.slice(2));
+    }
+  });
+  it('a modal view sends what a page view sends on the same page, but its page name is the modal\'s', async () => {
+    const page = { dataLayer: DATA_LAYER, cookie: cookieString({ sat_track: 'true' }) };
+    const views = harness();
+    await views.fire('Page View', page);
+    const modals = harness();
+    await modals.fire('Content: Modal View', page);
+    const [view] = views.rec.hits;
+    const [modal] = modals.rec.hits;
+    expect(modal!.vars.pageName).toBe((await getVar(harness(), 'modal page name', page)).value);
+    expect(modal!.vars.pageName).not.toBe(view!.vars.pageName);
+    expect({ ...modal!.vars, pageName: view!.vars.pageName }).toEqual(view!.vars);
   });
 });
 
 describe('link beacons', () => {
-  it('carry pageName, eVar1, eVar4, list1, list2 and events, filtered to event49', () => {
-    expect(LINK_TRACK_VARS.join(',')).toBe('pageName,eVar1,eVar4,list1,list2,events');
-    expect(LINK_TRACK_EVENTS.join(',')).toBe('event49');
-    expect(Object.keys(LINK_VARIABLES)).toEqual([...LINK_TRACK_VARS]);
+  it("carry the page view's values of the variables they name in linkTrackVars, and only the login event", async () => {
+    const page = { dataLayer: DATA_LAYER, cookie: cookieString({ sat_track: 'true' }) };
+    const views = harness();
+    await views.fire('Page View', page);
+    const links = harness();
+    await links.fire('Element Interactions', page);
+    const [view] = views.rec.hits;
+    const [link] = links.rec.hits;
+    expect(link).toMatchObject({ type: 'tl', linkType: 'o', linkTrackEvents: LINK_TRACK_EVENTS.join(',') });
+    const named = link!.linkTrackVars!.split(',');
+    expect(named).toEqual([...LINK_TRACK_VARS]);
+    // Each variable it sends is one it names, with the page view's value.
+    for (const [name, value] of Object.entries(link!.vars)) {
+      expect(named).toContain(name);
+      expect(value, name).toBe(view!.vars[name]);
+    }
+    // It sends fewer variables than the page view, and at least the page name.
+    expect(Object.keys(link!.vars).length).toBeLessThan(Object.keys(view!.vars).length);
+    expect(link!.vars.pageName).toBe(view!.vars.pageName);
   });
 });

@@ -1,0 +1,105 @@
+/**
+ * The page's batches. Batches that end up with nothing for the page are not posted, and while
+ * inputs wait the engine's batches are held and go out together, so the bridge numbers the
+ * posted ones 1, 2, 3…, and its snapshots say how many of those it applied; the engine counts its
+ * own. `createBatchNumbers` translates; `holdEffects` merges what waits; `createOutbox` holds and posts.
+ */
+import type { Effect } from '../../protocol.ts';
+
+/** Page effects waiting to be posted, from the engine's batch `first` on. */
+export interface HeldEffects {
+  first: number;
+  /** In order; an effect a later one replaced is undefined. */
+  effects: Array<Effect | undefined>;
+  /** Per key (page-writes.ts), the index of its latest write since the last effect that may look at the page. */
+  last: Map<string, number>;
+  timer?: ReturnType<typeof setTimeout>;
+}
+
+/**
+ * Adds effects to those held: a write that a later one of the same cookie or sessionStorage key
+ * (`keys[i]`) replaces is dropped, so the page writes each key once per batch instead of once per
+ * event (docs/runtime.md, "Messages per event"). Only between effects that cannot look at the
+ * page's state: a frame, a pixel, a script or a reply keeps the writes before it.
+ */
+export function holdEffects(h: HeldEffects, effects: Effect[], keys: Array<string | undefined>): void {
+  effects.forEach((e, i) => {
+    const key = keys[i];
+    if (!key && e.type !== 'vars' && e.type !== 'log') h.last.clear();
+    const before = key ? h.last.get(key) : undefined;
+    if (before !== undefined) h.effects[before] = undefined;
+    const at = h.effects.push(e) - 1;
+    if (key) h.last.set(key, at);
+  });
+}
+
+export interface BatchNumbers {
+  /** The engine made its batch `n`. */
+  made(n: number): void;
+  /** A batch holding the engine's batches from `first` on is posted: its number for the bridge. */
+  posted(first: number): number;
+  /**
+   * The engine's batches the page has applied, when it says it applied the bridge's batches up to
+   * `m`: batches with nothing for the page were "applied" at once, so up to the first one the
+   * page's next posted batch holds, else the first one held (`heldFirst`), else all.
+   */
+  applied(m: number, heldFirst?: number): number;
+}
+
+export function createBatchNumbers(): BatchNumbers {
+  /** `firstIn[m]`: the engine's number of the first batch the bridge's batch m holds. */
+  const firstIn: number[] = [0];
+  let lastEngineBatch = 0;
+  return {
+    made(n) {
+      lastEngineBatch = n;
+    },
+    posted(first) {
+      firstIn.push(first);
+      return firstIn.length - 1;
+    },
+    applied: (m, heldFirst) => (m + 1 < firstIn.length ? firstIn[m + 1]! - 1 : heldFirst !== undefined ? heldFirst - 1 : lastEngineBatch),
+  };
+}
+
+export interface Outbox {
+  /** The engine's batch `n`, with its page effects (and their keys, `holdEffects`): held while inputs wait, else posted. */
+  add(n: number, effects: Effect[], keys: Array<string | undefined>): void;
+  /** Posts what is held, as the bridge's next numbered batch. */
+  post(): void;
+  /** `BatchNumbers.applied`, for the page's `applied` count. */
+  applied(m: number): number;
+}
+
+/**
+ * Holds page effects while inputs wait to be handled (a burst) and posts them together once
+ * none does (`post`), or after `holdMs`.
+ */
+export function createOutbox(o: { holdMs: number; waiting(): boolean; send(n: number, effects: Effect[]): void }): Outbox {
+  const numbers = createBatchNumbers();
+  let held: HeldEffects | undefined;
+  const post = () => {
+    if (!held) return;
+    const h = held;
+    held = undefined;
+    clearTimeout(h.timer);
+    o.send(
+      numbers.posted(h.first),
+      h.effects.filter((e): e is Effect => e !== undefined),
+    );
+  };
+  return {
+    add(n, effects, keys) {
+      numbers.made(n);
+      if (!effects.length) return;
+      if (!held) {
+        held = { first: n, effects: [], last: new Map() };
+        if (o.waiting()) held.timer = setTimeout(post, o.holdMs);
+      }
+      holdEffects(held, effects, keys);
+      if (!o.waiting()) post();
+    },
+    post,
+    applied: (m) => numbers.applied(m, held?.first),
+  };
+}

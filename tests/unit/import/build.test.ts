@@ -1,0 +1,22 @@
+/**
+ * Imported containers build with `offtag build` (tools/build/build.ts): the build's validation
+ * accepts them, offtag.js stays within its budget, and `_satellite.buildInfo` carries the Launch
+ * library's build date.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { buildLibrary, BRIDGE_BUDGET } from '../../../tools/build/build.ts';
+import { runImport } from '../../../tools/import/command.ts';
+
+const OUT = 'test-results/import-unit/build';
+
+describe('offtag build of imported containers', () => {
+  it.each(['storefront', 'every-module', 'report-paths'])('%s builds for production', async (name) => {
+    runImport({ library: `tests/fixtures/launch/${name}.js`, out: `${OUT}/${name}`, assets: 'tests/fixtures/launch/assets' });
+    const result = await buildLibrary({ container: `${OUT}/${name}/container.ts`, env: 'production', out: `${OUT}/dist-${name}`, buildDate: undefined });
+    expect(result.problems).toEqual([]);
+    expect(result.gzip).toBeGreaterThan(0);
+    expect(result.gzip).toBeLessThanOrEqual(BRIDGE_BUDGET);
+    expect(readFileSync(`${OUT}/dist-${name}/offtag.js`, 'utf8')).toContain('2026-01-15T10:00:00Z');
+  }, 120_000);
+});
