@@ -96,7 +96,7 @@ describe('the documentation stands alone', () => {
       }
     }
     expect(broken).toEqual([]);
-  });
+  }, 30_000);
 
   it('names only repository files and folders that exist', () => {
     const missing: string[] = [];
@@ -104,7 +104,7 @@ describe('the documentation stands alone', () => {
       for (const path of citedPaths(readFileSync(join(ROOT, d), 'utf8'))) if (!exists(path)) missing.push(`${d}: ${path}`);
     }
     expect([...new Set(missing)]).toEqual([]);
-  });
+  }, 30_000);
 
   it('the checks catch what they are for', () => {
     expect(outsideReferences('x.md', 'see `/work/shared/reference/appmeasurement.md`').length).toBeGreaterThan(0);
