@@ -80,6 +80,8 @@ function eventLabel(e: EngineEvent): string {
       return `set-var ${Object.keys(e.values).join(',')}`;
     case 'service-call':
       return `service-call ${e.service}.${e.method}`;
+    case 'trigger':
+      return `trigger ${e.on}`;
     default:
       return e.type;
   }

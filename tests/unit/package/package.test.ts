@@ -86,7 +86,7 @@ describe('the packed package, installed into an empty folder', () => {
 
   it('ships offtag.js, its types and the CLI, and none of the tests', () => {
     const installed = `${app}/node_modules/offtag`;
-    for (const f of ['dist/offtag.js', 'dist/offtag-worker.js', 'dist/offtag-sender.js', 'dist/offtag-effects.js', 'dist/offtag-devtools.js', 'offtag.d.ts', 'tools/offtag.mjs', 'docs/configuration.md', 'README.md']) {
+    for (const f of ['dist/offtag.js', 'dist/offtag-worker.js', 'dist/offtag-sender.js', 'dist/offtag-effects.js', 'dist/offtag-triggers.js', 'dist/offtag-devtools.js', 'offtag.d.ts', 'tools/offtag.mjs', 'docs/configuration.md', 'README.md']) {
       expect(existsSync(`${installed}/${f}`), f).toBe(true);
     }
     expect(existsSync(`${installed}/tests`)).toBe(false);
