@@ -44,7 +44,7 @@ describe('tracker polling for a third-party global', () => {
     expect(error).not.toHaveBeenCalled();
   });
 
-  it(`bails out after ${TRACKER_POLL_ATTEMPTS} attempts with SPEC.md's message`, async () => {
+  it(`bails out after ${TRACKER_POLL_ATTEMPTS} attempts with the catalogue's message`, async () => {
     const error = vi.spyOn(console, 'error');
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     loadScript({ type: 'script', id: 'never-tag', src: blob('void 0;'), init: { fn: 'NEVER_TAG.init', args: [] } });
