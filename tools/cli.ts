@@ -13,7 +13,35 @@ const USAGE = `usage:
   offtag import <library.js> [--assets <dir>] [--out containers/<name>]
                                          an Adobe Launch library as an Offtag container, with a report`;
 
+/**
+ * The package a missing-module error names (`Cannot find package 'vite'`, `Cannot find module
+ * '@adobe/reactor-turbine-schemas/schemas/container.json'`), or undefined for any other error.
+ */
+export function missingPackage(err: unknown): string | undefined {
+  const code = (err as { code?: string } | null)?.code;
+  if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') return undefined;
+  const name = /Cannot find (?:package|module) '([^']+)'/.exec(String((err as Error).message))?.[1];
+  if (!name || name.startsWith('.') || name.startsWith('/')) return undefined;
+  return name.split('/').slice(0, name.startsWith('@') ? 2 : 1).join('/');
+}
+
+/**
+ * Runs a command. The installed package's CLI is prebuilt with what replay, decode and serve use;
+ * a command that needs a development tool of the checkout (`import`'s schemas, a build's Vite)
+ * says which package to add, in one line, instead of a stack.
+ */
 export async function main(argv: string[]): Promise<number> {
+  try {
+    return await run(argv);
+  } catch (err) {
+    const name = missingPackage(err);
+    if (!name) throw err;
+    console.error(`offtag ${argv[0]}: needs the package ${name}, which installing offtag does not bring (a development tool): npm install --save-dev ${name}`);
+    return 1;
+  }
+}
+
+async function run(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'replay': {
