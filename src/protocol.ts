@@ -98,7 +98,76 @@ export type EngineEvent =
   /** `_satellite.setVar(...)`. */
   | { type: 'set-var'; values: Record<string, unknown> }
   /** A call on a page-side facade (e.g. `Visitor.getInstance(...).getMarketingCloudVisitorID`). */
-  | { type: 'service-call'; service: string; method: string; args: unknown[] };
+  | { type: 'service-call'; service: string; method: string; args: unknown[] }
+  /** One of the container's page triggers fired (offtag-triggers.js observes them: docs/triggers.md). */
+  | TriggerEvent
+  /** A watched data element's value changed: the engine's own event, never the bridge's (docs/triggers.md). */
+  | { type: 'data-element-change'; name: string; value: unknown; previous: unknown };
+
+/** The page triggers the bridge observes for the worker, in a lazily loaded chunk (offtag-triggers.js). */
+export type TriggerType = 'click' | 'custom-event' | 'form-submit' | 'element-visible' | 'scroll-depth' | 'timer';
+
+/** What the bridge tells about an element a trigger matched (`%this.…%`) or an event's target (`%target.…%`). */
+export interface ElementInfo {
+  tagName: string;
+  id: string;
+  className: string;
+  /** The resolved `href` of a link (absent elsewhere). */
+  href?: string;
+  /** `textContent`, cut at `ELEMENT_TEXT_LIMIT` characters (`%this.@text%`). */
+  text: string;
+  /** Every attribute, name → value (`%this.getAttribute(name)%`). */
+  attributes: Record<string, string>;
+}
+
+/**
+ * A trigger fired on the page. `key` names the listener (the worker's `listen` list, core/triggers.ts
+ * `listenerKey`); the rules whose events give that listener run.
+ */
+export interface TriggerEvent {
+  type: 'trigger';
+  key: string;
+  on: TriggerType;
+  /** The element the listener matched (clicks, submits, custom events on an element, visibility). */
+  element?: ElementInfo;
+  /** The DOM event's own target, when an element (a click's innermost element). */
+  target?: ElementInfo;
+  /** A custom event's `detail`, when structured clone can copy it (else what it can: snapshot.ts `cloneable`). */
+  detail?: unknown;
+  /** Scroll depth: the threshold crossed, in percent. */
+  percent?: number;
+  /** Timer: how many times it has fired, from 1; and the page-visible milliseconds counted. */
+  count?: number;
+  ms?: number;
+}
+
+/**
+ * A listener the worker asks the bridge to install (the `listen` effect). One per distinct rule
+ * event; `key` comes back in each `trigger` event it causes.
+ */
+export type TriggerListener =
+  | {
+      key: string;
+      type: 'click' | 'form-submit';
+      selector?: string;
+      bubbleFireIfParent?: boolean;
+      bubbleFireIfChildFired?: boolean;
+      bubbleStop?: boolean;
+    }
+  | {
+      key: string;
+      type: 'custom-event';
+      name: string;
+      target: 'document' | 'window';
+      selector?: string;
+      bubbleFireIfParent?: boolean;
+      bubbleFireIfChildFired?: boolean;
+      bubbleStop?: boolean;
+    }
+  | { key: string; type: 'element-visible'; selector: string; everyEntry?: boolean }
+  | { key: string; type: 'scroll-depth'; percent: number }
+  /** `limit`: how many times it fires; 0: no limit. */
+  | { key: string; type: 'timer'; ms: number; limit: number };
 
 export interface NetResponse {
   status: number;
@@ -200,7 +269,9 @@ export type Effect =
   /** The tracker made a hit (a page view or a rule's link hit): the bridge resets `window.s_objectID` as AppMeasurement does. */
   | { type: 'hit' }
   /** The worker shell's, sent once: the data layer paths the container reads, or null for all (main-bridge/read-set.ts). */
-  | { type: 'read-set'; tree: ReadSet | null };
+  | { type: 'read-set'; tree: ReadSet | null }
+  /** The worker shell's, sent once when the container's rules use page triggers: the bridge loads offtag-triggers.js and installs them. */
+  | { type: 'listen'; triggers: TriggerListener[] };
 
 /** Data layer keys the container reads, as a tree: 0 marks a path's end, whose whole value is read. */
 export interface ReadSet {

@@ -3,10 +3,14 @@
  * container does not have does not compile. TypeScript sees the names only when the text is a
  * literal; a computed string is checked by the build (validate.ts) instead.
  */
+import { isEventToken } from '../worker-engine/core/event-tokens.ts';
 
-/** The first `%name%` of `T` that is not one of `N`, else `never`. */
+/** `%this.…%`, `%target.…%`, `%event.…%`: the event's own tokens (docs/triggers.md), no data element needed. */
+export type EventToken = `this.${string}` | `target.${string}` | `event.${string}`;
+
+/** The first `%name%` of `T` that is not one of `N` (nor an event token), else `never`. */
 export type UnknownToken<T extends string, N extends string> = T extends `${string}%${infer Name}%${infer Rest}`
-  ? Name extends N
+  ? Name extends N | EventToken
     ? UnknownToken<Rest, N>
     : Name
   : never;
@@ -23,7 +27,7 @@ export type CheckedMap<V, N extends string> = { [K in keyof V]: CheckedText<V[K]
 
 const TOKEN = /%([^%\n]+)%/g;
 
-/** The names of the `%tokens%` in a text (what the build checks against the data elements). */
+/** The names of the `%tokens%` in a text (what the build checks against the data elements); event tokens are left out. */
 export function tokensIn(text: string): string[] {
-  return [...text.matchAll(TOKEN)].map((m) => m[1]);
+  return [...text.matchAll(TOKEN)].map((m) => m[1]).filter((name) => !isEventToken(name));
 }

@@ -1,5 +1,5 @@
 /** Applies effect batches from the worker: the only page writes Offtag makes. */
-import type { Effect, EngineInput, ReadSet } from '../protocol.ts';
+import type { Effect, EngineEvent, EngineInput, ReadSet } from '../protocol.ts';
 import type { applyRareEffect, RareEffect } from './rare-effects.ts';
 
 export interface ApplyHooks {
@@ -11,6 +11,8 @@ export interface ApplyHooks {
   tree?: ReadSet | null;
   /** Where offtag-effects.js is (beside offtag.js). */
   base: string;
+  /** offtag.js's `send` (a snapshot and one event): offtag-triggers.js sends the page triggers with it. */
+  send?(event: EngineEvent): number;
 }
 
 let rare: typeof applyRareEffect | undefined;
@@ -18,14 +20,14 @@ let waiting: RareEffect[] | undefined;
 
 /** Iframes, pixels and scripts: loads offtag-effects.js once, then applies them in order. */
 export function applyRare(e: RareEffect, hooks: ApplyHooks): void {
-  if (rare) return rare(e, hooks.frameMessage);
+  if (rare) return rare(e, hooks);
   if (!waiting) {
     waiting = [];
     const s = document.createElement('script');
     s.src = hooks.base + 'offtag-effects.js';
     s.onload = () => {
       rare = (window as unknown as { offtagRareEffects: typeof applyRareEffect }).offtagRareEffects;
-      for (const x of waiting!) rare(x, hooks.frameMessage);
+      for (const x of waiting!) rare(x, hooks);
     };
     s.onerror = () => {
       console.error(`Failed to load script ${s.src}`);

@@ -127,8 +127,9 @@ function start(): void {
 
   const hooks: ApplyHooks = {
     base,
+    send,
     vars: {},
-    frameMessage: (input) => port.postMessage(input),
+    frameMessage: post,
     reply(s, e) {
       replies[s]?.(e);
       delete replies[s];

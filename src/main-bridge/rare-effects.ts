@@ -3,7 +3,7 @@
  * third-party scripts. They live in offtag-effects.js, which offtag.js loads the first time the
  * worker asks for one, so the script tag every page pays for stays small.
  */
-import type { Effect, EngineInput, SnapshotProblem } from '../protocol.ts';
+import type { Effect, EngineEvent, EngineInput, SnapshotProblem, TriggerListener } from '../protocol.ts';
 import { loadScript } from '../third-party/load-script.ts';
 import { COOKIE_DOMAIN_KEY, probeCookieDomain } from './page-info.ts';
 import { cloneable } from './snapshot.ts';
@@ -30,8 +30,35 @@ export type Said = { type: 'failed'; method: string; args: unknown[]; error: unk
  * the worker words.
  */
 export type Clone = { type: 'clone'; value: unknown; event?: 1; copied(copy: unknown, paths: string[]): void };
-export type RareEffect = Extract<Effect, { type: 'iframe' | 'post-message' | 'image' | 'script' }> | NoWorker | Probe | Said | Clone;
+export type RareEffect = Extract<Effect, { type: 'iframe' | 'post-message' | 'image' | 'script' | 'listen' }> | NoWorker | Probe | Said | Clone;
 export type FrameMessage = (input: Extract<EngineInput, { type: 'frame-message' }>) => void;
+/** What offtag.js hands over with each rare effect (its `ApplyHooks`): where frame messages go, its folder, and its `send` (page triggers). */
+export interface RareHooks {
+  frameMessage: FrameMessage;
+  base?: string;
+  send?(event: EngineEvent): number;
+}
+
+type Install = (listeners: TriggerListener[], send: (event: EngineEvent) => number) => void;
+
+/**
+ * The container's page triggers (docs/triggers.md): offtag-triggers.js, beside offtag.js, loaded
+ * only now, installs them; their events go through offtag.js's `send` (a snapshot each).
+ */
+function listen(triggers: TriggerListener[], hooks: RareHooks): void {
+  const w = window as unknown as { offtagTriggers?: Install };
+  const s = document.createElement('script');
+  s.src = hooks.base + 'offtag-triggers.js';
+  s.onload = () => {
+    try {
+      w.offtagTriggers?.(triggers, hooks.send!);
+    } catch (err) {
+      console.error("Offtag: the container's page triggers could not be installed:", err);
+    }
+  };
+  s.onerror = () => console.error(`Offtag: ${s.src} did not load; the container's page triggers (clicks on selectors, custom events, form submits, visibility, scroll depth, timers) do not fire.`);
+  document.head.append(s);
+}
 
 /** Runs `f` once the page has loaded, when the main thread is idle (within 2 s of load at the latest). */
 export function afterLoadIdle(f: () => void): void {
@@ -42,7 +69,7 @@ export function afterLoadIdle(f: () => void): void {
 
 const frames: Record<string, { el: HTMLIFrameElement; ready: boolean; queue: Array<[string, string]> }> = {};
 
-export function applyRareEffect(e: RareEffect, frameMessage: FrameMessage): void {
+export function applyRareEffect(e: RareEffect, hooks: RareHooks): void {
   switch (e.type) {
     case 'image':
       new Image().src = e.src;
@@ -72,7 +99,7 @@ export function applyRareEffect(e: RareEffect, frameMessage: FrameMessage): void
         };
         // Only messages from this frame's window go back; the worker checks their origin.
         addEventListener('message', (ev) => {
-          if (ev.source && ev.source === el.contentWindow) frameMessage({ type: 'frame-message', frameId: e.id, origin: ev.origin, data: ev.data });
+          if (ev.source && ev.source === el.contentWindow) hooks.frameMessage({ type: 'frame-message', frameId: e.id, origin: ev.origin, data: ev.data });
         });
         el.src = e.src;
         (document.body ?? document.documentElement).appendChild(el);
@@ -88,6 +115,9 @@ export function applyRareEffect(e: RareEffect, frameMessage: FrameMessage): void
     }
     case 'script':
       loadScript(e);
+      break;
+    case 'listen':
+      listen(e.triggers, hooks);
       break;
     case 'failed':
       console.error(`Offtag: _satellite.${e.method}() failed; dropped:`, e.args, e.error);

@@ -10,9 +10,10 @@
  * (`acknowledgements.ts`), orphaned inputs replayed (`orphans.ts`) and the API served
  * (`api.ts`). This file puts them together per page.
  */
-import type { EngineInput, InitMessage } from '../protocol.ts';
+import type { Effect, EngineInput, InitMessage } from '../protocol.ts';
 import { inputFailed } from './core/engine.ts';
 import { readSetOf } from './core/data-layer.ts';
+import { listenersOf } from './core/triggers.ts';
 import { completePageInfo } from './core/page-info.ts';
 import { sha256Hex } from './core/sha256.ts';
 import type { Container, EngineContext, EngineEnv } from './core/types.ts';
@@ -137,5 +138,10 @@ function servePage<N extends string, S extends object, X>(opts: WorkerOptions<N,
   // The paths the container reads, once: from the next event on, the bridge copies only those.
   const readSet = readSetOf(opts.container.dataElements as Record<string, { type: string }>);
   if (readSet) events.postMessage({ n: 0, effects: [{ type: 'read-set', tree: readSet }] });
+  // The page triggers the rules use, once (docs/triggers.md): only then does the bridge load offtag-triggers.js.
+  const triggers = listenersOf(opts.container.rules);
+  const listen: Effect[] = triggers.problems.map((message) => ({ type: 'log', level: 'error', message }));
+  if (triggers.listeners.length) listen.push({ type: 'listen', triggers: triggers.listeners });
+  if (listen.length) events.postMessage({ n: 0, effects: listen });
   beacons.resume?.();
 }

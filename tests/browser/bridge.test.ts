@@ -140,7 +140,7 @@ describe('applying effects', () => {
           targetOrigin: '*',
           messages: ['hello'],
         },
-      h.frameMessage,
+      h,
     );
     // Not in the effect batch's task: the frame is inserted after the page's load, when the main thread is idle (issues 12, 26).
     expect(document.getElementById('sync-frame')).toBeNull();
@@ -160,7 +160,7 @@ describe('applying effects', () => {
     const src = URL.createObjectURL(
       new Blob(['window.FAKE_RUM = { init: function (o) { window.FAKE_RUM.got = o; } };'], { type: 'text/javascript' }),
     );
-    applyRareEffect({ type: 'script', id: 'fake-rum', src, init: { fn: 'FAKE_RUM.init', args: [{ a: 1 }] } }, () => {});
+    applyRareEffect({ type: 'script', id: 'fake-rum', src, init: { fn: 'FAKE_RUM.init', args: [{ a: 1 }] } }, { frameMessage: () => {} });
     await expect.poll(() => (window as unknown as { FAKE_RUM?: { got?: unknown } }).FAKE_RUM?.got, { timeout: 5000 }).toEqual({ a: 1 });
   });
 
@@ -170,7 +170,7 @@ describe('applying effects', () => {
     console.error = (m: string) => errors.push(m);
     try {
       const src = `${location.origin}/no-such-script-${Date.now()}.js`;
-      applyRareEffect({ type: 'script', id: 'missing-script', src }, () => {});
+      applyRareEffect({ type: 'script', id: 'missing-script', src }, { frameMessage: () => {} });
       await expect.poll(() => errors, { timeout: 5000 }).toContain(`Failed to load script ${src}`);
     } finally {
       console.error = original;

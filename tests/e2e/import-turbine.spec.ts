@@ -94,3 +94,48 @@ test('the imported every-module library computes what turbine computes', async (
   expect(fromTurbine.values['custom reads the layer']).toBe('84:Product Detail');
   expect(fromTurbine.values.merged).toEqual({ loggedIn: false, tags: ['web', 'b2b', 'web'], profile: { id: 'u-1', tier: 'gold' } });
 });
+
+test('the imported storefront library: every data element equals what turbine computes on a replay fixture page', async ({ page, context }) => {
+  const library = 'tests/fixtures/launch/storefront.js';
+  const out = 'test-results/import-e2e/storefront';
+  runImport({ library, out });
+  const fixture = JSON.parse(readFileSync('tests/fixtures/storefront/page-view-logged-in.json', 'utf8')) as Fixture & {
+    page: { url: string; referrer: string };
+    cookies: Record<string, string>;
+    session: Record<string, string>;
+  };
+  const url = new URL(fixture.page.url);
+  const html = `<!doctype html><html><head><script>window.digitalData = ${JSON.stringify(fixture.dataLayer)};
+window.__completed = [];
+window._satellite = { _monitors: [{ ruleCompleted: function (e) { window.__completed.push(e.rule.name); } }] };</script>
+<script src="/launch.js"></script></head><body></body></html>`;
+  await context.route(`${url.origin}/**`, (route) =>
+    new URL(route.request().url()).pathname === '/launch.js'
+      ? route.fulfill({ contentType: 'text/javascript', body: readFileSync(library, 'utf8') + turbine() })
+      : route.fulfill({ contentType: 'text/html', body: html }),
+  );
+  await context.addCookies(Object.entries(fixture.cookies).map(([name, value]) => ({ name, value, url: url.origin })));
+  await context.addInitScript((session) => {
+    if (!sessionStorage.getItem('__seeded')) for (const [k, v] of Object.entries({ ...session, __seeded: '1' })) sessionStorage.setItem(k, v);
+  }, fixture.session);
+  await page.goto(fixture.page.url, { referer: fixture.page.referrer, waitUntil: 'load' });
+  const names = Object.keys(readLibrary(readFileSync(library, 'utf8'), library).dataElements ?? {});
+  // Turbine runs the rule's actions after track() returns (component sequencing): read once it completed.
+  await page.evaluate(() => (window as unknown as { _satellite: { track(id: string): void } })._satellite.track('Page View'));
+  await page.waitForFunction(() => (window as unknown as { __completed: string[] }).__completed.includes('Page View'));
+  const fromTurbine = await page.evaluate((ns) => {
+    const s = (window as unknown as { _satellite: { getVar(n: string): unknown } })._satellite;
+    return Object.fromEntries(ns.map((n) => [n, s.getVar(n)]));
+  }, names);
+
+  const { container } = (await import(/* @vite-ignore */ `../../${out}/container.ts`)) as { container: NonNullable<NonNullable<Parameters<typeof replay>[1]>['container']> };
+  const result = await replay(
+    { ...fixture, events: [{ type: 'library-loaded' }, 'Page View', ...names.map((name) => ({ type: 'get-var' as const, name }))] },
+    { container, services: container.services! },
+  );
+  const replies = result.effects.filter((e): e is Extract<Effect, { type: 'reply' }> => e.type === 'reply');
+  expect(Object.fromEntries(names.map((n, i) => [n, replies[i]?.value]))).toEqual(fromTurbine);
+  expect(fromTurbine['page name']).toBe('acme:educational content:order management');
+  expect(fromTurbine['customer combination key']).toBe('0812345:SAP-99');
+  expect(fromTurbine['previous page name']).toBe('acme:educational content:order management');
+});

@@ -71,7 +71,8 @@ export function environmentSettings(env: Environment): Record<string, unknown> {
 }
 
 /** What the build writes into the bundles (Vite `define`): the container's facts the bridge needs before the worker answers. */
-export function buildConstants(container: Container<string, object, unknown>, env: Environment, buildDate: string) {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any container, whatever its names, services and settings
+export function buildConstants(container: Container<any, any, any>, env: Environment, buildDate: string) {
   const d = defaultsFor(container);
   return {
     __OFFTAG_PAGE_DEFAULTS__: JSON.stringify({ brand: d.brand, dataLayer: d.dataLayer, environment: env, workerUrl: d.workerUrl }),
@@ -141,6 +142,8 @@ export async function buildLibrary(o: BuildOptions): Promise<{ gzip: number; raw
     await bundle(`${root}src/worker-engine/sender-main.ts`, 'offtag-sender.js');
     await bundle(`${root}src/main-bridge/visitor-entry.ts`, 'offtag-visitor.js');
     await bundle(`${root}src/main-bridge/rare-effects-entry.ts`, 'offtag-effects.js');
+    // Page triggers (docs/triggers.md): loaded by offtag-effects.js only for a container whose rules use them.
+    await bundle(`${root}src/main-bridge/triggers-entry.ts`, 'offtag-triggers.js');
     if (existsSync(`${root}src/devtools/index.tsx`)) await bundle(`${root}src/devtools/index.tsx`, 'offtag-devtools.js');
   } finally {
     await rm(tmp, { recursive: true, force: true });

@@ -43,6 +43,8 @@ export interface Translation {
   items: ReportItem[];
   /** Extensions and settings that were not imported, with the reason. */
   extras: string[];
+  /** What behaves differently from turbine because of a property setting (not counted as not imported). */
+  notices: string[];
   /** Files the library loads from its host that `--assets` does not have. */
   missingAssets: string[];
   dataLayer: string;
@@ -386,6 +388,10 @@ export function translate(c: LaunchContainer, o: TranslateOptions): Translation 
     items.push(item);
     ruleCode.push(...code);
   }
+  const ps = (c.property?.settings ?? {}) as Settings;
+  const notices: string[] = [];
+  if (ps.ruleComponentSequencingEnabled === false) notices.push('note: the property runs rule components without sequencing; Offtag runs each rule\'s conditions and actions in sequence (a component that returns a promise holds the next one)');
+  if (ps.undefinedVarsReturnEmpty === true) notices.push('note: the property returns "" for data elements that do not exist; Offtag leaves an unknown %token% as written');
   const known = new Set(['core', 'adobe-analytics', 'adobe-mcid']);
   for (const [key, ext] of Object.entries(c.extensions ?? {})) if (!known.has(key)) extras.push(`extension ${q(ext.displayName)} (${key}) not imported: the import supports Core, Adobe Analytics and the Experience Cloud ID Service`);
   const analytics = analyticsOptions(t, extras, settings);
@@ -427,6 +433,7 @@ export default container;
     source,
     items,
     extras,
+    notices,
     missingAssets: t.missingAssets,
     dataLayer,
     sessionKeys: [...t.sessionKeys],
@@ -440,6 +447,7 @@ export function reportText(tr: Translation): string[] {
   const lines = tr.items.map((i) => `${i.kind} ${q(i.name)}: ${i.where === 'page' ? 'partly on the page' : i.where}${i.notes.length ? ' — ' + i.notes.join('; ') : ''}`);
   lines.push(...tr.extras);
   for (const f of new Set(tr.missingAssets)) lines.push(`missing asset ${f}: give --assets <dir> with it`);
+  lines.push(...tr.notices);
   lines.push(summaryLine(tr));
   return lines;
 }

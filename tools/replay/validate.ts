@@ -8,7 +8,7 @@ import type { Fixture } from './replay.ts';
 
 type Obj = Record<string, unknown>;
 
-const EVENT_TYPES = ['library-loaded', 'dom-ready', 'window-loaded', 'direct-call', 'click', 'get-var', 'set-var', 'service-call'];
+const EVENT_TYPES = ['library-loaded', 'dom-ready', 'window-loaded', 'direct-call', 'click', 'get-var', 'set-var', 'service-call', 'trigger'];
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const shown = (v: unknown): string => (v === undefined ? 'nothing' : Array.isArray(v) ? 'an array' : v === null ? 'null' : typeof v === 'string' ? JSON.stringify(v) : typeof v === 'object' ? 'an object' : `${typeof v} ${String(v)}`);
@@ -68,7 +68,7 @@ const nonNegative = check((v) => typeof v === 'number' && Number.isFinite(v) && 
 const nonEmptyString = check((v) => typeof v === 'string' && v !== '', 'a non-empty string');
 const nested = (fields: Record<string, Kind>) => (v: unknown) => (isObj(v) ? fieldsProblem(v, fields) : at([], `must be an object; got ${shown(v)}`));
 
-const LINK: Record<string, Kind> = { href: 'string', 'text?': 'string', 'region?': 'string', 'hasTlCall?': 'boolean', 'tag?': 'string', 'objectId?': 'string' };
+const LINK: Record<string, Kind> = { href: 'string', 'text?': 'string', 'region?': 'string', 'html?': 'string', 'hasTlCall?': 'boolean', 'tag?': 'string', 'objectId?': 'string' };
 const SET: Record<string, Kind> = { 'cookies?': 'nullable-string-map', 'session?': 'nullable-string-map', 'url?': 'string', 'gpc?': 'boolean' };
 /** What every object event may carry besides its own fields. */
 const COMMON: Record<string, Kind> = { type: 'string', 'advance?': nonNegative, 'dataLayer?': 'any', 'set?': nested(SET) };
@@ -78,6 +78,8 @@ const BY_TYPE: Record<string, Record<string, Kind>> = {
   'get-var': { name: nonEmptyString },
   'set-var': { values: 'object' },
   'service-call': { service: nonEmptyString, method: nonEmptyString, args: 'array' },
+  // A page trigger (docs/triggers.md): `key` names the container's listener.
+  trigger: { key: nonEmptyString, on: nonEmptyString, 'element?': 'object', 'target?': 'object', 'detail?': 'any', 'percent?': 'number', 'count?': 'number', 'ms?': 'number' },
 };
 
 /** How an event is named in a message: `event #1 ("Page Vew")`, `event #2 (pageview)`. */

@@ -5,9 +5,12 @@
  */
 import type { EngineEvent } from '../../protocol.ts';
 import { createResolver, type Resolver } from './data-elements.ts';
+import { withEventTokens } from './event-tokens.ts';
 import { rulesFor, runRule } from './rules.ts';
 import { replaceTokens } from './tokens.ts';
+import { watchedElements } from './triggers.ts';
 import type { Container, ContainerHooks, DataElement, EngineContext, RuleContext } from './types.ts';
+import { createValueWatch } from './value-watch.ts';
 
 /** `_satellite.track` with a name no rule listens to (DECISIONS.md §4). */
 export const unmatchedDirectCall = (id: string): string => `"${id}" does not match any direct call identifiers.`;
@@ -23,6 +26,8 @@ export function createEventHandler<N extends string, S>({ container, ctx, servic
   const { settings, page, cookies, session, emit, log } = ctx;
   const customVars = new Map<string, unknown>();
   let earlyValuesSent = false;
+  const watched = watchedElements(container.rules);
+  const watch = watched.length ? createValueWatch(watched) : undefined;
 
   const normalise = (event: EngineEvent): EngineEvent => {
     if (event.type !== 'direct-call') return event;
@@ -40,7 +45,7 @@ export function createEventHandler<N extends string, S>({ container, ctx, servic
     snapshot: ctx.snapshot(),
     rule: { name: ruleName },
     get: (name) => resolver.get(name),
-    replaceTokens: (text) => replaceTokens(text, resolver as Resolver<string>),
+    replaceTokens: (text) => replaceTokens(text, withEventTokens(resolver as Resolver<string>, event)),
     services: services(),
     cookies,
     session,
@@ -65,11 +70,39 @@ export function createEventHandler<N extends string, S>({ container, ctx, servic
     if (Object.keys(values).length) emit({ type: 'vars', values });
   };
 
+  /** The rules `event` triggers, one after another in their order. */
+  const runRules = async (event: EngineEvent, resolver: Resolver<N>) => {
+    for (const rule of rulesFor(container.rules, event)) {
+      // The devtools' rule table names a page trigger by its kind (`trigger scroll-depth`).
+      ctx.monitor('rule-triggered', { rule: rule.name, event: event.type === 'trigger' ? `trigger ${event.on}` : event.type, seq: ctx.snapshot().seq });
+      const outcome = await runRule(rule, ruleContext(event, resolver, rule.name), ctx.sleep);
+      ctx.monitor(outcome.fired ? 'rule-completed' : 'rule-condition-failed', { ...outcome, seq: ctx.snapshot().seq });
+    }
+  };
+
+  /** After each page event: the watched data elements read on its snapshot, and the rules of each that changed. */
+  const checkChanges = async (resolver: Resolver<N>) => {
+    if (!watch) return;
+    const changes = watch.check((name) => (resolver.has(name) ? resolver.get(name as N) : undefined));
+    for (const change of changes) {
+      ctx.monitor('event', { type: change.type, id: change.name, seq: ctx.snapshot().seq });
+      await runRules(change, resolver);
+    }
+    // What the change rules read, for `getVar` (the shell sends only values that changed).
+    if (changes.length) emit({ type: 'vars', values: resolver.values() });
+  };
+
   return async (raw) => {
     const event = normalise(raw);
     const snapshot = ctx.snapshot();
-    ctx.monitor('event', { type: event.type, id: event.type === 'direct-call' ? event.id : undefined, seq: snapshot.seq });
     const resolver = createResolver(container.dataElements, { settings, page, snapshot, event, cookies, session, log, customVars });
+    await handle(event, resolver);
+    await checkChanges(resolver);
+  };
+
+  async function handle(event: EngineEvent, resolver: Resolver<N>): Promise<void> {
+    const snapshot = ctx.snapshot();
+    ctx.monitor('event', { type: event.type, id: event.type === 'direct-call' ? event.id : event.type === 'trigger' ? event.key : undefined, seq: snapshot.seq });
     const publishValues = () => {
       const values = resolver.values();
       if (Object.keys(values).length) emit({ type: 'vars', values });
@@ -102,18 +135,13 @@ export function createEventHandler<N extends string, S>({ container, ctx, servic
       }
     }
 
-    const rules = rulesFor(container.rules, event);
-    if (!rules.length && event.type === 'direct-call') log('log', unmatchedDirectCall(event.id));
+    if (event.type === 'direct-call' && !rulesFor(container.rules, event).length) log('log', unmatchedDirectCall(event.id));
     if (event.type === 'click') await hooks().onClick?.(event.link);
-    for (const rule of rules) {
-      ctx.monitor('rule-triggered', { rule: rule.name, event: event.type, seq: ctx.snapshot().seq });
-      const outcome = await runRule(rule, ruleContext(event, resolver, rule.name), ctx.sleep);
-      ctx.monitor(outcome.fired ? 'rule-completed' : 'rule-condition-failed', { ...outcome, seq: ctx.snapshot().seq });
-    }
+    await runRules(event, resolver);
     publishValues();
     if (event.type === 'library-loaded' && !earlyValuesSent) {
       earlyValuesSent = true;
       publishEarlyValues(event);
     }
-  };
+  }
 }

@@ -4,6 +4,7 @@
  * order); a failing or timed-out component is logged and stops only its own rule.
  */
 import type { EngineEvent } from '../../protocol.ts';
+import { triggerMatches } from './triggers.ts';
 import type { Action, Condition, Rule, RuleContext, RuleEventSpec } from './types.ts';
 
 /** Published Launch builds give every component this timeout (anchors.md §1). */
@@ -12,7 +13,11 @@ export const COMPONENT_TIMEOUT_MS = 2000;
 export const DEFAULT_RULE_ORDER = 50;
 
 export function eventMatches(spec: RuleEventSpec, event: EngineEvent): boolean {
+  // Page triggers and data element changes (triggers.ts); a click with a selector is a page trigger, not a link click.
+  if (event.type === 'trigger') return triggerMatches(spec, event);
   if (spec.type !== event.type) return false;
+  if (spec.type === 'data-element-change') return spec.name === (event as Extract<EngineEvent, { type: 'data-element-change' }>).name;
+  if (spec.type === 'click') return !('selector' in spec);
   return spec.type !== 'direct-call' || spec.id === (event as Extract<EngineEvent, { type: 'direct-call' }>).id;
 }
 

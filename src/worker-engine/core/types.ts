@@ -120,7 +120,39 @@ export type RuleEventSpec =
   | { type: 'dom-ready' }
   | { type: 'window-loaded' }
   | { type: 'direct-call'; id: string }
-  | { type: 'click' };
+  /** Any link click (automatic link tracking's event). */
+  | { type: 'click' }
+  | PageTriggerSpec;
+
+/** How an event on an element counts for the elements around it (Adobe's Core extension "bubbling" options). */
+export interface BubbleOptions {
+  /** Fire when the event began on a descendant of the matched element; default true. */
+  bubbleFireIfParent?: boolean;
+  /** Fire even when the same event already fired a rule for a descendant; default true. */
+  bubbleFireIfChildFired?: boolean;
+  /** Once this fired, do not evaluate the matched element's ancestors; default false. */
+  bubbleStop?: boolean;
+}
+
+/**
+ * The triggers the bridge observes on the page, in a chunk loaded only for containers that use
+ * them (docs/triggers.md). `data-element-change` is the worker's own: compared on each snapshot.
+ */
+export type PageTriggerSpec =
+  /** A click on an element matching `selector` (or inside one). */
+  | ({ type: 'click'; selector: string } & BubbleOptions)
+  /** A DOM event named `name` reaching a listener on `target` (default `window`), optionally on an element matching `selector`. */
+  | ({ type: 'custom-event'; name: string; target?: 'document' | 'window'; selector?: string } & BubbleOptions)
+  /** A form submitted (matching `selector`, when given). */
+  | ({ type: 'form-submit'; selector?: string } & BubbleOptions)
+  /** An element matching `selector` entering the viewport: once per element, or on every entry. */
+  | { type: 'element-visible'; selector: string; everyEntry?: boolean }
+  /** The page scrolled so far that `percent` of its height has been in view; once per page. */
+  | { type: 'scroll-depth'; percent: number }
+  /** `ms` of page-visible time, then again every `ms`, `limit` times in all (default 1; 0: no limit). */
+  | { type: 'timer'; ms: number; limit?: number }
+  /** The data element `name`'s value changed between two snapshots. */
+  | { type: 'data-element-change'; name: string };
 
 export interface RuleContext<N extends string, S = unknown, X = unknown> {
   readonly settings: Settings & X;

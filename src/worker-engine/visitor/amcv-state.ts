@@ -103,6 +103,9 @@ export function createAmcvState(ctx: EngineContext, orgId: string, digest: numbe
         const v = ids[key];
         if (v && (overwrite || !live(key)?.value)) set(key, v);
       }
+      // An accepted hand-off expires the blob, as VisitorAPI does: the landing page asks AAM again.
+      const blob = fields.get('MCAAMB');
+      if (blob) blob.expiry = Math.floor(now() / 1000);
     },
     persist() {
       if (!ctx.page.cookiesEnabled) return;

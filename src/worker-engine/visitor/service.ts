@@ -48,7 +48,7 @@ export interface VisitorOptions {
   overwriteCrossDomainMCIDAndAID?: boolean;
   /**
    * `trackingServer` of the library (the analytics server, for the analytics visitor id). Without it
-   * (the storefront's case) VisitorAPI answers no analytics id (MCAID ''), so the beacon carries no
+   * (as `adobeServices()` builds it, with no options) VisitorAPI answers no analytics id (MCAID ''), so the beacon carries no
    * `aid`, and it does not read the `s_vi` cookie; an MCAID it holds still goes to Audience Manager
    * as `d_cid_ic=AVID%01<aid>` (docs/visitor.md, "adobe_mc hand-off and the analytics id").
    */

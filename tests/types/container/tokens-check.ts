@@ -50,3 +50,22 @@ export const badEvent = defineContainer({
     { name: 'Bad event', events: [{ type: 'no-such-event' }], actions: [] },
   ],
 });
+
+/** Page triggers (docs/triggers.md): every kind is a rule event, and `%this.…%`, `%target.…%`, `%event.…%` are tokens without a data element. */
+export const triggers = defineContainer({
+  name: 'triggers',
+  dataElements: { section: dataLayer('page.section'), cart: dataLayer('cart.size') },
+  services: adobeServices(),
+  rules: (k) => [
+    {
+      name: 'Buy',
+      events: [{ type: 'click', selector: '.buy', bubbleStop: true }, { type: 'form-submit', selector: 'form' }, { type: 'custom-event', name: 'cart:add', target: 'document' }],
+      actions: [k.link(k.text('%this.@cleanText% in %section%'), k.variables({ eVar3: '%this.getAttribute(data-sku)%', prop5: '%event.detail.sku%', prop6: '%target.tagName%' }))],
+    },
+    {
+      name: 'Seen',
+      events: [{ type: 'element-visible', selector: '.promo', everyEntry: true }, { type: 'scroll-depth', percent: 50 }, { type: 'timer', ms: 30_000, limit: 2 }, { type: 'data-element-change', name: 'cart' }],
+      actions: [k.run('say', (ctx) => void ctx.replaceTokens('%event.percent%'))],
+    },
+  ],
+});

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -101,5 +101,6 @@ describe('build-time validation', () => {
     const err = await run.then(() => undefined, (e: { code: number; stderr: string }) => e);
     expect(err?.code).toBe(1);
     expect(err?.stderr).toBe(`${fixture}: rule "Page View", action "Send page view beacon": %secton% names no data element\n`);
+    expect(existsSync(out)).toBe(false);
   }, 60_000);
 });

@@ -1,6 +1,6 @@
 /**
  * What the storefront container shows at its edges, written against the mutants Stryker found
- * surviving in `src/storefront` (docs/testing.md, "Mutation testing"): the data layer paths the
+ * surviving in `containers/storefront` (docs/testing.md, "Mutation testing"): the data layer paths the
  * bridge copies, the rule, condition and action names the console shows, and odd values.
  */
 import { describe, expect, it } from 'vitest';

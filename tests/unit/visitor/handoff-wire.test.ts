@@ -8,7 +8,7 @@ import { buildIdQuery } from '../../../src/worker-engine/visitor/id-request.ts';
 import { sdidFromUrl } from '../../../src/worker-engine/visitor/sdid.ts';
 import { createVisitorService } from '../../../src/worker-engine/visitor/service.ts';
 import { appendVisitorIDsTo, idsFromUrl } from '../../../src/worker-engine/visitor/url-handoff.ts';
-import { AMCV, FIXED_NOW, MID, ORG, T, idReply, makeContext } from './helpers.ts';
+import { AMCV, AMCVS, FIXED_NOW, MID, ORG, T, idReply, makeContext } from './helpers.ts';
 
 const AID = '2F3C6E9A05162F8E-40000A1B2C3D4E5F';
 /** The bytes VisitorAPI 5.5.0's appendVisitorIDsTo writes: each value encoded, then the whole parameter. */
@@ -65,5 +65,22 @@ describe('a handed analytics id (MCAID)', () => {
       trackingServer: 'metrics.example.com',
     });
     expect((await withServer.getVisitorValues()).MCAID).toBe(AID);
+  });
+});
+
+describe('a hand-off on a return visit', () => {
+  it('expires the blob the cookie holds, so the landing page asks Audience Manager again', async () => {
+    const first = makeContext({ fetch: () => idReply() });
+    const svc = createVisitorService(first);
+    await svc.getVisitorValues();
+    expect(idCalls(first)).toHaveLength(1);
+    const cookies = { [AMCV]: first.cookies.get(AMCV)!, [AMCVS]: first.cookies.get(AMCVS)! };
+    const again = makeContext({ url: 'https://www.example.com/', cookies, fetch: () => idReply() });
+    await createVisitorService(again).getVisitorValues();
+    expect(idCalls(again)).toHaveLength(0);
+    const landing = makeContext({ url: `https://www.example.com/?${LIBRARY_MC}`, cookies, fetch: () => idReply() });
+    await createVisitorService(landing).getVisitorValues();
+    expect(idCalls(landing)).toHaveLength(1);
+    expect(idCalls(landing)[0]!.url).toContain('d_fieldgroup=AAM');
   });
 });

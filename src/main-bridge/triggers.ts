@@ -1,0 +1,283 @@
+/**
+ * offtag-triggers.js: the page triggers of a container (docs/triggers.md), loaded only when the
+ * worker's `listen` effect lists some. Each is a listener (a capturing DOM listener, an
+ * IntersectionObserver, a passive scroll listener, one timer on a page-visible clock): nothing
+ * polls. When one fires, offtag.js's `send` takes a snapshot and posts a `trigger` event with the
+ * listener's key. No handler throws into the page: a failure is caught and dropped.
+ */
+import { ELEMENT_TEXT_LIMIT } from '../protocol-keys.ts';
+import { type ElementInfo, type EngineEvent, type TriggerEvent, type TriggerListener } from '../protocol.ts';
+import { cloneable } from './snapshot.ts';
+
+type Send = (event: EngineEvent) => unknown;
+type Fire = (listener: TriggerListener, extra?: Partial<TriggerEvent>) => void;
+type Bubbling = Extract<TriggerListener, { type: 'click' | 'form-submit' | 'custom-event' }>;
+type Of<T extends TriggerListener['type']> = Extract<TriggerListener, { type: T }>;
+type Off = () => void;
+
+/**
+ * `textContent`'s first ELEMENT_TEXT_LIMIT characters, read text node by text node: a rule on a
+ * large container (`main`) does not make the page build the whole page's text on every click.
+ */
+function textOf(el: Element): string {
+  const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  let text = '';
+  while (text.length < ELEMENT_TEXT_LIMIT && walk.nextNode()) text += walk.currentNode.nodeValue;
+  return text.slice(0, ELEMENT_TEXT_LIMIT);
+}
+
+/** What a `trigger` event tells of an element: `%this.…%` and `%target.…%` read it in the worker. */
+export function elementInfo(node: unknown): ElementInfo | undefined {
+  if (!(node instanceof Element)) return;
+  const attributes: Record<string, string> = {};
+  for (const a of Array.from(node.attributes)) attributes[a.name] = a.value;
+  const href = (node as HTMLAnchorElement).href;
+  return {
+    tagName: node.tagName,
+    id: node.id,
+    // An SVG element's className is an object; its class attribute is the text.
+    className: node.getAttribute('class') ?? '',
+    ...(typeof href == 'string' && href ? { href } : {}),
+    text: textOf(node),
+    attributes,
+  };
+}
+
+/** A custom event's `detail` as it can travel: itself, or what structured clone can copy of it. */
+export function travellingDetail(detail: unknown): unknown {
+  if (detail === undefined || detail === null) return detail;
+  try {
+    return structuredClone(detail);
+  } catch {
+    return cloneable(detail, []);
+  }
+}
+
+/** Whether `selector` is CSS the browser takes; said once when it is not (its trigger never fires). */
+function validSelector(selector: string | undefined): boolean {
+  if (!selector) return true;
+  try {
+    document.querySelector(selector);
+    return true;
+  } catch {
+    console.warn(`Offtag: "${selector}" is not a CSS selector this browser knows; the triggers that use it never fire.`);
+    return false;
+  }
+}
+
+const matches = (node: Node, selector: string) => node instanceof Element && node.matches(selector);
+
+/**
+ * Adobe's bubbling rules for one DOM event: from its target up through the ancestors, each
+ * listener fires for the nodes it matches (a listener without a selector: for the target only),
+ * unless the event began below a match and `bubbleFireIfParent` is false, or a descendant already
+ * fired and `bubbleFireIfChildFired` is false; `bubbleStop` ends the walk after its node.
+ */
+export function bubble(ev: Event, listeners: Bubbling[], fire: Fire): void {
+  const target = ev.target as Node | null;
+  let node = target;
+  let childFired = false;
+  while (node) {
+    let fired = false;
+    let stop = false;
+    for (const l of listeners) {
+      if (l.bubbleFireIfChildFired === false && childFired) continue;
+      if (node !== target && (l.bubbleFireIfParent === false || !l.selector)) continue;
+      if (l.selector && !matches(node, l.selector)) continue;
+      const extra: Partial<TriggerEvent> = { element: elementInfo(node), target: elementInfo(target) };
+      if (l.type == 'custom-event') extra.detail = travellingDetail((ev as CustomEvent).detail);
+      fire(l, extra);
+      fired = true;
+      if (l.bubbleStop) stop = true;
+    }
+    if (stop) break;
+    if (fired) childFired = true;
+    node = node.parentNode;
+  }
+}
+
+/** One capturing listener per DOM event name and place, evaluating all its listeners. */
+function listenBubbling(listeners: Bubbling[], fire: Fire): Off {
+  const groups = new Map<string, { at: EventTarget; name: string; listeners: Bubbling[] }>();
+  for (const l of listeners) {
+    const at = l.type == 'custom-event' && l.target == 'window' ? window : document;
+    const name = l.type == 'click' ? 'click' : l.type == 'form-submit' ? 'submit' : (l as Of<'custom-event'>).name;
+    const id = `${at === window ? 'w' : 'd'}:${name}`;
+    if (!groups.has(id)) groups.set(id, { at, name, listeners: [] });
+    groups.get(id)!.listeners.push(l);
+  }
+  const offs: Off[] = [];
+  for (const { at, name, listeners: ls } of groups.values()) {
+    // Capturing, and never cancelling: the page's own handlers see the event as before.
+    const handler = (ev: Event) => {
+      try {
+        bubble(ev, ls, fire);
+      } catch {
+        /* never into the page's code */
+      }
+    };
+    at.addEventListener(name, handler, { capture: true, passive: true });
+    offs.push(() => at.removeEventListener(name, handler, { capture: true }));
+  }
+  return () => offs.forEach((f) => f());
+}
+
+/**
+ * Elements entering the viewport: one IntersectionObserver per listener, watching the elements
+ * that match now and those added later (a MutationObserver on added nodes). Once per element,
+ * unless `everyEntry`.
+ */
+function listenVisible(listeners: Array<Of<'element-visible'>>, fire: Fire): Off {
+  if (!listeners.length || typeof IntersectionObserver == 'undefined') return () => {};
+  const watchers = listeners.map((l) => {
+    const io = new IntersectionObserver((entries) => {
+      for (const entry of entries)
+        if (entry.isIntersecting) {
+          if (!l.everyEntry) io.unobserve(entry.target);
+          fire(l, { element: elementInfo(entry.target) });
+        }
+    });
+    const done = new WeakSet<Element>();
+    const watch = (el: Element) => {
+      if (done.has(el)) return;
+      done.add(el);
+      io.observe(el);
+    };
+    return { l, io, watch };
+  });
+  const scan = (root: ParentNode & Node) => {
+    for (const { l, watch } of watchers) {
+      if (matches(root, l.selector)) watch(root as Element);
+      root.querySelectorAll(l.selector).forEach(watch);
+    }
+  };
+  scan(document);
+  const mo = new MutationObserver((records) => {
+    try {
+      for (const r of records) r.addedNodes.forEach((n) => n instanceof Element && scan(n));
+    } catch {
+      /* never into the page's code */
+    }
+  });
+  mo.observe(document, { childList: true, subtree: true });
+  return () => {
+    mo.disconnect();
+    for (const w of watchers) w.io.disconnect();
+  };
+}
+
+/** How far down the page has been seen, in percent of its height (the viewport's bottom edge). */
+export function scrolledPercent(): number {
+  const height = Math.max(document.documentElement.scrollHeight, document.body?.scrollHeight ?? 0, 1);
+  return Math.min(100, (Math.ceil(scrollY + innerHeight) / height) * 100);
+}
+
+/**
+ * Scroll depth: a passive scroll listener that looks once per frame while the page scrolls, and
+ * once when the page has loaded (a short page is seen whole at once). Each threshold fires once;
+ * with none left the listener goes.
+ */
+function listenScroll(listeners: Array<Of<'scroll-depth'>>, fire: Fire): Off {
+  const left = [...listeners].sort((a, b) => a.percent - b.percent);
+  if (!left.length) return () => {};
+  let queued = false;
+  const check = () => {
+    queued = false;
+    const seen = scrolledPercent();
+    while (left.length && left[0].percent <= seen) {
+      const l = left.shift()!;
+      fire(l, { percent: l.percent });
+    }
+    if (!left.length) off();
+  };
+  const onScroll = () => {
+    if (!queued && document.readyState == 'complete') {
+      queued = true;
+      requestAnimationFrame(check);
+    }
+  };
+  const onLoad = () => onScroll();
+  const off = () => {
+    removeEventListener('scroll', onScroll);
+    removeEventListener('load', onLoad);
+  };
+  addEventListener('scroll', onScroll, { passive: true });
+  if (document.readyState == 'complete') onScroll();
+  else addEventListener('load', onLoad);
+  return off;
+}
+
+/**
+ * Timers on one clock that counts page-visible time only (Adobe's "time on page"): paused while
+ * the page is hidden. One setTimeout at a time, for the next due firing; every firing due by then
+ * goes, in the order they fell due.
+ */
+function listenTimers(listeners: Array<Of<'timer'>>, fire: Fire): Off {
+  if (!listeners.length) return () => {};
+  const count = new Map(listeners.map((l) => [l, 0]));
+  let counted = 0;
+  let since: number | undefined;
+  let handle: ReturnType<typeof setTimeout> | undefined;
+  const elapsed = () => counted + (since === undefined ? 0 : performance.now() - since);
+  /** The listener that falls due next, and when. */
+  const next = (): [Of<'timer'>, number] | undefined => {
+    let best: [Of<'timer'>, number] | undefined;
+    for (const [l, n] of count) {
+      if (l.limit && n >= l.limit) continue;
+      const due = (n + 1) * l.ms;
+      if (!best || due < best[1]) best = [l, due];
+    }
+    return best;
+  };
+  const run = () => {
+    handle = undefined;
+    const now = elapsed();
+    for (let n = next(); n && n[1] <= now; n = next()) {
+      const c = count.get(n[0])! + 1;
+      count.set(n[0], c);
+      fire(n[0], { count: c, ms: n[1] });
+    }
+    schedule();
+  };
+  const schedule = () => {
+    clearTimeout(handle);
+    const n = next();
+    if (n && since !== undefined) handle = setTimeout(run, Math.max(0, n[1] - elapsed()));
+  };
+  const onVisibility = () => {
+    if (document.hidden) {
+      counted = elapsed();
+      since = undefined;
+      clearTimeout(handle);
+    } else if (since === undefined) {
+      since = performance.now();
+      schedule();
+    }
+  };
+  document.addEventListener('visibilitychange', onVisibility);
+  if (!document.hidden) onVisibility();
+  return () => {
+    clearTimeout(handle);
+    document.removeEventListener('visibilitychange', onVisibility);
+  };
+}
+
+/** Installs the listeners the worker listed; returns what removes them (the tests use it). */
+export function installTriggers(listeners: TriggerListener[], send: Send): Off {
+  const fire: Fire = (l, extra) => {
+    try {
+      send({ type: 'trigger', key: l.key, on: l.type, ...extra });
+    } catch {
+      /* never into the page's code */
+    }
+  };
+  const ok = listeners.filter((l) => validSelector((l as { selector?: string }).selector));
+  const of = <T extends TriggerListener['type']>(...types: T[]) => ok.filter((l): l is Of<T> => types.includes(l.type as T));
+  const offs = [
+    listenBubbling(of('click', 'form-submit', 'custom-event'), fire),
+    listenVisible(of('element-visible'), fire),
+    listenScroll(of('scroll-depth'), fire),
+    listenTimers(of('timer'), fire),
+  ];
+  return () => offs.forEach((f) => f());
+}

@@ -1,0 +1,150 @@
+/**
+ * Page triggers (docs/triggers.md): which listeners the bridge must install for a container's
+ * rules, and which rule events a `trigger` or `data-element-change` event matches.
+ *
+ * Each rule event of a page trigger becomes one listener, checked here (one function per type),
+ * with its fields in a fixed order; its key is that listener as JSON, so two rule events that
+ * say the same thing share one listener and both run when it fires. The bridge sends the key
+ * back with each `trigger` event.
+ */
+import type { EngineEvent, TriggerListener } from '../../protocol.ts';
+import type { BubbleOptions, PageTriggerSpec, Rule, RuleEventSpec } from './types.ts';
+
+type Spec<T extends PageTriggerSpec['type']> = Extract<PageTriggerSpec, { type: T }>;
+type Unkeyed = TriggerListener extends infer L ? (L extends TriggerListener ? Omit<L, 'key'> : never) : never;
+/** A listener without its key, or what is wrong with the rule event. */
+type Checked = Unkeyed | string;
+
+const text = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
+const positive = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v > 0;
+const flag = (v: unknown, name: string): string | undefined =>
+  v === undefined || typeof v === 'boolean' ? undefined : `${name} must be true or false`;
+
+/** The bubbling options that differ from Adobe's defaults, in a fixed order (so equal options give equal keys). */
+function bubbling(spec: BubbleOptions): BubbleOptions | string {
+  const out: BubbleOptions = {};
+  for (const name of ['bubbleFireIfParent', 'bubbleFireIfChildFired', 'bubbleStop'] as const) {
+    const wrong = flag(spec[name], name);
+    if (wrong) return wrong;
+  }
+  if (spec.bubbleFireIfParent === false) out.bubbleFireIfParent = false;
+  if (spec.bubbleFireIfChildFired === false) out.bubbleFireIfChildFired = false;
+  if (spec.bubbleStop === true) out.bubbleStop = true;
+  return out;
+}
+
+function click(spec: Spec<'click'>): Checked {
+  if (!text(spec.selector)) return 'selector must be a CSS selector';
+  const b = bubbling(spec);
+  return typeof b === 'string' ? b : { type: 'click', selector: spec.selector, ...b };
+}
+
+function customEvent(spec: Spec<'custom-event'>): Checked {
+  if (!text(spec.name)) return 'name must be the event name';
+  const target = spec.target ?? 'window';
+  if (target !== 'window' && target !== 'document') return 'target must be "document" or "window"';
+  if (spec.selector !== undefined && !text(spec.selector)) return 'selector must be a CSS selector';
+  const b = bubbling(spec);
+  if (typeof b === 'string') return b;
+  return { type: 'custom-event', name: spec.name, target, ...(spec.selector ? { selector: spec.selector } : {}), ...b };
+}
+
+function formSubmit(spec: Spec<'form-submit'>): Checked {
+  if (spec.selector !== undefined && !text(spec.selector)) return 'selector must be a CSS selector';
+  const b = bubbling(spec);
+  if (typeof b === 'string') return b;
+  return { type: 'form-submit', ...(spec.selector ? { selector: spec.selector } : {}), ...b };
+}
+
+function elementVisible(spec: Spec<'element-visible'>): Checked {
+  if (!text(spec.selector)) return 'selector must be a CSS selector';
+  const wrong = flag(spec.everyEntry, 'everyEntry');
+  if (wrong) return wrong;
+  return { type: 'element-visible', selector: spec.selector, ...(spec.everyEntry ? { everyEntry: true } : {}) };
+}
+
+function scrollDepth(spec: Spec<'scroll-depth'>): Checked {
+  if (!positive(spec.percent) || spec.percent > 100) return 'percent must be a number above 0, at most 100';
+  return { type: 'scroll-depth', percent: spec.percent };
+}
+
+function timer(spec: Spec<'timer'>): Checked {
+  if (!positive(spec.ms)) return 'ms must be a number of milliseconds above 0';
+  const limit = spec.limit ?? 1;
+  if (!Number.isInteger(limit) || limit < 0) return 'limit must be a whole number (0: no limit)';
+  return { type: 'timer', ms: spec.ms, limit };
+}
+
+const CHECKS: { [T in Exclude<PageTriggerSpec['type'], 'data-element-change'>]: (spec: Spec<T>) => Checked } = {
+  click,
+  'custom-event': customEvent,
+  'form-submit': formSubmit,
+  'element-visible': elementVisible,
+  'scroll-depth': scrollDepth,
+  timer,
+};
+
+/** Whether a rule event is one the bridge observes (a link click without a selector is today's automatic one). */
+export function isPageTrigger(spec: RuleEventSpec): spec is Exclude<PageTriggerSpec, Spec<'data-element-change'>> {
+  if (spec.type === 'click') return 'selector' in spec;
+  return spec.type in CHECKS;
+}
+
+const checked = new WeakMap<object, Checked>();
+/** The listener a rule event asks for, or what is wrong with it (memoised per rule event object). */
+export function listenerOf(spec: Exclude<PageTriggerSpec, Spec<'data-element-change'>>): Checked {
+  let c = checked.get(spec);
+  if (c === undefined) {
+    c = (CHECKS[spec.type] as (s: typeof spec) => Checked)(spec);
+    checked.set(spec, c);
+  }
+  return c;
+}
+
+/** A listener's key: the listener as JSON (fields in the order `listenerOf` puts them). */
+export const listenerKey = (listener: Unkeyed): string => JSON.stringify(listener);
+
+/** What is said, once, for a rule event that cannot be observed; the rest of the rule stands. */
+export const badTrigger = (rule: string, type: string, why: string): string =>
+  `Rule "${rule}": its "${type}" event is ignored: ${why}.`;
+
+/** The listeners the container's rules need (each once), and a message for each rule event that is wrong. */
+export function listenersOf(rules: Array<Pick<Rule<string>, 'name' | 'events'>>): { listeners: TriggerListener[]; problems: string[] } {
+  const byKey = new Map<string, TriggerListener>();
+  const problems: string[] = [];
+  for (const rule of rules)
+    for (const spec of rule.events ?? []) {
+      if (!isPageTrigger(spec)) continue;
+      const l = listenerOf(spec);
+      if (typeof l === 'string') {
+        problems.push(badTrigger(rule.name, spec.type, l));
+        continue;
+      }
+      const key = listenerKey(l);
+      if (!byKey.has(key)) byKey.set(key, { key, ...l } as TriggerListener);
+    }
+  return { listeners: [...byKey.values()], problems };
+}
+
+const keys = new WeakMap<object, string | undefined>();
+/** The key of a rule event's listener (undefined: not a page trigger, or a wrong one); memoised per rule event object. */
+export function keyOf(spec: RuleEventSpec): string | undefined {
+  if (keys.has(spec)) return keys.get(spec);
+  const l = isPageTrigger(spec) ? listenerOf(spec) : undefined;
+  const key = l === undefined || typeof l === 'string' ? undefined : listenerKey(l);
+  keys.set(spec, key);
+  return key;
+}
+
+/** Whether a page trigger's rule event is the one a `trigger` event came from. */
+export function triggerMatches(spec: RuleEventSpec, event: Extract<EngineEvent, { type: 'trigger' }>): boolean {
+  return keyOf(spec) === event.key;
+}
+
+/** The data elements whose changes some rule listens to, in the container's order. */
+export function watchedElements(rules: Array<Pick<Rule<string>, 'events'>>): string[] {
+  const names = new Set<string>();
+  for (const rule of rules)
+    for (const spec of rule.events ?? []) if (spec.type === 'data-element-change' && text(spec.name)) names.add(spec.name);
+  return [...names];
+}

@@ -1,0 +1,51 @@
+/**
+ * Imported containers built with `offtag build` run on a real page: offtag.js and the worker of
+ * the imported storefront send its page view to the local collector; the imported report-paths
+ * library's page custom code is loaded by the bridge's script loader from the worker's effect and
+ * runs on the page.
+ */
+import { expect, test } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { buildLibrary } from '../../tools/build/build.ts';
+import { runImport } from '../../tools/import/command.ts';
+import { SERVERS, resetServers, waitForBeacons } from './helpers.ts';
+
+async function built(name: string): Promise<string> {
+  const out = `test-results/import-e2e/built-${name}`;
+  runImport({ library: `tests/fixtures/launch/${name}.js`, out, assets: 'tests/fixtures/launch/assets' });
+  // Under dist/, which the test page server serves at /dist/.
+  const result = await buildLibrary({ container: `${out}/container.ts`, env: 'production', out: `dist/import-${name}` });
+  expect(result.problems).toEqual([]);
+  return out;
+}
+
+const pageFor = (name: string, dataLayer: unknown, track?: string) => `<!doctype html><html><head><meta charset="utf-8">
+<script src="/offtag-config.js"></script>
+<script>window.digitalData = ${JSON.stringify(dataLayer)};</script>
+<script src="/dist/import-${name}/offtag.js"${track ? ` onload="_satellite.track('${track}')"` : ''}></script>
+</head><body><h1>imported</h1></body></html>`;
+
+test('the imported storefront, built, sends its page view from the worker', async ({ page, context, request }) => {
+  test.setTimeout(120_000);
+  await built('storefront');
+  await resetServers(request);
+  const dataLayer = { page: { pageInfo: { pageType: 'Product Detail', pageUID: 'product 4KM91', language: 'en' } } };
+  await context.route(`${SERVERS.page}/import-storefront.html`, (route) => route.fulfill({ contentType: 'text/html', body: pageFor('storefront', dataLayer, 'Page View') }));
+  await context.addCookies([{ name: 'sat_track', value: 'true', url: SERVERS.page }]);
+  await page.goto('/import-storefront.html');
+  const [beacon] = await waitForBeacons(request, 1);
+  expect(beacon!.hitType).toBe('t');
+  expect(beacon!.pageName).toBe('acme:product detail:product 4km91');
+  expect(beacon!.params.v12).toBe('en');
+});
+
+test('the imported report-paths library, built: its page custom code runs on the page', async ({ page, context }) => {
+  test.setTimeout(120_000);
+  const out = await built('report-paths');
+  // The container's launchPageCode default: /<output folder name>.page-code.js.
+  await context.route(`${SERVERS.page}/built-report-paths.page-code.js`, (route) => route.fulfill({ contentType: 'text/javascript', body: readFileSync(`${out}/page-code.js`, 'utf8') }));
+  await context.route(`${SERVERS.page}/import-report-paths.html`, (route) => route.fulfill({ contentType: 'text/html', body: pageFor('report-paths', { page: { pageInfo: { pageType: 'Cart' } } }) }));
+  await page.goto('/import-report-paths.html');
+  await expect(page.locator('body')).toHaveClass('tagged');
+  await expect(page.locator('body')).toHaveAttribute('data-page-type', 'Cart');
+});

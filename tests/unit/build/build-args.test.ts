@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { buildConstants, environmentSettings, parseBuildArgs, workerEntry } from '../../../tools/build/build.ts';
+import { news } from '../../../containers/news/container.ts';
+
+/** `offtag build`'s arguments and what it writes into the bundles (docs/containers.md, "Build it"). */
+describe('offtag build', () => {
+  it('defaults to the storefront for production into dist/, with the demo', () => {
+    expect(parseBuildArgs([])).toEqual({ container: 'containers/storefront/container.ts', env: 'production', out: 'dist', demo: true });
+    expect(parseBuildArgs(['--container', 'containers/news/container.ts', '--env', 'staging', '--out', 'dist/news'])).toEqual({
+      container: 'containers/news/container.ts',
+      env: 'staging',
+      out: 'dist/news',
+      demo: false,
+    });
+  });
+
+  it('bad arguments are one line', () => {
+    expect(parseBuildArgs(['--env', 'prod'])).toBe('offtag build: --env must be one of development, staging, production; got "prod".');
+    expect(parseBuildArgs(['--out'])).toMatch(/^offtag build: --out needs a value\. usage: /);
+    expect(parseBuildArgs(['--minify'])).toMatch(/^offtag build: unknown argument "--minify"\. usage: /);
+  });
+
+  it('development turns debug messages on; every environment sets the environment setting', () => {
+    expect(environmentSettings('development')).toEqual({ environment: 'development', debug: true });
+    expect(environmentSettings('staging')).toEqual({ environment: 'staging' });
+    expect(environmentSettings('production')).toEqual({ environment: 'production' });
+  });
+
+  it("writes the container's page defaults, session keys and build info into the bundles", () => {
+    const c = buildConstants(news, 'staging', '2026-01-02T03:04:05Z');
+    expect(JSON.parse(c.__OFFTAG_PAGE_DEFAULTS__)).toEqual({ brand: 'news', dataLayer: 'newsData', environment: 'staging', workerUrl: '' });
+    expect(JSON.parse(c.__OFFTAG_SESSION_KEYS__)).toEqual(['com.adobe.reactor.dataElements.campaign']);
+    expect(JSON.parse(c.__OFFTAG_BUILD_INFO__)).toEqual({
+      buildDate: '2026-01-02T03:04:05Z',
+      turbineBuildDate: '2026-01-02T03:04:05Z',
+      turbineVersion: 'offtag',
+      environment: 'staging',
+      minified: true,
+      containerName: 'news',
+      containerVersion: '0.3.0',
+    });
+  });
+
+  it("the worker's entry imports the container and starts the shell with the environment's settings", () => {
+    const entry = workerEntry('/x/containers/news/container.ts', 'development');
+    expect(entry).toContain('import * as mod from "/x/containers/news/container.ts";');
+    expect(entry).toContain('{"environment":"development","debug":true}');
+    expect(entry).toContain('startWorker({ container, beacons: createBeaconSink });');
+  });
+});
