@@ -34,11 +34,11 @@ export interface IdService {
 }
 
 const DEMDEX_COOKIE = 'demdex';
-const DEMDEX_MAX_AGE_S = 180 * 86400;
-const ID_SYNC_TTL_S = 604800;
-const OPT_OUT_TTL_S = 7200;
+const DEMDEX_MAX_AGE_SECONDS = 180 * 86400;
+const ID_SYNC_TTL_SECONDS = 604800;
+const OPT_OUT_TTL_SECONDS = 7200;
 /** Minutes an ID-sync destination counts as synced (one week). */
-const SYNC_TTL_MIN = 10080;
+const SYNC_TTL_MINUTES = 10080;
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
 function newMid(): string {
@@ -77,15 +77,15 @@ export async function startIdService({ port, host = '127.0.0.1', region = 7, sub
     if (!blob) blobs.set(mid, (blob = randomBytes(36).toString('base64').replace(/[+/=]/g, 'x')));
     return {
       d_mid: mid,
-      id_sync_ttl: ID_SYNC_TTL_S,
+      id_sync_ttl: ID_SYNC_TTL_SECONDS,
       d_blob: blob,
       d_region: region,
       dcs_region: region,
-      d_ottl: OPT_OUT_TTL_S,
+      d_ottl: OPT_OUT_TTL_SECONDS,
       ...(optOut.length ? { d_optout: optOut } : {}),
       ibs: [
-        { id: '411', tag: 'img', url: [`${base.replace(/^https?:/, '')}/ibs/pixel?dpid=411`], ttl: SYNC_TTL_MIN, fireURLSync: 1, syncOnPage: 0 },
-        { id: '477', tag: 'img', url: [`${base.replace(/^https?:/, '')}/ibs/pixel?dpid=477`], ttl: SYNC_TTL_MIN, fireURLSync: 0, syncOnPage: 1 },
+        { id: '411', tag: 'img', url: [`${base.replace(/^https?:/, '')}/ibs/pixel?dpid=411`], ttl: SYNC_TTL_MINUTES, fireURLSync: 1, syncOnPage: 0 },
+        { id: '477', tag: 'img', url: [`${base.replace(/^https?:/, '')}/ibs/pixel?dpid=477`], ttl: SYNC_TTL_MINUTES, fireURLSync: 0, syncOnPage: 1 },
       ],
       subdomain,
       tid: randomBytes(6).toString('base64'),
@@ -129,7 +129,7 @@ export async function startIdService({ port, host = '127.0.0.1', region = 7, sub
         const secure = base.startsWith('https:');
         res.setHeader(
           'Set-Cookie',
-          `${DEMDEX_COOKIE}=${mid}; Max-Age=${DEMDEX_MAX_AGE_S}; Path=/; ${secure ? 'SameSite=None; Secure' : 'SameSite=Lax'}`,
+          `${DEMDEX_COOKIE}=${mid}; Max-Age=${DEMDEX_MAX_AGE_SECONDS}; Path=/; ${secure ? 'SameSite=None; Secure' : 'SameSite=Lax'}`,
         );
         res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(reply(mid)));
         return;
@@ -137,7 +137,7 @@ export async function startIdService({ port, host = '127.0.0.1', region = 7, sub
       case '/optOutStatus':
         res
           .writeHead(200, { 'Content-Type': 'application/json' })
-          .end(JSON.stringify({ d_optout: optOut, d_ottl: OPT_OUT_TTL_S }));
+          .end(JSON.stringify({ d_optout: optOut, d_ottl: OPT_OUT_TTL_SECONDS }));
         return;
       case '/dest5.html':
         res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(DEST5_HTML);

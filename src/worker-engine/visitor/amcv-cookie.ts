@@ -3,7 +3,7 @@
  * URI-encoded as a whole. Read and written so that VisitorAPI.js 5.5.0 and Offtag can take
  * turns on the same visitor.
  */
-import { DEFAULT_ID_SERVICE_HOST, MS_PER_DAY, VISITOR_VERSION } from './constants.ts';
+import { DAY_MS, DEFAULT_ID_SERVICE_HOST, VISITOR_VERSION } from './constants.ts';
 import { safeDecode } from '../core/cookies.ts';
 import { encodeText } from '../core/well-formed.ts';
 
@@ -134,5 +134,5 @@ export function expiryFor(nowMs: number, ttlSeconds: number): number {
 
 /** `MCIDTS` and sync expiries count whole days since the epoch, rounded up. */
 export function dayNumber(nowMs: number): number {
-  return Math.ceil(nowMs / MS_PER_DAY);
+  return Math.ceil(nowMs / DAY_MS);
 }

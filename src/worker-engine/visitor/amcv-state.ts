@@ -14,7 +14,7 @@ import {
   type AmcvField,
   type AmcvFields,
 } from './amcv-cookie.ts';
-import { AMCV_COOKIE_LIFETIME_S } from './constants.ts';
+import { AMCV_COOKIE_LIFETIME_SECONDS } from './constants.ts';
 import { isValidVisitorId } from './id-response.ts';
 import { idsFromUrl } from './url-handoff.ts';
 
@@ -113,7 +113,7 @@ export function createAmcvState(ctx: EngineContext, orgId: string, digest: numbe
       const encoded = encodeAmcv(fields, digest);
       // A page view that changed nothing leaves the cookie (and its 2-year expiry) as it was.
       if (ctx.cookies.get(name) === encoded && !sessionWritePending()) return;
-      ctx.cookies.set(name, encoded, { expires: now() + AMCV_COOKIE_LIFETIME_S * 1000, path: '/', domain });
+      ctx.cookies.set(name, encoded, { expires: now() + AMCV_COOKIE_LIFETIME_SECONDS * 1000, path: '/', domain });
       if (sessionWritePending()) ctx.cookies.set(sessionName, '1', { path: '/', domain });
     },
   };

@@ -3,7 +3,7 @@
  * reported so the service can log it and fall back.
  */
 import type { NetResponse } from '../../protocol.ts';
-import { DEFAULT_ID_SYNC_TTL_S, DEFAULT_OPT_OUT_TTL_S } from './constants.ts';
+import { DEFAULT_ID_SYNC_TTL_SECONDS, DEFAULT_OPT_OUT_TTL_SECONDS } from './constants.ts';
 
 /** One ID-sync destination of the reply's `ibs` array. `ttl` is in minutes. */
 export interface IbsEntry {
@@ -117,10 +117,10 @@ export function readIdReply(body: Record<string, unknown>): IdReply {
     return undefined;
   };
   const reply: IdReply = {
-    ttl: positiveNumber(body.id_sync_ttl, DEFAULT_ID_SYNC_TTL_S),
+    ttl: positiveNumber(body.id_sync_ttl, DEFAULT_ID_SYNC_TTL_SECONDS),
     ibs: readIbs(body.ibs, rejected),
     optOut: data('d_optout', optOut) || 'NONE',
-    optOutTtl: positiveNumber(body.d_ottl, DEFAULT_OPT_OUT_TTL_S),
+    optOutTtl: positiveNumber(body.d_ottl, DEFAULT_OPT_OUT_TTL_SECONDS),
     rejected,
   };
   const mid = readMid(body);

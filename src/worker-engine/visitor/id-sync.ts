@@ -2,7 +2,7 @@
  * ID syncs (ecid.md §6): the hidden `dest5.html` iframe, the postMessage protocol with the
  * origin checked both ways, and the `MCSYNCS` / `MCSYNCSOP` lists of syncs already fired.
  */
-import { DEFAULT_ID_SYNC_BY_URL_TTL_MIN, MAX_SYNC_COOKIE_LENGTH } from './constants.ts';
+import { DEFAULT_ID_SYNC_BY_URL_TTL_MINUTES, MAX_SYNC_COOKIE_LENGTH } from './constants.ts';
 import type { IbsEntry } from './id-response.ts';
 import { encodeText } from '../core/well-formed.ts';
 
@@ -122,7 +122,7 @@ export function idSyncByUrlMessage(cfg: IdSyncByUrlConfig, disabled: boolean): {
   if (disabled) return { error: ID_SYNC_ERRORS.disabled };
   if (cfg.dpid === undefined || cfg.dpid === null || cfg.dpid === '') return { error: ID_SYNC_ERRORS.noDpid };
   if (typeof cfg.url !== 'string' || cfg.url === '') return { error: ID_SYNC_ERRORS.noUrl };
-  const ttl = cfg.minutesToLive === undefined ? DEFAULT_ID_SYNC_BY_URL_TTL_MIN : Number(cfg.minutesToLive);
+  const ttl = cfg.minutesToLive === undefined ? DEFAULT_ID_SYNC_BY_URL_TTL_MINUTES : Number(cfg.minutesToLive);
   if (!Number.isFinite(ttl) || ttl <= 0) return { error: ID_SYNC_ERRORS.badTtl };
   const dpid = String(cfg.dpid);
   const dpuuid = cfg.dpuuid === undefined || cfg.dpuuid === null ? '' : String(cfg.dpuuid);

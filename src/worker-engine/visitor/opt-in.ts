@@ -4,8 +4,8 @@
  */
 import {
   MESSAGES,
-  OPT_IN_COOKIE_LIFETIME_FALLBACK_S,
-  OPT_IN_STORAGE_EXPIRY_S,
+  OPT_IN_COOKIE_LIFETIME_FALLBACK_SECONDS,
+  OPT_IN_STORAGE_EXPIRY_SECONDS,
   OptInCategories,
 } from './constants.ts';
 import { safeDecode } from '../core/cookies.ts';
@@ -71,8 +71,8 @@ export function parsePermissions(input: unknown): Permissions | undefined {
  */
 export function optInCookieLifetime(config: OptInConfig, viaLaunchExtension: boolean): number {
   if (typeof config.optInStorageExpiry === 'number' && config.optInStorageExpiry > 0) return config.optInStorageExpiry;
-  if (viaLaunchExtension && config.isOptInStorageEnabled) return OPT_IN_STORAGE_EXPIRY_S;
-  return OPT_IN_COOKIE_LIFETIME_FALLBACK_S;
+  if (viaLaunchExtension && config.isOptInStorageEnabled) return OPT_IN_STORAGE_EXPIRY_SECONDS;
+  return OPT_IN_COOKIE_LIFETIME_FALLBACK_SECONDS;
 }
 
 function categoriesOf(cats: unknown): OptInCategory[] {

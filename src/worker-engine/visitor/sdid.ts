@@ -3,7 +3,7 @@
  * analytics hit, Target…), renewed when a consumer asks a second time, and handed over from
  * another page through `adobe_mc_sdid` for 30 seconds.
  */
-import { SDID_PARAM_EXPIRY_S } from './constants.ts';
+import { SDID_PARAM_EXPIRY_SECONDS } from './constants.ts';
 
 export interface SdidState {
   current: string;
@@ -52,7 +52,7 @@ export function sdidFromUrl(pageUrl: string, orgId: string, nowMs: number): stri
   if (!pairs?.SDID || pairs.MCORGID !== orgId) return undefined;
   // No TS counts as too old (VisitorAPI starts from an age of 1e9 s).
   const age = pairs.TS ? Math.round(nowMs / 1000) - Number(pairs.TS) : 1e9;
-  return age < SDID_PARAM_EXPIRY_S ? pairs.SDID : undefined;
+  return age < SDID_PARAM_EXPIRY_SECONDS ? pairs.SDID : undefined;
 }
 
 /**

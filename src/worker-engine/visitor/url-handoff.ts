@@ -2,7 +2,7 @@
  * Carrying ids across domains in the URL (ecid.md §8): `appendVisitorIDsTo` writes
  * `adobe_mc=MCMID=…|MCAID=…|MCORGID=…|TS=…`, and a landing page accepts it for 5 minutes.
  */
-import { URL_IDS_MAX_AGE_MIN } from './constants.ts';
+import { URL_IDS_MAX_AGE_MINUTES } from './constants.ts';
 import { isValidVisitorId } from './id-response.ts';
 import { handOffPairs } from './sdid.ts';
 import { encodeText } from '../core/well-formed.ts';
@@ -56,7 +56,7 @@ export function idsFromUrl(pageUrl: string, orgId: string, nowMs: number): Hande
   const pairs = handOffPairs(pageUrl, ADOBE_MC_PARAM);
   const ts = Number(pairs?.TS);
   if (!pairs?.TS || pairs.MCORGID !== orgId || !Number.isFinite(ts)) return undefined;
-  if (Math.floor((handOffSeconds(nowMs) - ts) / 60) > URL_IDS_MAX_AGE_MIN) return undefined;
+  if (Math.floor((handOffSeconds(nowMs) - ts) / 60) > URL_IDS_MAX_AGE_MINUTES) return undefined;
   const out: HandedOverIds = {};
   if (isValidVisitorId(pairs.MCMID)) out.MCMID = pairs.MCMID;
   if (isValidVisitorId(pairs.MCAID)) out.MCAID = pairs.MCAID;

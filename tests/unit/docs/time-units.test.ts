@@ -12,21 +12,6 @@ const root = fileURLToPath(new URL('../../../', import.meta.url));
  */
 const OTHER_SPELLING = /\b(?:[A-Za-z][A-Za-z0-9_]*(?:_S|_SEC|_SECS|_MIN|_MINS|Sec|Secs|Mins|Millis)|MS_PER_[A-Z]+|SECONDS)\b/g;
 
-/**
- * Files not renamed yet: their owners were editing them when the rule came in (the renames are
- * listed in docs/runtime.md). Take a file off this list once it is renamed.
- */
-const PENDING = new Set([
-  'src/worker-engine/visitor/constants.ts',
-  'src/worker-engine/visitor/amcv-cookie.ts',
-  'src/worker-engine/visitor/amcv-state.ts',
-  'src/worker-engine/visitor/id-response.ts',
-  'src/worker-engine/visitor/id-sync.ts',
-  'src/worker-engine/visitor/opt-in.ts',
-  'src/worker-engine/visitor/sdid.ts',
-  'src/worker-engine/visitor/url-handoff.ts',
-]);
-
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
     const p = join(dir, d.name);
@@ -39,7 +24,6 @@ describe('time units in src/', () => {
   it('are spelled one way: Ms / _MS for milliseconds, the unit in full for any other', () => {
     const found: string[] = [];
     for (const file of sources(join(root, 'src'))) {
-      if (PENDING.has(file)) continue;
       for (const m of readFileSync(join(root, file), 'utf8').matchAll(OTHER_SPELLING)) found.push(`${file}: ${m[0]}`);
     }
     expect(found).toEqual([]);
