@@ -90,15 +90,18 @@ export async function caughtUp(page: Page): Promise<void> {
   await page.evaluate(() => (window as any).offtag.ask({ type: 'get-var', name: 'page name' }));
 }
 
-/** Waits for the worker's verdict on a rule (its devtools feed): `fired` or `condition not met`. */
-export async function ruleVerdict(page: Page, rule: string): Promise<'fired' | 'condition not met'> {
+/**
+ * Waits for the worker's verdict on a rule (its devtools feed): `fired` or `condition not met`.
+ * `timeout`: the verdict comes once the page has loaded, which takes longer on a loaded machine.
+ */
+export async function ruleVerdict(page: Page, rule: string, timeout = 15_000): Promise<'fired' | 'condition not met'> {
   let verdict: 'fired' | 'condition not met' | undefined;
   await expect
     .poll(async () => {
       const entry = (await monitorOf(page)).find((m) => (m.name === 'rule-completed' || m.name === 'rule-condition-failed') && m.data?.rule === rule);
       verdict = entry && (entry.name === 'rule-completed' ? 'fired' : 'condition not met');
       return verdict;
-    })
+    }, { timeout })
     .toBeDefined();
   return verdict!;
 }
