@@ -81,7 +81,7 @@ test('the imported every-module library computes what turbine computes', async (
   const completed = result.effects
     .filter((e): e is Extract<Effect, { type: 'monitor' }> => e.type === 'monitor' && e.name === 'rule-completed')
     // A rule whose events have two rule orders is imported as one rule per order (rule names are unique).
-    .map((e) => (e.data as { rule: string }).rule.replace(/ \(rule order -?\d+\)$/, ''));
+    .map((e) => (e.data as { rule: string }).rule.replace(/ \((page bottom, )?rule order -?\d+\)$/, ''));
   const replies = result.effects.filter((e): e is Extract<Effect, { type: 'reply' }> => e.type === 'reply');
   const values = Object.fromEntries(names.map((n, i) => [n, replies[i]?.value]));
 

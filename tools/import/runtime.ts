@@ -279,6 +279,12 @@ function launchEvent(event: DCtx['event'], rule: string): LaunchEvent {
 export const libraryLoaded = (): RuleEventSpec => ({ type: 'library-loaded' });
 export const domReady = (): RuleEventSpec => ({ type: 'dom-ready' });
 export const windowLoaded = (): RuleEventSpec => ({ type: 'window-loaded' });
+/**
+ * Core Page Bottom: Launch fires it when the page calls `_satellite.pageBottom()` at the end of its
+ * body, or at DOMContentLoaded when the page never does. Offtag's bridge loads with the page, so it
+ * is the engine's DOM-ready event; its rules take their place among DOM Ready rules by rule order.
+ */
+export const pageBottom = (): RuleEventSpec => ({ type: 'dom-ready' });
 export const directCall = (identifier: string): RuleEventSpec => ({ type: 'direct-call', id: identifier.trim() });
 
 // ---- conditions -----------------------------------------------------------------------------------

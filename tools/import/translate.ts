@@ -193,7 +193,7 @@ class Translator {
     }
   }
 
-  event(e: LaunchComponent): string {
+  event(e: LaunchComponent, notes: string[] = []): string {
     const s = (e.settings ?? {}) as Settings;
     switch (e.modulePath.replace(CORE + 'events/', '')) {
       case 'libraryLoaded.js':
@@ -202,6 +202,9 @@ class Translator {
         return 'launch.domReady()';
       case 'windowLoaded.js':
         return 'launch.windowLoaded()';
+      case 'pageBottom.js':
+        notes.push('Page Bottom runs at DOM ready, before the DOM Ready rules');
+        return 'launch.pageBottom()';
       case 'directCall.js':
         return `launch.directCall(${q(str(s.identifier, 'the identifier'))})`;
       default:
@@ -273,8 +276,15 @@ function scriptSources(html: string): string[] | undefined {
   return html.replace(/<script\b[^>]*\bsrc=["'][^"']+["'][^>]*>\s*<\/script>/gi, '').trim() === '' ? tags.map((t) => t[1]!) : undefined;
 }
 
-/** The name of a rule's part for events of another rule order. */
-export const orderSuffix = (order: number) => ` (rule order ${order})`;
+/** The name of a rule's part for events of another rule order (or its Page Bottom events). */
+export const orderSuffix = (order: number, pageBottom = false) => ` (${pageBottom ? 'page bottom, ' : ''}rule order ${order})`;
+
+/**
+ * Launch fires Page Bottom before DOM Ready (both at DOMContentLoaded when the page does not call
+ * `_satellite.pageBottom()`): a Page Bottom event is the engine's DOM ready event with its rule
+ * order moved below every DOM Ready rule's, keeping the order among Page Bottom rules.
+ */
+export const PAGE_BOTTOM_SHIFT = -1e9;
 
 function commonestRoot(c: LaunchContainer): string {
   const counts = new Map<string, number>();
@@ -295,10 +305,15 @@ function translateRule(t: Translator, r: LaunchRule): { item: ReportItem; code: 
   let dropped = 0;
   let onPage = 0;
   try {
-    const byOrder = new Map<number, string[]>();
+    // By the engine's order: Page Bottom events are DOM ready events placed before every DOM Ready rule.
+    const byOrder = new Map<number, { launchOrder: number; pageBottom: boolean; events: string[] }>();
     for (const e of r.events ?? []) {
-      const order = e.ruleOrder ?? 50;
-      byOrder.set(order, [...(byOrder.get(order) ?? []), t.event(e)]);
+      const launchOrder = e.ruleOrder ?? 50;
+      const pageBottom = e.modulePath === CORE + 'events/pageBottom.js';
+      const order = pageBottom ? launchOrder + PAGE_BOTTOM_SHIFT : launchOrder;
+      const part = byOrder.get(order) ?? { launchOrder, pageBottom, events: [] };
+      part.events.push(t.event(e, notes));
+      byOrder.set(order, part);
     }
     if (!byOrder.size) skip('it has no event');
     const conditions = (r.conditions ?? []).map((c, i) => {
@@ -327,8 +342,8 @@ function translateRule(t: Translator, r: LaunchRule): { item: ReportItem; code: 
     // Rule names are unique in a container: the parts of a rule with several orders after the
     // first are named with their order.
     const code = [...byOrder].map(
-      ([order, events], part) =>
-        `launch.rule({\n  name: ${q(part ? `${r.name}${orderSuffix(order)}` : r.name)},\n  order: ${order},\n  events: [${events.join(', ')}],\n  conditions: [${conditions.map((c) => '\n    ' + c).join(',')}${conditions.length ? '\n  ' : ''}],\n  actions: [${actions.map((a) => '\n    ' + indent(a, '    ')).join(',')}${actions.length ? '\n  ' : ''}],\n})`,
+      ([order, { launchOrder, pageBottom, events }], part) =>
+        `launch.rule({\n  name: ${q(part ? `${r.name}${orderSuffix(launchOrder, pageBottom)}` : r.name)},\n  order: ${order},\n  events: [${events.join(', ')}],\n  conditions: [${conditions.map((c) => '\n    ' + c).join(',')}${conditions.length ? '\n  ' : ''}],\n  actions: [${actions.map((a) => '\n    ' + indent(a, '    ')).join(',')}${actions.length ? '\n  ' : ''}],\n})`,
     );
     if (byOrder.size > 1) notes.push(`its events have ${byOrder.size} rule orders: one rule per order, the others named "${r.name}${orderSuffix(0).replace('0', 'N')}"`);
     notes.unshift(`${r.events!.length} event(s), ${conditions.length} condition(s) and ${actions.length - onPage} action(s) in the worker${onPage ? `, ${onPage} action(s) on the page` : ''}`);
