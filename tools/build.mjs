@@ -3,5 +3,8 @@
 // app). The work is tools/build/build.ts, run through tsx like the other tools; `offtag build` is the same.
 import { tsImport } from 'tsx/esm/api';
 
+const argv = process.argv.slice(2);
 const { buildCommand } = await tsImport('./build/build.ts', import.meta.url);
-process.exitCode = await buildCommand(process.argv.slice(2));
+process.exitCode = await buildCommand(argv);
+// The default build is also the package's (`npm pack`): the prebuilt CLI and the demo's SDK scripts (README "As a package").
+if (process.exitCode === 0 && argv.length === 0) await (await tsImport('./build/package-extras.ts', import.meta.url)).buildPackageExtras();

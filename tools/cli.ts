@@ -2,7 +2,8 @@
 import { readFile } from 'node:fs/promises';
 
 const USAGE = `usage:
-  offtag replay [--json] <fixture.json>   run the engine on a fixture: one summary line per event
+  offtag replay [--json] [--container <file>] <fixture.json>
+                                         run the engine on a fixture (default container: the storefront): one summary line per event
                                          (--json: one JSON line per effect, byte for byte the same each run)
   offtag decode [--json] '<beacon url>'  decode an analytics beacon: a table of named fields (--json: all of it)
   offtag build [--container <file>] [--env development|staging|production] [--out <dir>]
@@ -12,12 +13,43 @@ const USAGE = `usage:
   offtag import <library.js> [--assets <dir>] [--out containers/<name>]
                                          an Adobe Launch library as an Offtag container, with a report`;
 
+/**
+ * The package a missing-module error names (`Cannot find package 'vite'`, `Cannot find module
+ * '@adobe/reactor-turbine-schemas/schemas/container.json'`), or undefined for any other error.
+ */
+export function missingPackage(err: unknown): string | undefined {
+  const code = (err as { code?: string } | null)?.code;
+  if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') return undefined;
+  const name = /Cannot find (?:package|module) '([^']+)'/.exec(String((err as Error).message))?.[1];
+  if (!name || name.startsWith('.') || name.startsWith('/')) return undefined;
+  return name.split('/').slice(0, name.startsWith('@') ? 2 : 1).join('/');
+}
+
+/**
+ * Runs a command. The installed package's CLI is prebuilt with what replay, decode and serve use;
+ * a command that needs a development tool of the checkout (`import`'s schemas, a build's Vite)
+ * says which package to add, in one line, instead of a stack.
+ */
 export async function main(argv: string[]): Promise<number> {
+  try {
+    return await run(argv);
+  } catch (err) {
+    const name = missingPackage(err);
+    if (!name) throw err;
+    console.error(`offtag ${argv[0]}: needs the package ${name}, which installing offtag does not bring (a development tool): npm install --save-dev ${name}`);
+    return 1;
+  }
+}
+
+async function run(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'replay': {
       const json = rest.includes('--json');
-      const files = rest.filter((a) => a !== '--json');
+      // `--container <file>`: replay against another container than the storefront.
+      const at = rest.indexOf('--container');
+      const containerFile = at >= 0 ? rest[at + 1] : undefined;
+      const files = rest.filter((a, i) => a !== '--json' && (at < 0 || (i !== at && i !== at + 1)));
       if (!files[0]) {
         console.error('offtag replay: give a fixture file.');
         return 2;
@@ -36,7 +68,12 @@ export async function main(argv: string[]): Promise<number> {
         return 2;
       }
       const { replay } = await import('./replay/replay.ts');
-      const result = await replay(fixture as Parameters<typeof replay>[0]);
+      let container;
+      if (containerFile) {
+        const { loadContainer } = await import('./build/build.ts');
+        container = await loadContainer(containerFile);
+      }
+      const result = await replay(fixture as Parameters<typeof replay>[0], { container });
       if (json) process.stdout.write(result.lines.map((l) => l + '\n').join(''));
       else {
         const { summarizeReplay } = await import('./replay/summary.ts');

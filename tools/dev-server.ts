@@ -12,10 +12,11 @@
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { packageRoot } from './package-root.ts';
 import { serveStatic } from './static.ts';
 import { startRumIntake } from './rum-intake/server.ts';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = packageRoot(import.meta.url);
 const HOST = '127.0.0.1';
 
 /** `OFFTAG_PORT_BASE` moves all five ports together (two checkouts can run their tests side by side). */

@@ -28,10 +28,11 @@ const LINK_KIND = { o: 'custom link', d: 'download link', e: 'exit link' } as co
 /** The fields shown first, in this order; then every eVar, prop, list and hier. */
 const FIELDS = ['pageName', 'pageURL', 'referrer', 'linkType', 'linkName', 'linkUrl', 'events', 'channel', 'server', 'currencyCode', 'mid', 'rsid'];
 
-const pathOf = (url: unknown) => {
+/** Where a beacon was sent from: the path on this demo's origin, else the host too (another page that sends to the same collector). */
+export const pageOf = (url: unknown, here = location.origin) => {
   try {
     const u = new URL(String(url));
-    return u.pathname + u.search;
+    return (u.origin === here ? '' : u.host) + u.pathname + u.search;
   } catch {
     return String(url ?? '');
   }
@@ -63,7 +64,7 @@ function BeaconItem({ b, n, collector }: { b: Beacon; n: number; collector: stri
           link URL: {b.linkUrl ? <code>{b.linkUrl}</code> : <em>none (a custom link is named by its element ids)</em>}
         </p>
       )}
-      <p className="on">on {pathOf(b.pageURL)}</p>
+      <p className="on">on {pageOf(b.pageURL)}</p>
       {open && (
         <div className="decoded">
           <table>

@@ -196,7 +196,36 @@ test('the insights area: Educational Content page views, and the real Datadog RU
   await expect.poll(views, { timeout: 15_000 }).toEqual(['/insights', '/insights/lockout-tagout-basics']);
   // Outside the area the container does not load RUM.
   expect(await page.locator('#offtag-rum').count()).toBe(0);
+
+  // Back in the area, the status counts this RUM session's events only (the intake also holds
+  // another session's, as after an earlier visit), and says when the SDK sends.
+  const other = Array.from({ length: 7 }, (_, i) => JSON.stringify({ type: 'view', date: i, session: { id: 'another-session' }, view: { url: 'http://127.0.0.1/elsewhere' } }));
+  expect((await request.post(`${SERVERS.rum}/api/v2/rum`, { data: other.join('\n'), headers: { 'Content-Type': 'text/plain' } })).ok()).toBe(true);
+  await page.goto('/insights');
+  await expect(page.locator('#rum-status')).toContainText('Datadog RUM is running', { timeout: 10_000 });
+  await expect(page.locator('#rum-flush')).toContainText('30 s after the first one it holds');
+  const session = await page.evaluate(() => (window as unknown as { DD_RUM: { getInternalContext(): { session_id: string } } }).DD_RUM.getInternalContext().session_id);
+  const intake = async () => {
+    const events: Array<{ session?: { id?: string } }> = await (await request.get(`${SERVERS.rum}/__events`)).json();
+    return { all: events.length, ours: events.filter((e) => e.session?.id === session).length };
+  };
+  await expect
+    .poll(async () => Number(/events: (\d+)/.exec((await page.locator('#rum-count').textContent()) ?? '')?.[1]) === (await intake()).ours, { timeout: 10_000 })
+    .toBe(true);
+  const { all, ours } = await intake();
+  expect(ours).toBeGreaterThan(0);
+  expect(all - ours).toBe(7);
   expect(problems).toEqual([]);
+});
+
+test('the beacon panel shows the host of a beacon sent from another origin, the path of one sent from the demo', async ({ page, request }) => {
+  await page.goto('/');
+  await beacon(request, { pageName: 'acme:home:home' });
+  const g = encodeURIComponent('http://shop.other.example:8080/plain.html?x=1');
+  const sent = await request.get(`${SERVERS.collector}/b/ss/acmedev/1/JS-2.27.0/s123456789?AQB=1&ndh=1&pageName=plain%20page&g=${g}&AQE=1`);
+  expect(sent.ok()).toBe(true);
+  await expect(page.locator('#beacons > li', { hasText: 'plain page' }).locator('.on')).toHaveText('on shop.other.example:8080/plain.html?x=1');
+  await expect(page.locator('#beacons > li', { hasText: 'acme:home:home' }).locator('.on')).toHaveText('on /');
 });
 
 test('every screen fits a 390 px phone screen (no horizontal scroll) with the panel below the store; the page view at load waits for a late offtag.js', async ({ page, request }, info) => {

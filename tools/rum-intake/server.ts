@@ -27,14 +27,28 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { constants, inflateSync } from 'node:zlib';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
+import { packageRoot } from '../package-root.ts';
 import { serveStatic } from '../static.ts';
 
-/** A dependency's folder, wherever npm put it (beside offtag in an installed package, or in the checkout). */
-const packageDir = (name: string) => dirname(createRequire(import.meta.url).resolve(`${name}/package.json`));
-const SDK_BUNDLE = `${packageDir('@datadog/browser-rum')}/bundle/`;
-const AMPLITUDE_SCRIPTS = `${packageDir('@amplitude/analytics-browser')}/lib/scripts/`;
+/**
+ * A third-party SDK's files, as the demo loads them: the copy tools/build.mjs puts in
+ * `dist/demo-vendor/<vendor>/` (all an installed package has: the SDKs are dev dependencies), else
+ * the npm package in the checkout.
+ */
+function sdkDir(name: string, sub: string, vendor: string): string {
+  const vendored = `${packageRoot(import.meta.url)}dist/demo-vendor/${vendor}/`;
+  if (existsSync(vendored)) return vendored;
+  try {
+    return `${dirname(createRequire(import.meta.url).resolve(`${name}/package.json`))}/${sub}/`;
+  } catch {
+    return vendored;
+  }
+}
+const SDK_BUNDLE = sdkDir('@datadog/browser-rum', 'bundle', 'datadog-rum');
+const AMPLITUDE_SCRIPTS = sdkDir('@amplitude/analytics-browser', 'lib/scripts', 'amplitude');
 
 export interface RumBatch {
   /** The path the request came to, and the Datadog intake path it was meant for. */

@@ -22,7 +22,7 @@ describe('linkTrackVars / linkTrackEvents', () => {
     mid: 'M', aamlh: '7', aamb: 'B', mcorgid: 'O@AdobeOrg', v1: 'Full Logged In', v2: '123', v4: 'k', c1: 'D=v1', l1: 'a,b', l2: 'c',
     events: 'event49,event5=3,event7:abc', pe: 'lnk_o', pev2: 'name', s: '1x1', bw: '1', bh: '1',
   };
-  it('sends the listed variables plus the always-sent set (DECISIONS.md §5)', () => {
+  it('sends the listed variables plus the always-sent set (spec-coverage.md D5)', () => {
     const out = filterLinkHit(params, { 'cm.ssf': '1', other: 'x' }, 'pageName,eVar1,eVar4,list1,list2,events', 'event49');
     expect(Object.keys(out.params).sort()).toEqual(['aamlh', 'bh', 'bw', 'cc', 'ce', 'events', 'g', 'l1', 'l2', 'mcorgid', 'mid', 'pageName', 'pe', 'pev2', 's', 'v1', 'v4'].sort());
     expect(out.params.events).toBe('event49');

@@ -62,7 +62,7 @@ describe('link beacon', () => {
     await analytics.track(LINK);
     expect(ctx.requests[1]!.url.replace(/\/s\d+\?/, '/s…?')).toMatchInlineSnapshot(`"https://metrics.example.com/b/ss/acmeprod/1/JS-2.27.0-LF8J/s…?AQB=1&ndh=1&pf=1&t=24%2F2%2F2026%2014%3A4%3A36%202%20-330&mid=12345678901234567890123456789012345678&aamlh=7&ce=UTF-8&pageName=acme%3Aproduct%20detail%3A12345&g=https%3A%2F%2Fwww.example.com%2Fshop%2Fproduct%3Fid%3D1&cc=USD&events=event49&v1=Full%20Logged%20In&l1=imp-1%2Cimp-2&l2=cmp-1&v4=0801234567%3AUnassigned&pe=lnk_o&pev2=add-to-cart&s=1920x1080&c=24&j=1.6&v=N&k=Y&bw=1280&bh=720&mcorgid=0123456789ABCDEF01234567%40AdobeOrg&AQE=1"`);
   });
-  it('carries pe/pev2 and only the linkTrackVars variables (DECISIONS.md §5)', async () => {
+  it('carries pe/pev2 and only the linkTrackVars variables (spec-coverage.md D5)', async () => {
     const { ctx, analytics } = setup();
     await analytics.track(LINK);
     const b = decodeBeacon(ctx.requests[0]!.url);

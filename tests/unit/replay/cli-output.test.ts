@@ -57,3 +57,14 @@ describe('offtag serve options', () => {
     expect(() => parseServeArgs(['--port', '8080', '--rum-port', '8081'])).toThrow(/two servers cannot share a port/);
   });
 });
+
+describe('a command that needs a development tool', () => {
+  it('names the package to add in one line (the installed CLI bundles only what replay, decode and serve use)', async () => {
+    const { missingPackage } = await import('../../../tools/cli.ts');
+    const err = (message: string, code = 'ERR_MODULE_NOT_FOUND') => Object.assign(new Error(message), { code });
+    expect(missingPackage(err("Cannot find package 'vite' imported from /x/dist/cli/build.mjs"))).toBe('vite');
+    expect(missingPackage(err("Cannot find module '@adobe/reactor-turbine-schemas/schemas/container.json'", 'MODULE_NOT_FOUND'))).toBe('@adobe/reactor-turbine-schemas');
+    expect(missingPackage(err("Cannot find module './x.ts'"))).toBeUndefined();
+    expect(missingPackage(new Error('other'))).toBeUndefined();
+  });
+});

@@ -403,7 +403,7 @@ describe.each(COOKIE_CASES)('data element "%s"', (name, cookieName) => {
   });
 });
 
-describe('cookie names from settings (DECISIONS.md §1)', () => {
+describe('cookie names from settings (spec-coverage.md D1)', () => {
   it.each([
     ['community cookie', 'communityCookie'],
     ['client IP cookie', 'clientIpCookie'],

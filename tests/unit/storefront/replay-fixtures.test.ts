@@ -71,7 +71,7 @@ describe('storefront beacons through the real tracker', () => {
       expect(Object.keys(link!).filter((k) => /^(v(?!1$|4$)\d+|c\d+|h\d+|ch|server)$/.test(k))).toEqual([]);
     }
   });
-  it('no beacon before tracking consent, then the defaults of SPEC.md §8', async () => {
+  it('no beacon before tracking consent, then the defaults of spec-coverage.md §8', async () => {
     const { effects } = await run('anonymous-consent-later.json');
     expect(effects).toContainEqual({ type: 'log', level: 'error', message: 'EU compliance was not acknowledged by the user.' });
     const sent = beacons(effects);

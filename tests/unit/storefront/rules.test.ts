@@ -68,7 +68,7 @@ describe('rule "Visitor service"', () => {
 });
 
 describe('rule "Page View"', () => {
-  it('sends one page-view hit with the mapping of DECISIONS.md §5', async () => {
+  it('sends one page-view hit with the mapping of spec-coverage.md D5', async () => {
     const h = harness();
     await h.fire('Page View', { dataLayer: DATA_LAYER });
     expect(h.rec.hits).toEqual([{ type: 't', vars: PAGE_VIEW_VARS }]);
@@ -93,7 +93,7 @@ describe('rule "Page View"', () => {
     await h.fire('Page View', { dataLayer: { user: { profile: { attributes: { loginState } } } } });
     expect(h.rec.hits[0]!.vars.events).toBe('event49');
   });
-  it('sends no event for a visitor who is not logged in, with the defaults of SPEC.md §8', async () => {
+  it('sends no event for a visitor who is not logged in, with the defaults of spec-coverage.md §8', async () => {
     const h = harness();
     await h.fire('Page View', { dataLayer: {} });
     const vars = h.rec.hits[0]!.vars;
