@@ -180,7 +180,13 @@ class Translator {
       case 'localStorage.js':
         return skip('Local Storage: the bridge sends the worker sessionStorage keys only, not localStorage');
       case 'randomNumber.js':
-        return skip('Random Number: the engine gives data elements no random source of its own (replays must stay deterministic)');
+      {
+        const min = Number(s.min ?? 0);
+        const max = Number(s.max ?? 1000000000);
+        if (!Number.isFinite(min) || !Number.isFinite(max) || Math.ceil(min) > Math.floor(max)) skip(`Random Number from ${q(s.min)} to ${q(s.max)} is not a range of integers`);
+        notes.push('random number from the engine\'s random source, one value per event');
+        return `launch.randomNumber(${min}, ${max}, ${f})`;
+      }
       case 'sessionStorage.js':
         this.sessionKeys.add(str(s.name, 'the item name'));
         return `launch.sessionStorageItem(${q(s.name)}, ${f})`;

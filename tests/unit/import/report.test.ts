@@ -35,6 +35,7 @@ describe('the report', () => {
     expect(line('data element', 'page type')).toContain(': worker — JavaScript variable digitalData.page.pageInfo.pageType');
     expect(line('data element', 'heading text')).toContain('not imported — custom code needs the page: it uses `document.querySelector`');
     expect(line('data element', 'other global')).toContain('not under the data layer (digitalData)');
+    expect(line('data element', 'dice roll, empty range')).toContain('not imported — Random Number from 6 to 1 is not a range of integers');
     expect(line('rule', 'external custom code present')).toContain(': worker — 1 event(s), 0 condition(s) and 1 action(s) in the worker');
     expect(line('rule', 'external custom code missing')).toContain('action 1 not imported: its code file RC0000000000000000000000000000000002-source.min.js is not in');
     expect(line('rule', 'page custom code action')).toBe('rule "page custom code action": partly on the page — 1 event(s), 0 condition(s) and 0 action(s) in the worker, 1 action(s) on the page; action 1: custom code on the page (page-code.js block1) because it uses `document.body`, which only the page has');
