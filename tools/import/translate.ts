@@ -385,6 +385,27 @@ function analyticsOptions(t: Translator, extras: string[], settings: Record<stri
   return `{\n  trackerProperties: ${q(global)}${customSetup},\n}`;
 }
 
+/**
+ * The ECID extension's variables (VisitorAPI configuration): each one the import cannot carry is
+ * named with its reason. The tracking server is carried when it is the container's own
+ * `trackingServer` (the Analytics extension's); no variable's `%data element%` token is expanded.
+ */
+function ecidVariables(variables: Array<{ name: string; value: unknown }>, settings: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const v of variables) {
+    const value = typeof v.value === 'string' ? v.value : q(v.value);
+    if (/%[^%\n]+%/.test(value)) {
+      out.push(`ECID variable ${v.name} = ${q(value)} not imported: the worker's visitor service takes its configuration when the worker starts, before any data element has a value, so a %data element% token cannot be expanded into it; set the value in the container (settings, or window.offtagConfig on the page)`);
+    } else if (v.name === 'trackingServer' || v.name === 'trackingServerSecure') {
+      if (settings.trackingServer === undefined) settings.trackingServer = value;
+      else if (settings.trackingServer !== value) out.push(`ECID variable ${v.name} = ${q(value)} not imported: the container has one tracking server, ${q(settings.trackingServer)} (the Analytics extension's)`);
+    } else {
+      out.push(`ECID variable ${v.name} not imported: the worker's visitor service is started by adobeServices() with the container's org id and tracking server only`);
+    }
+  }
+  return out;
+}
+
 export function translate(c: LaunchContainer, o: TranslateOptions): Translation {
   const dataLayer = o.dataLayer ?? commonestRoot(c);
   const t = new Translator(c, o, dataLayer);
@@ -418,9 +439,7 @@ export function translate(c: LaunchContainer, o: TranslateOptions): Translation 
   const analytics = analyticsOptions(t, extras, settings);
   const ecidSettings = c.extensions?.['adobe-mcid']?.settings as Settings | undefined;
   if (typeof ecidSettings?.orgId === 'string') settings.orgId = ecidSettings.orgId;
-  for (const v of (ecidSettings?.variables ?? []) as Array<{ name: string; value: string }>) {
-    if (v.name !== 'trackingServer' && v.name !== 'trackingServerSecure') extras.push(`ECID variable ${v.name} not imported: the visitor service has no such setting`);
-  }
+  extras.push(...ecidVariables((ecidSettings?.variables ?? []) as Array<{ name: string; value: unknown }>, settings));
 
   const ecid = Boolean(c.extensions?.['adobe-mcid']);
   if (t.pageBlocks.size) settings[PAGE_CODE_SETTING] = `/${o.name}.page-code.js`;

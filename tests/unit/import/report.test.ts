@@ -44,13 +44,16 @@ describe('the report', () => {
     expect(line('rule', 'vendor script')).toContain('third-party script https://cdn.vendor.example/tag.js');
     expect(line('rule', 'custom event')).toContain('event core/src/lib/events/customEvent.js is not one the engine observes yet');
     expect(lines).toContain('extension "Acme Vendor Pixel" (acme-vendor) not imported: the import supports Core, Adobe Analytics and the Experience Cloud ID Service');
+    expect(lines).toContain('ECID variable marketingCloudServer = "%page type%.keepstock.example" not imported: the worker\'s visitor service takes its configuration when the worker starts, before any data element has a value, so a %data element% token cannot be expanded into it; set the value in the container (settings, or window.offtagConfig on the page)');
+    expect(lines).toContain("ECID variable cookieDomain not imported: the worker's visitor service is started by adobeServices() with the container's org id and tracking server only");
+    expect(readFileSync(`${TMP}/paths/container.ts`, 'utf8')).toContain('"trackingServer": "metrics.keepstock.example"');
     expect(lines).toContain('missing asset RC0000000000000000000000000000000002-source.min.js: give --assets <dir> with it');
     expect(lines.filter((l) => l.startsWith('note: '))).toEqual([
       "note: the property runs rule components without sequencing; Offtag runs each rule's conditions and actions in sequence (a component that returns a promise holds the next one)",
       'note: the property returns "" for data elements that do not exist; Offtag leaves an unknown %token% as written',
     ]);
-    // Not imported: 6 data elements, 4 rules, 1 action of an imported rule, 2 extensions = 13.
-    expect(lines.at(-1)).toBe('3 rules entirely in the worker, 2 rules partly on the page, 13 items not imported.');
+    // Not imported: 6 data elements, 4 rules, 1 action of an imported rule, 2 extensions, 2 ECID variables = 15.
+    expect(lines.at(-1)).toBe('3 rules entirely in the worker, 2 rules partly on the page, 15 items not imported.');
     const source = readFileSync(`${TMP}/paths/container.ts`, 'utf8');
     expect(source).toContain("_satellite.logger.log('external code ran');");
     expect(source).toContain('launch.loadScript(');
