@@ -172,13 +172,17 @@ class Translator {
       case 'queryStringParameter.js':
         return `launch.queryStringParameter(${q(str(s.name, 'the parameter name'))}, ${s.caseInsensitive === true}, ${f})`;
       case 'pageInfo.js':
-        if (s.attribute === 'title') skip('Page Info "title": the document title is not in the snapshot');
+        if (s.attribute === 'title') skip('Page Info "title": the document title is not in the event\'s snapshot, and the bridge (offtag.js, at its size budget) cannot grow to send it; a data layer value with the title reads the same');
         if (!['url', 'hostname', 'pathname', 'protocol', 'referrer'].includes(String(s.attribute))) skip(`Page Info "${String(s.attribute)}" is not a known attribute`);
         return `launch.pageInfo(${q(s.attribute)}, ${f})`;
       case 'mergedObjects.js':
         return `launch.mergedObjects(${q(Array.isArray(s.objects) ? s.objects : skip('the objects to merge are missing'))}, ${f})`;
       case 'localStorage.js':
-        return skip('Local Storage: the bridge sends the worker sessionStorage keys only, not localStorage');
+        return skip('Local Storage: the bridge sends the worker the sessionStorage keys the container declares, not localStorage, and cannot grow to (offtag.js is at its size budget)');
+      case 'domAttribute.js':
+        return skip(`DOM Attribute (${q(s.elementSelector ?? '')}): the worker has no DOM, and the bridge (at its size budget) sends no element reads with the event; a data layer value, or a page trigger's element, carries it instead`);
+      case 'visitorBehavior.js':
+        return skip(`Visitor Behavior (${q(s.attribute ?? '')}): Launch counts sessions, page views and new visitors in the page's localStorage, which the worker never sees, so its values would restart at the first page under Offtag`);
       case 'randomNumber.js':
       {
         const min = Number(s.min ?? 0);
