@@ -437,6 +437,8 @@ export function translate(c: LaunchContainer, o: TranslateOptions): Translation 
   const ps = (c.property?.settings ?? {}) as Settings;
   const notices: string[] = [];
   if (ps.ruleComponentSequencingEnabled === false) notices.push('note: the property runs rule components without sequencing; Offtag runs each rule\'s conditions and actions in sequence (a component that returns a promise holds the next one)');
+  if ((c.rules ?? []).some((r) => (r.events ?? []).some((e) => e.modulePath === CORE + 'events/pageBottom.js')))
+    notices.push("note: the library has Page Bottom rules, which run at DOM ready; Offtag's _satellite has no pageBottom(), so remove the `_satellite.pageBottom()` call from the end of your pages (it would throw)");
   if (ps.undefinedVarsReturnEmpty === true) notices.push('note: the property returns "" for data elements that do not exist; Offtag leaves an unknown %token% as written');
   const known = new Set(['core', 'adobe-analytics', 'adobe-mcid']);
   for (const [key, ext] of Object.entries(c.extensions ?? {})) if (!known.has(key)) extras.push(`extension ${q(ext.displayName)} (${key}) not imported: the import supports Core, Adobe Analytics and the Experience Cloud ID Service`);

@@ -29,6 +29,14 @@ describe('the report', () => {
     }
   });
 
+  it("tells a library with Page Bottom rules to drop the page's _satellite.pageBottom() call, which Offtag's _satellite lacks", () => {
+    const { lines } = runImport({ library: `${FIX}/every-module.js`, out: `${TMP}/page-bottom` });
+    expect(lines.filter((l) => l.startsWith('note: '))).toEqual([
+      "note: the library has Page Bottom rules, which run at DOM ready; Offtag's _satellite has no pageBottom(), so remove the `_satellite.pageBottom()` call from the end of your pages (it would throw)",
+    ]);
+    expect(lines.find((l) => l.startsWith('rule "page bottom, order 60":'))).toContain('Page Bottom runs at DOM ready, before the DOM Ready rules');
+  });
+
   it('walks every path: worker, not imported with the reason, missing asset, unknown extension, third-party script', () => {
     const { lines } = runImport({ library: `${FIX}/report-paths.js`, out: `${TMP}/paths`, assets: `${FIX}/assets` });
     const line = (kind: string, name: string) => lines.find((l) => l.startsWith(`${kind} ${JSON.stringify(name)}:`))!;
