@@ -18,7 +18,7 @@
  *   Linux only.
  *
  * Run alone: `npx tsx bench/load.ts [--rounds 7] [--methods cdp,proc] [--throttle 1,4,6]
- * [--variants none,offtag,turbine]` (dist/ and bench/.build built: `npm run bench` builds them, or
+ * [--variants none,offtag,turbine] [--account] [--no-build]` (`--account` adds `ABLATIONS`; dist/ built: `npm run bench` builds them, or
  * `node tools/build.mjs` and a bench run). Never asserted (docs/bench.md).
  */
 import { spawn } from 'node:child_process';

@@ -30,7 +30,7 @@ export interface Results {
   single: Record<Variant, Record<string, Num>>;
   load: LoadResults;
   /** Per event under CPU throttling (issue 26), by rate. */
-  perEventThrottled?: Record<string, Record<Variant, Record<string, { threadMs: Num; ratio: Num }>>>;
+  perEventThrottled?: Record<string, Record<Variant, Record<string, { threadMs: Num; ratio: Num; rawThreadMs?: Num; rawRatio?: Num }>>>;
   inpByRate?: Record<string, Record<Variant, { clicks: number; durationMedianMs: Num; durationP98Ms: Num; durationMaxMs: Num; handlerMedianMs: Num; reported: number }>>;
   bytes: Record<Variant, { mainThread: { raw: number; gzip: number }; worker?: { raw: number; gzip: number } }>;
   dataLayer: Array<{ bytes: number; eventsPerSample: number; offtag: Num; 'main-thread': Num; turbine: Num; floor: Num }>;
@@ -126,7 +126,7 @@ export function renderMarkdown(r: Results): string {
     L.push('## Phone figures: per event, load and the click, at 1×, 4× and 6× CPU throttling');
     L.push('');
     L.push(
-      `4× is a mid-range phone, 6× a low-end one (Chrome's \`Emulation.setCPUThrottlingRate\` on this server CPU). Per event: the section 1 method on the same pages, ${m.plan.throttledSamples ?? '—'} rounds of ${m.plan.throttledN ?? '—'} events per type when throttled (fewer than unthrottled: wider spread). Load: section 2's CDP figure, over no tag. Click: the INP page's click handler, median.`,
+      `4× is a mid-range phone, 6× a low-end one (Chrome's \`Emulation.setCPUThrottlingRate\` on this server CPU). Per event: the section 1 method on the same pages, ${m.plan.throttledSamples ?? '—'} rounds of ${m.plan.throttledN ?? '—'} events per type when throttled (fewer than unthrottled: wider spread). Load: section 2's CDP figure, over no tag. Click: the INP page's click handler, median. Throttled per-event figures are ThreadTime per event *not* idle-corrected (under throttling the page's idle CPU is the throttler's own spin, and subtracting it zeroed most figures of the first run with this table, 2026-11-25, whose throttled per-event rows therefore show —).`,
     );
     L.push('');
     L.push(`| figure | rate | ${VARIANTS.map((v) => VARIANT_LABEL[v]).join(' | ')} |`);
@@ -134,7 +134,12 @@ export function renderMarkdown(r: Results): string {
     const allRates = ['1', ...Object.keys(r.perEventThrottled)];
     for (const id of ['Page View', 'Element Interactions', 'all']) {
       for (const rate of allRates) {
-        const row = (v: Variant) => (rate === '1' ? r.perEvent[v][id] : r.perEventThrottled![rate]?.[v]?.[id]);
+        // Throttled: the raw figure (the idle correction at a throttled rate subtracts the throttler's spin and zeroes figures); none before it was kept.
+        const row = (v: Variant) => {
+          if (rate === '1') return r.perEvent[v][id];
+          const x = r.perEventThrottled![rate]?.[v]?.[id];
+          return { threadMs: x?.rawThreadMs ?? null, ratio: x?.rawRatio ?? null };
+        };
         L.push(
           `| per event, ${id === 'all' ? 'all four' : id} (ms) | ${rate}× | ${VARIANTS.map((v) => `${ms(row(v)?.threadMs ?? null)}${v === 'offtag' ? '' : ` (${times(row(v)?.ratio ?? null)})`}`).join(' | ')} |`,
         );

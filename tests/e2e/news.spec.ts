@@ -6,6 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { beacons, clearState, consoleOf, resetServers, SERVERS, type Beacon } from './helpers.ts';
+import { tagContainerMarker } from '../../src/worker-engine/analytics/beacon-url.ts';
 
 const PAGE = '/test/news.html?cid=spring';
 
@@ -56,6 +57,8 @@ test('with consent: page view, window loaded, direct call and click beacons carr
 
   const info = await page.evaluate(() => (window as any)._satellite.buildInfo);
   expect(info).toMatchObject({ containerName: 'news', containerVersion: '0.3.0', environment: 'staging', turbineVersion: 'offtag' });
+  // The beacons' tag container marker is this library's build date's.
+  expect((await beacon(request, 'news:world:a-123')).version).toBe(`JS-2.27.0-${tagContainerMarker(info.buildDate)}`);
   expect(await page.evaluate(() => (window as any)._satellite.environment.stage)).toBe('staging');
 });
 

@@ -9,11 +9,14 @@ import { originFor } from '../core/settings.ts';
 export const APPMEASUREMENT_VERSION = '2.27.0';
 /** `P` of the path: 1 without postbacks or AAM forwarding through the JSONP path, which Offtag never uses. */
 export const BEACON_PATH_MODE = '1';
+/** Written by `offtag build` into every bundle (tools/build/build.ts): the library's build info. */
+declare const __OFFTAG_BUILD_INFO__: { buildDate: string } | undefined;
 /**
- * The container build date (SPEC.md §9; the bridge's `_satellite.buildInfo` reports the same one).
- * The Launch analytics extension derives the tracker's `tagContainerMarker` from it.
+ * The container build date: the library's, as `_satellite.buildInfo` reports it; run from source
+ * (the Node replay), SPEC.md §9's date, which the replay goldens carry. The Launch analytics
+ * extension derives the tracker's `tagContainerMarker` from it.
  */
-export const CONTAINER_BUILD_DATE = '2025-08-19T00:00:00Z';
+export const CONTAINER_BUILD_DATE = typeof __OFFTAG_BUILD_INFO__ == 'object' ? __OFFTAG_BUILD_INFO__.buildDate : '2025-08-19T00:00:00Z';
 
 /**
  * Launch's version marker: `L`, then base 36 of (year − 2010), the last base-36 digit of
