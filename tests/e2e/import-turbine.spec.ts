@@ -81,10 +81,20 @@ test('the imported every-module library computes what turbine computes', async (
   const completed = result.effects
     .filter((e): e is Extract<Effect, { type: 'monitor' }> => e.type === 'monitor' && e.name === 'rule-completed')
     // A rule whose events have two rule orders is imported as one rule per order (rule names are unique).
-    .map((e) => (e.data as { rule: string }).rule.replace(/ \(rule order -?\d+\)$/, ''));
+    .map((e) => (e.data as { rule: string }).rule.replace(/ \((page bottom, )?rule order -?\d+\)$/, ''));
   const replies = result.effects.filter((e): e is Extract<Effect, { type: 'reply' }> => e.type === 'reply');
   const values = Object.fromEntries(names.map((n, i) => [n, replies[i]?.value]));
 
+  // Random numbers: each side's value is an integer in the data element's range (drawn from the engine's random source).
+  const library = readLibrary(readFileSync(LIBRARY, 'utf8'), LIBRARY);
+  for (const [name, de] of Object.entries(library.dataElements ?? {})) {
+    if (!de.modulePath.endsWith('/randomNumber.js')) continue;
+    const { min, max } = de.settings as { min: number; max: number };
+    for (const side of [values, fromTurbine.values]) {
+      expect(Number.isInteger(side[name]) && (side[name] as number) >= min && (side[name] as number) <= max, `${name}: ${String(side[name])}`).toBe(true);
+      side[name] = 'a random integer in range';
+    }
+  }
   expect(completed).toEqual(fromTurbine.completed);
   expect(values).toEqual(fromTurbine.values);
   // The comparison is not empty: rules passed and failed, values of every kind were read.

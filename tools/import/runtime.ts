@@ -174,6 +174,20 @@ function tokenValue(ctx: DCtx, text: string): unknown {
   return text.replace(/%([^%\n]+)%/g, (_t, n: string) => asString(ctx.get(n)));
 }
 
+/**
+ * Core Random Number: an integer from `min` to `max` inclusive, drawn from the engine's random
+ * source (`env.random`, so a replay can fix it). One value per event: the engine reads a data
+ * element once per event, where turbine draws again on each read.
+ */
+export function randomNumber(min: number, max: number, finish: Finish = {}): LaunchDataElement {
+  const lo = Math.ceil(min);
+  const hi = Math.floor(max);
+  return finished((ctx) => {
+    if (!ctx.random) throw new Error('the engine gave this data element no random source');
+    return Math.floor(ctx.random() * (hi - lo + 1)) + lo;
+  }, finish, [], true);
+}
+
 /** Core Session Storage: an item of the page's sessionStorage (the bridge reads the keys the container names). */
 export function sessionStorageItem(key: string, finish: Finish = {}): LaunchDataElement {
   return finished((ctx) => ctx.session.get(key), finish, []);
@@ -279,6 +293,12 @@ function launchEvent(event: DCtx['event'], rule: string): LaunchEvent {
 export const libraryLoaded = (): RuleEventSpec => ({ type: 'library-loaded' });
 export const domReady = (): RuleEventSpec => ({ type: 'dom-ready' });
 export const windowLoaded = (): RuleEventSpec => ({ type: 'window-loaded' });
+/**
+ * Core Page Bottom: Launch fires it when the page calls `_satellite.pageBottom()` at the end of its
+ * body, or at DOMContentLoaded when the page never does. Offtag's bridge loads with the page, so it
+ * is the engine's DOM-ready event; its rules take their place among DOM Ready rules by rule order.
+ */
+export const pageBottom = (): RuleEventSpec => ({ type: 'dom-ready' });
 export const directCall = (identifier: string): RuleEventSpec => ({ type: 'direct-call', id: identifier.trim() });
 
 // ---- conditions -----------------------------------------------------------------------------------

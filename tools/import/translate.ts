@@ -172,15 +172,25 @@ class Translator {
       case 'queryStringParameter.js':
         return `launch.queryStringParameter(${q(str(s.name, 'the parameter name'))}, ${s.caseInsensitive === true}, ${f})`;
       case 'pageInfo.js':
-        if (s.attribute === 'title') skip('Page Info "title": the document title is not in the snapshot');
+        if (s.attribute === 'title') skip('Page Info "title": the document title is not in the event\'s snapshot, and the bridge (offtag.js, at its size budget) cannot grow to send it; a data layer value with the title reads the same');
         if (!['url', 'hostname', 'pathname', 'protocol', 'referrer'].includes(String(s.attribute))) skip(`Page Info "${String(s.attribute)}" is not a known attribute`);
         return `launch.pageInfo(${q(s.attribute)}, ${f})`;
       case 'mergedObjects.js':
         return `launch.mergedObjects(${q(Array.isArray(s.objects) ? s.objects : skip('the objects to merge are missing'))}, ${f})`;
       case 'localStorage.js':
-        return skip('Local Storage: the bridge sends the worker sessionStorage keys only, not localStorage');
+        return skip('Local Storage: the bridge sends the worker the sessionStorage keys the container declares, not localStorage, and cannot grow to (offtag.js is at its size budget)');
+      case 'domAttribute.js':
+        return skip(`DOM Attribute (${q(s.elementSelector ?? '')}): the worker has no DOM, and the bridge (at its size budget) sends no element reads with the event; a data layer value, or a page trigger's element, carries it instead`);
+      case 'visitorBehavior.js':
+        return skip(`Visitor Behavior (${q(s.attribute ?? '')}): Launch counts sessions, page views and new visitors in the page's localStorage, which the worker never sees, so its values would restart at the first page under Offtag`);
       case 'randomNumber.js':
-        return skip('Random Number: the engine gives data elements no random source of its own (replays must stay deterministic)');
+      {
+        const min = Number(s.min ?? 0);
+        const max = Number(s.max ?? 1000000000);
+        if (!Number.isFinite(min) || !Number.isFinite(max) || Math.ceil(min) > Math.floor(max)) skip(`Random Number from ${q(s.min)} to ${q(s.max)} is not a range of integers`);
+        notes.push('random number from the engine\'s random source, one value per event');
+        return `launch.randomNumber(${min}, ${max}, ${f})`;
+      }
       case 'sessionStorage.js':
         this.sessionKeys.add(str(s.name, 'the item name'));
         return `launch.sessionStorageItem(${q(s.name)}, ${f})`;
@@ -193,7 +203,7 @@ class Translator {
     }
   }
 
-  event(e: LaunchComponent): string {
+  event(e: LaunchComponent, notes: string[] = []): string {
     const s = (e.settings ?? {}) as Settings;
     switch (e.modulePath.replace(CORE + 'events/', '')) {
       case 'libraryLoaded.js':
@@ -202,6 +212,9 @@ class Translator {
         return 'launch.domReady()';
       case 'windowLoaded.js':
         return 'launch.windowLoaded()';
+      case 'pageBottom.js':
+        notes.push('Page Bottom runs at DOM ready, before the DOM Ready rules');
+        return 'launch.pageBottom()';
       case 'directCall.js':
         return `launch.directCall(${q(str(s.identifier, 'the identifier'))})`;
       default:
@@ -273,8 +286,15 @@ function scriptSources(html: string): string[] | undefined {
   return html.replace(/<script\b[^>]*\bsrc=["'][^"']+["'][^>]*>\s*<\/script>/gi, '').trim() === '' ? tags.map((t) => t[1]!) : undefined;
 }
 
-/** The name of a rule's part for events of another rule order. */
-export const orderSuffix = (order: number) => ` (rule order ${order})`;
+/** The name of a rule's part for events of another rule order (or its Page Bottom events). */
+export const orderSuffix = (order: number, pageBottom = false) => ` (${pageBottom ? 'page bottom, ' : ''}rule order ${order})`;
+
+/**
+ * Launch fires Page Bottom before DOM Ready (both at DOMContentLoaded when the page does not call
+ * `_satellite.pageBottom()`): a Page Bottom event is the engine's DOM ready event with its rule
+ * order moved below every DOM Ready rule's, keeping the order among Page Bottom rules.
+ */
+export const PAGE_BOTTOM_SHIFT = -1e9;
 
 function commonestRoot(c: LaunchContainer): string {
   const counts = new Map<string, number>();
@@ -295,10 +315,15 @@ function translateRule(t: Translator, r: LaunchRule): { item: ReportItem; code: 
   let dropped = 0;
   let onPage = 0;
   try {
-    const byOrder = new Map<number, string[]>();
+    // By the engine's order: Page Bottom events are DOM ready events placed before every DOM Ready rule.
+    const byOrder = new Map<number, { launchOrder: number; pageBottom: boolean; events: string[] }>();
     for (const e of r.events ?? []) {
-      const order = e.ruleOrder ?? 50;
-      byOrder.set(order, [...(byOrder.get(order) ?? []), t.event(e)]);
+      const launchOrder = e.ruleOrder ?? 50;
+      const pageBottom = e.modulePath === CORE + 'events/pageBottom.js';
+      const order = pageBottom ? launchOrder + PAGE_BOTTOM_SHIFT : launchOrder;
+      const part = byOrder.get(order) ?? { launchOrder, pageBottom, events: [] };
+      part.events.push(t.event(e, notes));
+      byOrder.set(order, part);
     }
     if (!byOrder.size) skip('it has no event');
     const conditions = (r.conditions ?? []).map((c, i) => {
@@ -327,8 +352,8 @@ function translateRule(t: Translator, r: LaunchRule): { item: ReportItem; code: 
     // Rule names are unique in a container: the parts of a rule with several orders after the
     // first are named with their order.
     const code = [...byOrder].map(
-      ([order, events], part) =>
-        `launch.rule({\n  name: ${q(part ? `${r.name}${orderSuffix(order)}` : r.name)},\n  order: ${order},\n  events: [${events.join(', ')}],\n  conditions: [${conditions.map((c) => '\n    ' + c).join(',')}${conditions.length ? '\n  ' : ''}],\n  actions: [${actions.map((a) => '\n    ' + indent(a, '    ')).join(',')}${actions.length ? '\n  ' : ''}],\n})`,
+      ([order, { launchOrder, pageBottom, events }], part) =>
+        `launch.rule({\n  name: ${q(part ? `${r.name}${orderSuffix(launchOrder, pageBottom)}` : r.name)},\n  order: ${order},\n  events: [${events.join(', ')}],\n  conditions: [${conditions.map((c) => '\n    ' + c).join(',')}${conditions.length ? '\n  ' : ''}],\n  actions: [${actions.map((a) => '\n    ' + indent(a, '    ')).join(',')}${actions.length ? '\n  ' : ''}],\n})`,
     );
     if (byOrder.size > 1) notes.push(`its events have ${byOrder.size} rule orders: one rule per order, the others named "${r.name}${orderSuffix(0).replace('0', 'N')}"`);
     notes.unshift(`${r.events!.length} event(s), ${conditions.length} condition(s) and ${actions.length - onPage} action(s) in the worker${onPage ? `, ${onPage} action(s) on the page` : ''}`);
@@ -364,6 +389,27 @@ function analyticsOptions(t: Translator, extras: string[], settings: Record<stri
   return `{\n  trackerProperties: ${q(global)}${customSetup},\n}`;
 }
 
+/**
+ * The ECID extension's variables (VisitorAPI configuration): each one the import cannot carry is
+ * named with its reason. The tracking server is carried when it is the container's own
+ * `trackingServer` (the Analytics extension's); no variable's `%data element%` token is expanded.
+ */
+function ecidVariables(variables: Array<{ name: string; value: unknown }>, settings: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const v of variables) {
+    const value = typeof v.value === 'string' ? v.value : q(v.value);
+    if (/%[^%\n]+%/.test(value)) {
+      out.push(`ECID variable ${v.name} = ${q(value)} not imported: the worker's visitor service takes its configuration when the worker starts, before any data element has a value, so a %data element% token cannot be expanded into it; set the value in the container (settings, or window.offtagConfig on the page)`);
+    } else if (v.name === 'trackingServer' || v.name === 'trackingServerSecure') {
+      if (settings.trackingServer === undefined) settings.trackingServer = value;
+      else if (settings.trackingServer !== value) out.push(`ECID variable ${v.name} = ${q(value)} not imported: the container has one tracking server, ${q(settings.trackingServer)} (the Analytics extension's)`);
+    } else {
+      out.push(`ECID variable ${v.name} not imported: the worker's visitor service is started by adobeServices() with the container's org id and tracking server only`);
+    }
+  }
+  return out;
+}
+
 export function translate(c: LaunchContainer, o: TranslateOptions): Translation {
   const dataLayer = o.dataLayer ?? commonestRoot(c);
   const t = new Translator(c, o, dataLayer);
@@ -391,15 +437,15 @@ export function translate(c: LaunchContainer, o: TranslateOptions): Translation 
   const ps = (c.property?.settings ?? {}) as Settings;
   const notices: string[] = [];
   if (ps.ruleComponentSequencingEnabled === false) notices.push('note: the property runs rule components without sequencing; Offtag runs each rule\'s conditions and actions in sequence (a component that returns a promise holds the next one)');
+  if ((c.rules ?? []).some((r) => (r.events ?? []).some((e) => e.modulePath === CORE + 'events/pageBottom.js')))
+    notices.push("note: the library has Page Bottom rules, which run at DOM ready; Offtag's _satellite has no pageBottom(), so remove the `_satellite.pageBottom()` call from the end of your pages (it would throw)");
   if (ps.undefinedVarsReturnEmpty === true) notices.push('note: the property returns "" for data elements that do not exist; Offtag leaves an unknown %token% as written');
   const known = new Set(['core', 'adobe-analytics', 'adobe-mcid']);
   for (const [key, ext] of Object.entries(c.extensions ?? {})) if (!known.has(key)) extras.push(`extension ${q(ext.displayName)} (${key}) not imported: the import supports Core, Adobe Analytics and the Experience Cloud ID Service`);
   const analytics = analyticsOptions(t, extras, settings);
   const ecidSettings = c.extensions?.['adobe-mcid']?.settings as Settings | undefined;
   if (typeof ecidSettings?.orgId === 'string') settings.orgId = ecidSettings.orgId;
-  for (const v of (ecidSettings?.variables ?? []) as Array<{ name: string; value: string }>) {
-    if (v.name !== 'trackingServer' && v.name !== 'trackingServerSecure') extras.push(`ECID variable ${v.name} not imported: the visitor service has no such setting`);
-  }
+  extras.push(...ecidVariables((ecidSettings?.variables ?? []) as Array<{ name: string; value: unknown }>, settings));
 
   const ecid = Boolean(c.extensions?.['adobe-mcid']);
   if (t.pageBlocks.size) settings[PAGE_CODE_SETTING] = `/${o.name}.page-code.js`;

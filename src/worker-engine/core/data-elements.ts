@@ -21,6 +21,8 @@ export interface ResolverDeps {
   cookies: CookieJar;
   session: SessionStore;
   log(level: LogLevel, message: string): void;
+  /** The engine's random source, handed to data elements. */
+  random?: () => number;
   /** Values set with `_satellite.setVar`. */
   customVars: Map<string, unknown>;
 }
@@ -144,6 +146,7 @@ export function createResolver<N extends string>(
     cookies: deps.cookies,
     session: deps.session,
     log: deps.log,
+    ...(deps.random ? { random: deps.random } : {}),
     dataLayer: (path) => readPath(deps.snapshot.dataLayer, path),
     get: (n) => resolver.get(n),
   };

@@ -95,7 +95,7 @@ export function createEventHandler<N extends string, S>({ container, ctx, servic
   return async (raw) => {
     const event = normalise(raw);
     const snapshot = ctx.snapshot();
-    const resolver = createResolver(container.dataElements, { settings, page, snapshot, event, cookies, session, log, customVars });
+    const resolver = createResolver(container.dataElements, { settings, page, snapshot, event, cookies, session, log, customVars, random: () => ctx.env.random() });
     await handle(event, resolver);
     await checkChanges(resolver);
   };

@@ -113,6 +113,8 @@ export interface DataElementContext<N extends string, X = unknown> {
   readonly cookies: CookieJar;
   readonly session: SessionStore;
   log(level: LogLevel, message: string): void;
+  /** The engine's random source (`env.random`, in [0, 1)); absent where the engine gives none (the early getVar values). */
+  readonly random?: () => number;
 }
 
 export type RuleEventSpec =

@@ -29,12 +29,24 @@ describe('the report', () => {
     }
   });
 
+  it("tells a library with Page Bottom rules to drop the page's _satellite.pageBottom() call, which Offtag's _satellite lacks", () => {
+    const { lines } = runImport({ library: `${FIX}/every-module.js`, out: `${TMP}/page-bottom` });
+    expect(lines.filter((l) => l.startsWith('note: '))).toEqual([
+      "note: the library has Page Bottom rules, which run at DOM ready; Offtag's _satellite has no pageBottom(), so remove the `_satellite.pageBottom()` call from the end of your pages (it would throw)",
+    ]);
+    expect(lines.find((l) => l.startsWith('rule "page bottom, order 60":'))).toContain('Page Bottom runs at DOM ready, before the DOM Ready rules');
+  });
+
   it('walks every path: worker, not imported with the reason, missing asset, unknown extension, third-party script', () => {
     const { lines } = runImport({ library: `${FIX}/report-paths.js`, out: `${TMP}/paths`, assets: `${FIX}/assets` });
     const line = (kind: string, name: string) => lines.find((l) => l.startsWith(`${kind} ${JSON.stringify(name)}:`))!;
     expect(line('data element', 'page type')).toContain(': worker — JavaScript variable digitalData.page.pageInfo.pageType');
     expect(line('data element', 'heading text')).toContain('not imported — custom code needs the page: it uses `document.querySelector`');
     expect(line('data element', 'other global')).toContain('not under the data layer (digitalData)');
+    expect(line('data element', 'hero banner id')).toContain('not imported — DOM Attribute (".hero"): the worker has no DOM');
+    expect(line('data element', 'landing page')).toContain('not imported — Visitor Behavior ("landingPage"): Launch counts sessions');
+    expect(line('data element', 'document title')).toContain('not imported — Page Info "title": the document title is not in the event\'s snapshot');
+    expect(line('data element', 'dice roll, empty range')).toContain('not imported — Random Number from 6 to 1 is not a range of integers');
     expect(line('rule', 'external custom code present')).toContain(': worker — 1 event(s), 0 condition(s) and 1 action(s) in the worker');
     expect(line('rule', 'external custom code missing')).toContain('action 1 not imported: its code file RC0000000000000000000000000000000002-source.min.js is not in');
     expect(line('rule', 'page custom code action')).toBe('rule "page custom code action": partly on the page — 1 event(s), 0 condition(s) and 0 action(s) in the worker, 1 action(s) on the page; action 1: custom code on the page (page-code.js block1) because it uses `document.body`, which only the page has');
@@ -43,13 +55,16 @@ describe('the report', () => {
     expect(line('rule', 'vendor script')).toContain('third-party script https://cdn.vendor.example/tag.js');
     expect(line('rule', 'custom event')).toContain('event core/src/lib/events/customEvent.js is not one the engine observes yet');
     expect(lines).toContain('extension "Acme Vendor Pixel" (acme-vendor) not imported: the import supports Core, Adobe Analytics and the Experience Cloud ID Service');
+    expect(lines).toContain('ECID variable marketingCloudServer = "%page type%.keepstock.example" not imported: the worker\'s visitor service takes its configuration when the worker starts, before any data element has a value, so a %data element% token cannot be expanded into it; set the value in the container (settings, or window.offtagConfig on the page)');
+    expect(lines).toContain("ECID variable cookieDomain not imported: the worker's visitor service is started by adobeServices() with the container's org id and tracking server only");
+    expect(readFileSync(`${TMP}/paths/container.ts`, 'utf8')).toContain('"trackingServer": "metrics.keepstock.example"');
     expect(lines).toContain('missing asset RC0000000000000000000000000000000002-source.min.js: give --assets <dir> with it');
     expect(lines.filter((l) => l.startsWith('note: '))).toEqual([
       "note: the property runs rule components without sequencing; Offtag runs each rule's conditions and actions in sequence (a component that returns a promise holds the next one)",
       'note: the property returns "" for data elements that do not exist; Offtag leaves an unknown %token% as written',
     ]);
-    // Not imported: 6 data elements, 4 rules, 1 action of an imported rule, 2 extensions = 13.
-    expect(lines.at(-1)).toBe('3 rules entirely in the worker, 2 rules partly on the page, 13 items not imported.');
+    // Not imported: 8 data elements, 4 rules, 1 action of an imported rule, 2 extensions, 2 ECID variables = 17.
+    expect(lines.at(-1)).toBe('3 rules entirely in the worker, 2 rules partly on the page, 17 items not imported.');
     const source = readFileSync(`${TMP}/paths/container.ts`, 'utf8');
     expect(source).toContain("_satellite.logger.log('external code ran');");
     expect(source).toContain('launch.loadScript(');

@@ -65,3 +65,23 @@ describe('ECID and sequencing', () => {
     expect(launch.customAction(never, { delayNext: false }).fn(c)).toBeUndefined();
   });
 });
+
+describe('Core Random Number', () => {
+  const read = (de: ReturnType<typeof launch.randomNumber>, random?: () => number) => {
+    if (de.type !== 'custom') throw new Error('not a custom data element');
+    const logs: string[] = [];
+    const session = { get: () => null, set: () => {} };
+    const value = de.fn({ session, settings: {}, ...(random ? { random } : {}), log: (_l: string, m: string) => logs.push(m) } as never);
+    return value;
+  };
+  it('draws an integer from min to max inclusive from the engine random source, bounds rounded inward as Core does', () => {
+    expect(read(launch.randomNumber(1, 6), () => 0)).toBe(1);
+    expect(read(launch.randomNumber(1, 6), () => 0.999999)).toBe(6);
+    expect(read(launch.randomNumber(1.2, 6.8), () => 0)).toBe(2);
+    expect(read(launch.randomNumber(1.2, 6.8), () => 0.999999)).toBe(6);
+    expect(read(launch.randomNumber(3, 3), () => 0.5)).toBe(3);
+  });
+  it('without a random source from the engine, it fails with a message (the engine logs it and uses the default)', () => {
+    expect(() => read(launch.randomNumber(1, 6))).toThrow('the engine gave this data element no random source');
+  });
+});
