@@ -30,43 +30,49 @@ declare global {
 
 const w = window;
 
-function start(): void {
-  // The folder offtag.js came from (the page's folder when it has no src).
-  const base = new URL('.', (document.currentScript as HTMLScriptElement | null)?.src || location.href).href;
-  // No Worker: the unsupported message (SPEC.md §9), printed by offtag-effects.js.
-  if (!w.Worker) return applyRare({ type: 'no-worker' }, { base } as ApplyHooks);
-  if (w.offtag) return;
-  // The README's async snippet queues `_satellite.track` calls made before this script ran in `_satellite.q`.
-  const stub = w._satellite as { q?: unknown[][] } | undefined;
-  // A throwing `offtagConfig` getter leaves the defaults (src/page-settings.ts: the rule both sides apply).
-  let cfg: unknown;
-  try {
-    cfg = w.offtagConfig;
-  } catch {
-    /* the defaults */
-  }
-  const workerUrl = new URL(pageSetting(cfg, 'workerUrl') || 'offtag-worker.js', base).href;
-  // The worker file itself when it is on the page's origin (CSP: `worker-src 'self'`); else, or
-  // when that is blocked, a same-origin blob that loads it (CSP: `worker-src blob:`).
-  // README.md, "Content-Security-Policy".
-  const same = workerUrl.startsWith(location.origin + '/');
-  const blob = (url: string) => URL.createObjectURL(new Blob([`importScripts(${JSON.stringify(url)})`]));
-  const ways = same ? [workerUrl, ''] : [''];
-  // Set when no way to start the worker is left; the messages are rare effects (offtag-effects.js).
-  let dead = false;
-  const noWorker = (event?: string) => applyRare({ type: 'no-worker', url: workerUrl, same, event }, hooks);
-  const dataLayerName = pageSetting(cfg, 'dataLayer');
-  const brand = pageSetting(cfg, 'brand');
-  const sessionKeys = __OFFTAG_SESSION_KEYS__.map((k) => k.replace('{brand}', brand));
-  const events = new MessageChannel();
-  const apiChannel = new MessageChannel();
-  const port = events.port1;
-  // Durable at `track` time (docs/delivery.md): each event is kept until the worker acknowledges
-  // it, and what is still kept goes to localStorage, as JSON, on pagehide for the next page's worker.
-  // A narrowed snapshot is kept as posted, the whole data layer as a copy (docs/runtime.md, "The pagehide copy").
-  const pid = Math.random() + '';
-  const kept: Record<number, EngineInput> = {};
-  let orphans: Array<[string, string]> = [];
+// One page, one bridge: start() fills these once; the pieces below share them.
+/** The folder offtag.js came from (the page's folder when it has no src). */
+let base: string;
+let cfg: unknown;
+let workerUrl: string;
+/** The worker file is on the page's origin (CSP: `worker-src 'self'`). */
+let same: boolean;
+let dataLayerName: string;
+let sessionKeys: string[];
+let hooks: ApplyHooks;
+const events = new MessageChannel();
+const apiChannel = new MessageChannel();
+const port = events.port1;
+/** This page's id, naming its pagehide copy. */
+const pid = Math.random() + '';
+/** Events not yet acknowledged (docs/delivery.md: durable at `track` time). */
+const kept: Record<number, EngineInput> = {};
+let orphans: Array<[string, string]> = [];
+let seq = 0;
+let applied = 0;
+/** Events up to here are acknowledged (acknowledgements are cumulative and come in order; a stale one does nothing). */
+let acked = 0;
+const replies: Record<number, (e: { value?: unknown; error?: string; callbacks?: unknown[][] }) => void> = {};
+/** Main-thread milliseconds the bridge spent: per event (snapshot + post) and applying effect batches. */
+const metrics = { events: 0, postMs: 0, applyMs: 0 };
+/** Set once an input structured clone refused has been seen: later inputs go through offtag-effects.js. */
+let held: unknown;
+/** Set when no way to start the worker is left; the messages are rare effects (offtag-effects.js). */
+let dead: unknown;
+/** The worker that said hello. */
+let worker: Worker | undefined;
+/** The ways to start the worker still untried (`startWorker`). */
+let ways: string[];
+
+const blob = (url: string) => URL.createObjectURL(new Blob([`importScripts(${JSON.stringify(url)})`]));
+const noWorker = (event?: string) => applyRare({ type: 'no-worker', url: workerUrl, same, event }, hooks);
+
+
+/**
+ * What is still kept goes to localStorage, as JSON, on pagehide for the next page's worker. A
+ * narrowed snapshot is kept as posted, the whole data layer as a copy (docs/runtime.md, "The pagehide copy").
+ */
+const keepOnPagehide = (): void => {
   addEventListener('pagehide', () => {
     let json = '';
     for (const k in kept)
@@ -81,150 +87,136 @@ function start(): void {
       /* storage disabled or full: these events rely on the worker alone */
     }
   });
+};
 
-  let seq = 0;
-  let applied = 0;
-  // Events up to here are acknowledged (acknowledgements are cumulative and come in order; a stale one does nothing).
-  let acked = 0;
-  const replies: Record<number, (e: { value?: unknown; error?: string; callbacks?: unknown[][] }) => void> = {};
-  /** Main-thread milliseconds the bridge spent: per event (snapshot + post) and applying effect batches. */
-  const metrics = { events: 0, postMs: 0, applyMs: 0 };
-
-  // Once an input structured clone refused has been seen, every later input goes through
-  // offtag-effects.js (loaded on that first refusal), in order: it posts the input as it is, or a
-  // copy `cloneable` makes when the clone is refused (docs/runtime.md, "Bridge size").
-  let held = 0;
-  const post = (input: EngineInput): unknown => {
-    if (!held)
-      try {
-        return port.postMessage(input);
-      } catch {
-        held = 1;
-      }
-    applyRare({ type: 'clone', value: input, event: 1, copied: (copy) => port.postMessage(copy) }, hooks);
-  };
-  const send = (event: EngineEvent): number => {
-    // No worker: say where the event went (nowhere) rather than accept it silently.
-    if (dead) return noWorker(event.type), 0;
-    const t0 = performance.now();
-    const input: EngineInput = { type: 'event', event, snapshot: takeSnapshot(++seq, applied, dataLayerName, sessionKeys, hooks.tree, !worker) };
-    post(input);
+/**
+ * Posts an input; once a structured clone was refused, every later input goes through
+ * offtag-effects.js (loaded on that first refusal), in order: it posts the input as it is, or a
+ * copy `cloneable` makes when the clone is refused (docs/runtime.md, "Bridge size").
+ */
+const post = (input: EngineInput): unknown => {
+  if (!held)
     try {
-      // Kept as of now (docs/runtime.md, "The pagehide copy"): a snapshot narrowed to the read set is
-      // made of fresh objects already; the whole data layer is the page's own, so it is copied now.
-      kept[seq] = hooks.tree ? input : JSON.parse(JSON.stringify(input));
+      return port.postMessage(input);
     } catch {
-      /* a data layer JSON cannot write (a cycle, a BigInt): this event relies on the worker alone */
+      held = 1;
     }
-    metrics.events++;
-    metrics.postMs += performance.now() - t0;
-    return seq;
-  };
-  const ask = (event: EngineEvent) =>
-    new Promise<{ value?: unknown; error?: string; callbacks?: unknown[][] }>((resolve) => {
-      replies[send(event)] = resolve;
-    });
+  applyRare({ type: 'clone', value: input, event: 1, copied: (copy) => port.postMessage(copy) }, hooks);
+};
 
-  const hooks: ApplyHooks = {
-    base,
-    send,
-    vars: {},
-    frameMessage: post,
-    reply(s, e) {
-      replies[s]?.(e);
-      delete replies[s];
-    },
-  };
-  port.onmessage = ({ data: batch }: MessageEvent<EffectBatch>) => {
-    const t0 = performance.now();
-    if (batch.a) {
-      // Not a walk over `kept`: in a burst that is hundreds of keys for every acknowledgement.
-      while (acked < batch.a) delete kept[++acked];
-      for (const [k] of orphans.splice(0)) delete localStorage[k];
-    }
-    applyEffects(batch.effects, hooks);
-    // Numbered batches come in order, 1, 2, 3… (the worker shell numbers the ones it posts); 0 is a log.
-    applied = batch.n || applied;
-    metrics.applyMs += performance.now() - t0;
-  };
+/** An event now: its snapshot, posted, and kept until acknowledged. */
+const send = (event: EngineEvent): number => {
+  // No worker: say where the event went (nowhere) rather than accept it silently.
+  if (dead) return noWorker(event.type), 0;
+  const t0 = performance.now();
+  const input: EngineInput = { type: 'event', event, snapshot: takeSnapshot(++seq, applied, dataLayerName, sessionKeys, hooks.tree, !worker) };
+  post(input);
+  try {
+    // Kept as of now (docs/runtime.md, "The pagehide copy"): a snapshot narrowed to the read set is
+    // made of fresh objects already; the whole data layer is the page's own, so it is copied now.
+    kept[seq] = hooks.tree ? input : JSON.parse(JSON.stringify(input));
+  } catch {
+    /* a data layer JSON cannot write (a cycle, a BigInt): this event relies on the worker alone */
+  }
+  metrics.events++;
+  metrics.postMs += performance.now() - t0;
+  return seq;
+};
 
-  // Posts the init message once the worker says hello: its storage reads and the cookie-domain
-  // answer (cached per origin; probed by offtag-effects.js the first time) wait until then.
-  const hello = (wk: Worker) => {
-    let domain: string | undefined;
-    try {
-      for (const k in localStorage) if (!k.indexOf(ORPHAN_KEY)) orphans.push([k, localStorage[k]]);
-      domain = localStorage[COOKIE_DOMAIN_KEY];
-    } catch {
-      /* storage disabled: nothing was kept either, and the probe runs every time */
-    }
-    const post = (cookieDomain: string) => {
-      // The two ports travel in the transfer list only: the worker takes them from `ev.ports` (events, api).
-      const init: InitMessage = {
-        type: 'offtag:init',
-        config: cfg,
-        debug: isDebug(),
-        page: pageFacts(cookieDomain),
-        // What the snapshots of start-up left out (cookies, session keys, viewport), read now; no data layer.
-        now: takeSnapshot(0, 0, '', sessionKeys),
-        pid,
-        orphans,
-      };
-      // The origin's beacon sender (docs/delivery.md, "The sender"): a SharedWorker beside the
-      // worker file (from another origin: a blob that loads it, one sender per page then), whose
-      // requests cost the page's main thread next to nothing; its port goes third. None (no
-      // SharedWorker, a policy): the worker sends.
-      const ports = [events.port2, apiChannel.port2];
-      try {
-        const url = new URL('offtag-sender.js', workerUrl).href;
-        ports.push(new SharedWorker(same ? url : blob(url)).port);
-      } catch {
-        /* the worker sends */
-      }
-      // (`go`'s arguments are only there to set the two fields in the clone's callback, in fewer bytes.)
-      const go = (..._: unknown[]) => wk.postMessage(init, ports);
-      try {
-        go();
-      } catch {
-        // A config structured clone refuses (a function…): offtag-effects.js copies what it can and names the rest.
-        applyRare({ type: 'clone', value: cfg, copied: (copy, paths) => go((init.config = copy), (init.configDropped = paths)) }, hooks);
-      }
-    };
-    if (domain == null) applyRare({ type: 'probe', done: post }, hooks);
-    else post(domain);
-  };
-  // The next way to start the worker; the one that says hello gets the ports. A way the policy
-  // blocks (at once, or by an error event) or that fails to load gives the next; none left: said once.
-  let worker: Worker | undefined;
-  const next = (): void => {
-    const url = ways.shift();
-    if (url == null) return noWorker(), void (dead = true);
-    try {
-      const wk = new Worker(url || blob(workerUrl));
-      wk.onerror = () => worker || next();
-      wk.onmessage = () => worker || hello((worker = wk));
-    } catch {
-      next();
-    }
-  };
-  next();
+const ask = (event: EngineEvent) =>
+  new Promise<{ value?: unknown; error?: string; callbacks?: unknown[][] }>((resolve) => {
+    replies[send(event)] = resolve;
+  });
 
-  const satellite = installSatellite(send, ask, hooks, pageSetting(cfg, 'environment'), (on) => port.postMessage({ type: 'debug', on }));
-  w.offtag = {
-    metrics: () => ({ ...metrics }),
-    /** Sends the worker an event and resolves with its reply (offtag-visitor.js sends `service-call`s). */
-    ask,
-    /** The Comlink port of the worker's API (WorkerApi); the devtools and tools wrap it. */
-    apiPort: apiChannel.port1,
-    base,
-  };
+/** An effect batch from the worker: acknowledgements, then its effects. */
+const onBatch = ({ data: batch }: MessageEvent<EffectBatch>): void => {
+  const t0 = performance.now();
+  if (batch.a) {
+    // Not a walk over `kept`: in a burst that is hundreds of keys for every acknowledgement.
+    while (acked < batch.a) delete kept[++acked];
+    for (const [k] of orphans.splice(0)) delete localStorage[k];
+  }
+  applyEffects(batch.effects, hooks);
+  // Numbered batches come in order, 1, 2, 3… (the worker shell numbers the ones it posts); 0 is a log.
+  applied = batch.n || applied;
+  metrics.applyMs += performance.now() - t0;
+};
 
+/**
+ * The worker said hello: the init message, with what start-up left out — the orphans of earlier
+ * pages, the cookie domain (cached per origin; probed by offtag-effects.js the first time).
+ */
+const hello = (wk: Worker): void => {
+  let domain: string | undefined;
+  try {
+    for (const k in localStorage) if (!k.indexOf(ORPHAN_KEY)) orphans.push([k, localStorage[k]]);
+    domain = localStorage[COOKIE_DOMAIN_KEY];
+  } catch {
+    /* storage disabled: nothing was kept either, and the probe runs every time */
+  }
+  if (domain == null) applyRare({ type: 'probe', done: (d) => init(wk, d) }, hooks);
+  else init(wk, domain);
+};
+
+const init = (wk: Worker, cookieDomain: string): void => {
+  // The two ports travel in the transfer list only: the worker takes them from `ev.ports` (events, api).
+  const message: InitMessage = {
+    type: 'offtag:init',
+    config: cfg,
+    debug: isDebug(),
+    page: pageFacts(cookieDomain),
+    // What the snapshots of start-up left out (cookies, session keys, viewport), read now; no data layer.
+    now: takeSnapshot(0, 0, '', sessionKeys),
+    pid,
+    orphans,
+  };
+  // The origin's beacon sender (docs/delivery.md, "The sender"): a SharedWorker beside the
+  // worker file (from another origin: a blob that loads it, one sender per page then), whose
+  // requests cost the page's main thread next to nothing; its port goes third. None (no
+  // SharedWorker, a policy): the worker sends.
+  const ports = [events.port2, apiChannel.port2];
+  try {
+    const url = new URL('offtag-sender.js', workerUrl).href;
+    ports.push(new SharedWorker(same ? url : blob(url)).port);
+  } catch {
+    /* the worker sends */
+  }
+  // (`go`'s arguments are only there to set the two fields in the clone's callback, in fewer bytes.)
+  const go = (..._: unknown[]) => wk.postMessage(message, ports);
+  try {
+    go();
+  } catch {
+    // A config structured clone refuses (a function…): offtag-effects.js copies what it can and names the rest.
+    applyRare({ type: 'clone', value: cfg, copied: (copy, paths) => go((message.config = copy), (message.configDropped = paths)) }, hooks);
+  }
+};
+
+/**
+ * The next way to start the worker: the worker file itself when it is on the page's origin, else
+ * (or when that is blocked) a same-origin blob that loads it (README.md, "Content-Security-Policy").
+ * The one that says hello gets the ports. A way the policy blocks (at once, or by an error event)
+ * or that fails to load gives the next; none left: said once.
+ */
+const startWorker = (): void => {
+  const url = ways.shift();
+  if (url == null) return noWorker(), void (dead = 1);
+  try {
+    const wk = new Worker(url || blob(workerUrl));
+    wk.onerror = () => worker || startWorker();
+    wk.onmessage = () => worker || hello((worker = wk));
+  } catch {
+    startWorker();
+  }
+};
+
+/** Library Loaded, the async snippet's queued calls, DOM Ready, Window Loaded and link clicks. */
+const fireLifecycle = (track: (...a: [string]) => void, stub?: { q?: unknown[][] }): void => {
   send({ type: 'library-loaded' });
   // Calls queued by the async snippet, in order, after Library Loaded (as a track right after the tag would be).
   // No stub (or one without a queue) throws nothing: a page's first exception costs ~1 ms of
   // start-up (V8 then works out the source positions of the functions on the stack).
   try {
-    for (const a of stub?.q || []) satellite.track(...(a as [string]));
+    for (const a of stub?.q || []) track(...(a as [string]));
   } catch {
     /* not ours */
   }
@@ -237,6 +229,50 @@ function start(): void {
   if (state == 'complete') loaded();
   else addEventListener('load', loaded);
   listenForClicks((link) => send({ type: 'click', link }));
+};
+
+function start(): void {
+  // Settings from `offtagConfig` (a throwing getter leaves the defaults: src/page-settings.ts, the rule both sides apply).
+  base = new URL('.', (document.currentScript as HTMLScriptElement | null)?.src || location.href).href;
+  try {
+    cfg = w.offtagConfig;
+  } catch {
+    /* the defaults */
+  }
+  workerUrl = new URL(pageSetting(cfg, 'workerUrl') || 'offtag-worker.js', base).href;
+  same = workerUrl.startsWith(location.origin + '/');
+  ways = same ? [workerUrl, ''] : [''];
+  dataLayerName = pageSetting(cfg, 'dataLayer');
+  const brand = pageSetting(cfg, 'brand');
+  sessionKeys = __OFFTAG_SESSION_KEYS__.map((k) => k.replace('{brand}', brand));
+  // No Worker: the unsupported message (SPEC.md §9), printed by offtag-effects.js.
+  if (!w.Worker) return applyRare({ type: 'no-worker' }, { base } as ApplyHooks);
+  if (w.offtag) return;
+  // The README's async snippet queues `_satellite.track` calls made before this script ran in `_satellite.q`.
+  const stub = w._satellite as { q?: unknown[][] } | undefined;
+  hooks = {
+    base,
+    send,
+    vars: {},
+    frameMessage: post,
+    reply(s, e) {
+      replies[s]?.(e);
+      delete replies[s];
+    },
+  };
+  keepOnPagehide();
+  port.onmessage = onBatch;
+  startWorker();
+  const satellite = installSatellite(send, ask, hooks, pageSetting(cfg, 'environment'), (on) => port.postMessage({ type: 'debug', on }));
+  w.offtag = {
+    metrics: () => ({ ...metrics }),
+    /** Sends the worker an event and resolves with its reply (offtag-visitor.js sends `service-call`s). */
+    ask,
+    /** The Comlink port of the worker's API (WorkerApi); the devtools and tools wrap it. */
+    apiPort: apiChannel.port1,
+    base,
+  };
+  fireLifecycle(satellite.track, stub);
 }
 
 start();
