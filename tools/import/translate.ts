@@ -217,9 +217,53 @@ class Translator {
         return 'launch.pageBottom()';
       case 'directCall.js':
         return `launch.directCall(${q(str(s.identifier, 'the identifier'))})`;
+      case 'customEvent.js':
+        this.noElementProperties(s, 'Custom Event');
+        notes.push(`custom event ${q(str(s.type, 'the event type'))} observed on the page (offtag-triggers.js), on window as Launch listens`);
+        return `launch.customEvent(${q(s.type)}${this.bubbly(s)})`;
+      case 'click.js':
+        this.noElementProperties(s, 'Click');
+        if (s.anchorDelay) notes.push(`Click's "delay link navigation" (anchorDelay ${q(s.anchorDelay)} ms) is not offered: Offtag never holds the page's navigation`);
+        notes.push('click observed on the page (offtag-triggers.js)');
+        return `launch.click(${s.elementSelector ? q(str(s.elementSelector, 'the selector')) : 'undefined'}${this.bubbly(s, true)})`;
+      case 'submit.js':
+        this.noElementProperties(s, 'Form Submission');
+        notes.push('form submission observed on the page (offtag-triggers.js)');
+        return `launch.formSubmission(${s.elementSelector ? q(str(s.elementSelector, 'the selector')) : 'undefined'}${this.bubbly(s, true)})`;
+      case 'entersViewport.js':
+        this.noElementProperties(s, 'Enters Viewport');
+        if (typeof s.delay === 'number' && s.delay > 0) skip(`Enters Viewport's "in view for ${s.delay} ms" (delay) is not offered by the engine's element-visible trigger`);
+        notes.push('element entering the viewport observed on the page (offtag-triggers.js)');
+        return `launch.entersViewport(${q(str(s.elementSelector, 'the selector'))}${s.frequency ? `, ${q(s.frequency)}` : ''})`;
+      case 'timeOnPage.js': {
+        const seconds = Number(s.timeOnPage);
+        if (!(seconds > 0)) skip(`Time On Page of ${q(s.timeOnPage ?? null)} seconds is not a time`);
+        notes.push('time on page counted on the page (offtag-triggers.js)');
+        return `launch.timeOnPage(${seconds})`;
+      }
+      case 'dataElementChange.js': {
+        const name = str(s.name, 'the data element name');
+        if (!this.c.dataElements?.[name]) skip(`Data Element Change: the library has no data element "${name}"`);
+        notes.push(`data element "${name}" compared on each event's snapshot: a change shows with the page's next event, not within Launch's 1-second poll`);
+        return `launch.dataElementChange(${q(name)})`;
+      }
       default:
         return skip(`event ${e.modulePath} is not one the engine observes yet`);
     }
+  }
+
+  /** Adobe's `elementProperties` filter has no engine equivalent: the event is not imported when it has one. */
+  private noElementProperties(s: Settings, what: string): void {
+    if (Array.isArray(s.elementProperties) && s.elementProperties.length)
+      skip(`${what}'s element property filter (elementProperties) is not offered by the engine; a condition reading %this.getAttribute(name)% does the same`);
+  }
+
+  /** `, {bubbling options}` when the settings give an element selector (without one the event fires for its target only). */
+  private bubbly(s: Settings, selectorArgDone = false): string {
+    if (!s.elementSelector) return '';
+    const o = Object.fromEntries((['bubbleFireIfParent', 'bubbleFireIfChildFired', 'bubbleStop'] as const).filter((k) => typeof s[k] === 'boolean').map((k) => [k, s[k]]));
+    const sel = selectorArgDone ? '' : `, ${q(str(s.elementSelector, 'the selector'))}`;
+    return `${sel}${Object.keys(o).length ? `, ${q(o)}` : ''}`;
   }
 
   condition(c: LaunchComponent & { negate?: boolean; timeout?: number }, notes: string[]): string {
