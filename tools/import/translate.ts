@@ -225,11 +225,11 @@ class Translator {
         this.noElementProperties(s, 'Click');
         if (s.anchorDelay) notes.push(`Click's "delay link navigation" (anchorDelay ${q(s.anchorDelay)} ms) is not offered: Offtag never holds the page's navigation`);
         notes.push('click observed on the page (offtag-triggers.js)');
-        return `launch.click(${s.elementSelector ? q(str(s.elementSelector, 'the selector')) : 'undefined'}${this.bubbly(s, true)})`;
+        return `launch.click(${s.elementSelector ? q(str(s.elementSelector, 'the selector')) : ''}${this.bubbly(s, true)})`;
       case 'submit.js':
         this.noElementProperties(s, 'Form Submission');
         notes.push('form submission observed on the page (offtag-triggers.js)');
-        return `launch.formSubmission(${s.elementSelector ? q(str(s.elementSelector, 'the selector')) : 'undefined'}${this.bubbly(s, true)})`;
+        return `launch.formSubmission(${s.elementSelector ? q(str(s.elementSelector, 'the selector')) : ''}${this.bubbly(s, true)})`;
       case 'entersViewport.js':
         this.noElementProperties(s, 'Enters Viewport');
         if (typeof s.delay === 'number' && s.delay > 0) skip(`Enters Viewport's "in view for ${s.delay} ms" (delay) is not offered by the engine's element-visible trigger`);
