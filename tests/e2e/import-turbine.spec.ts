@@ -3,7 +3,7 @@
  * (tests/fixtures/launch/every-module.js) runs with @adobe/reactor-turbine's runtime in Chromium;
  * its import runs in the engine (Node) on the same page state. The data element values
  * (`_satellite.getVar`) and the rules that complete, in their order (`_satellite._monitors`),
- * are the same. Page events (clicks, custom events, a data element change) run turbine in one page
+ * are the same. Page events (clicks, custom events, a form submission, a data element change) run turbine in one page
  * and the imported container, built with `offtag build`, in another: the same rules complete in
  * the same order.
  */
@@ -110,12 +110,13 @@ test('the imported every-module library computes what turbine computes', async (
 });
 
 /** Nested cards around a button; `#ready` is in view, so "ready seen" completes once the page's observers run. */
-const CARDS = '<div class="card" id="outer"><div class="card" id="inner"><button class="add"><span>Add</span></button></div></div><p id="ready">ready</p>';
+const CARDS = '<div class="card" id="outer"><div class="card" id="inner"><button class="add"><span>Add</span></button></div></div><form class="newsletter" onsubmit="return false"><button id="subscribe">Subscribe</button></form><p id="ready">ready</p>';
 type PageWindow = { __completed: string[]; digitalData: { cart: { total: number } }; _satellite: { track(id: string): void } };
 
 /**
  * The same page events, in the same order, on a page: a click on the span inside the two cards, a
- * custom event dispatched on the button (it bubbles), one on document, one on window, then the cart
+ * custom event dispatched on the button (it bubbles), one on document, one on window, a form
+ * submitted (the page cancels it), then the cart
  * total changed and a direct call that matches no rule (Offtag's data element change shows with the
  * page's next event; turbine's Core module polls it).
  */
@@ -124,6 +125,7 @@ async function pageEvents(page: import('@playwright/test').Page) {
   await page.evaluate(() => document.querySelector('button.add')!.dispatchEvent(new CustomEvent('cart:add', { bubbles: true, detail: { sku: 'A1' } })));
   await page.evaluate(() => document.dispatchEvent(new CustomEvent('cart:add')));
   await page.evaluate(() => dispatchEvent(new CustomEvent('cart:add')));
+  await page.click('#subscribe');
   await page.evaluate(() => {
     const w = window as unknown as PageWindow;
     w.digitalData.cart.total = 43;
@@ -177,6 +179,8 @@ test('page events: clicking, custom events and a data element change complete th
   expect(fromTurbine.filter((n) => n === 'custom event anywhere')).toHaveLength(3);
   expect(fromTurbine).toContain('custom event on the add button');
   expect(fromTurbine).toContain('click anywhere');
+  expect(fromTurbine).toContain('newsletter form submitted');
+  expect(fromTurbine).toContain('any form submitted');
   expect(fromTurbine).not.toContain('other custom event');
   expect(fromTurbine).not.toContain('click on a card itself');
   // "click anywhere" fired for the span, below both cards.

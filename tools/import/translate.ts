@@ -354,7 +354,7 @@ function indent(text: string, pad: string): string {
   return text.split('\n').join('\n' + pad);
 }
 
-function translateRule(t: Translator, r: LaunchRule): { item: ReportItem; code: string[] } {
+function translateRule(t: Translator, r: LaunchRule): { item: ReportItem; code: Array<{ order: number; text: string }> } {
   const notes: string[] = [];
   let dropped = 0;
   let onPage = 0;
@@ -396,8 +396,10 @@ function translateRule(t: Translator, r: LaunchRule): { item: ReportItem; code: 
     // Rule names are unique in a container: the parts of a rule with several orders after the
     // first are named with their order.
     const code = [...byOrder].map(
-      ([order, { launchOrder, pageBottom, events }], part) =>
-        `launch.rule({\n  name: ${q(part ? `${r.name}${orderSuffix(launchOrder, pageBottom)}` : r.name)},\n  order: ${order},\n  events: [${events.join(', ')}],\n  conditions: [${conditions.map((c) => '\n    ' + c).join(',')}${conditions.length ? '\n  ' : ''}],\n  actions: [${actions.map((a) => '\n    ' + indent(a, '    ')).join(',')}${actions.length ? '\n  ' : ''}],\n})`,
+      ([order, { launchOrder, pageBottom, events }], part) => ({
+        order,
+        text: `launch.rule({\n  name: ${q(part ? `${r.name}${orderSuffix(launchOrder, pageBottom)}` : r.name)},\n  order: ${order},\n  events: [${events.join(', ')}],\n  conditions: [${conditions.map((c) => '\n    ' + c).join(',')}${conditions.length ? '\n  ' : ''}],\n  actions: [${actions.map((a) => '\n    ' + indent(a, '    ')).join(',')}${actions.length ? '\n  ' : ''}],\n})`,
+      }),
     );
     if (byOrder.size > 1) notes.push(`its events have ${byOrder.size} rule orders: one rule per order, the others named "${r.name}${orderSuffix(0).replace('0', 'N')}"`);
     notes.unshift(`${r.events!.length} event(s), ${conditions.length} condition(s) and ${actions.length - onPage} action(s) in the worker${onPage ? `, ${onPage} action(s) on the page` : ''}`);
@@ -472,12 +474,16 @@ export function translate(c: LaunchContainer, o: TranslateOptions): Translation 
       items.push({ kind: 'data element', name, where: 'not imported', notes: [err.message], dropped: 0 });
     }
   }
-  const ruleCode: string[] = [];
+  const parts: Array<{ order: number; text: string }> = [];
   for (const r of c.rules ?? []) {
     const { item, code } = translateRule(t, r);
     items.push(item);
-    ruleCode.push(...code);
+    parts.push(...code);
   }
+  // By rule order (ties in the library's order), as turbine sets its rules up: the engine runs
+  // rules by order anyway, and the page triggers' listeners are installed in this order, so rules
+  // of one DOM event on one element fire in rule order, as Launch's do.
+  const ruleCode = parts.sort((a, b) => a.order - b.order).map((p) => p.text);
   const ps = (c.property?.settings ?? {}) as Settings;
   const notices: string[] = [];
   if (ps.ruleComponentSequencingEnabled === false) notices.push('note: the property runs rule components without sequencing; Offtag runs each rule\'s conditions and actions in sequence (a component that returns a promise holds the next one)');
