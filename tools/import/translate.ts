@@ -84,6 +84,8 @@ function finishArgs(de: LaunchDataElement, notes: string[]): string {
 class Translator {
   readonly sessionKeys = new Set<string>();
   readonly missingAssets: string[] = [];
+  /** The data elements imported so far (they are translated before the rules). */
+  readonly imported = new Set<string>();
   constructor(
     readonly c: LaunchContainer,
     readonly o: TranslateOptions,
@@ -244,6 +246,7 @@ class Translator {
       case 'dataElementChange.js': {
         const name = str(s.name, 'the data element name');
         if (!this.c.dataElements?.[name]) skip(`Data Element Change: the library has no data element "${name}"`);
+        if (!this.imported.has(name)) skip(`Data Element Change: the data element "${name}" was not imported`);
         notes.push(`data element "${name}" compared on each event's snapshot: a change shows with the page's next event, not within Launch's 1-second poll`);
         return `launch.dataElementChange(${q(name)})`;
       }
@@ -468,6 +471,7 @@ export function translate(c: LaunchContainer, o: TranslateOptions): Translation 
     const notes: string[] = [];
     try {
       deCode.push(`${q(name)}: ${t.dataElement(name, de, notes)}`);
+      t.imported.add(name);
       items.push({ kind: 'data element', name, where: 'worker', notes, dropped: 0 });
     } catch (err) {
       if (!(err instanceof Skip)) throw err;

@@ -54,6 +54,7 @@ describe('the report', () => {
     expect(line('rule', 'Target')).toContain('the Adobe Target v2 extension is not one the import supports');
     expect(line('rule', 'vendor script')).toContain('third-party script https://cdn.vendor.example/tag.js');
     expect(line('rule', 'custom event')).toBe('rule "custom event": worker — 1 event(s), 0 condition(s) and 1 action(s) in the worker; custom event "cart:add" observed on the page (offtag-triggers.js), on window as Launch listens; action 1: custom code in the worker');
+    expect(line('rule', 'hero banner changed')).toContain('not imported — Data Element Change: the data element "hero banner id" was not imported');
     expect(line('rule', 'history change')).toContain('not imported — event core/src/lib/events/historyChange.js is not one the engine observes yet');
     expect(line('rule', 'click with element properties')).toContain("not imported — Click's element property filter (elementProperties) is not offered by the engine");
     expect(line('rule', 'click delaying the link')).toContain(': worker — 1 event(s), 0 condition(s) and 1 action(s) in the worker; Click\'s "delay link navigation" (anchorDelay 100 ms) is not offered');
@@ -70,7 +71,7 @@ describe('the report', () => {
       'note: the property returns "" for data elements that do not exist; Offtag leaves an unknown %token% as written',
     ]);
     // Not imported: 8 data elements, 4 rules, 1 action of an imported rule, 2 extensions, 2 ECID variables = 17.
-    expect(lines.at(-1)).toBe('5 rules entirely in the worker, 2 rules partly on the page, 19 items not imported.');
+    expect(lines.at(-1)).toBe('5 rules entirely in the worker, 2 rules partly on the page, 20 items not imported.');
     const source = readFileSync(`${TMP}/paths/container.ts`, 'utf8');
     expect(source).toContain("_satellite.logger.log('external code ran');");
     expect(source).toContain('launch.loadScript(');
