@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 /** Packages the CLI loads only for commands that build code; never bundled. */
-export const CLI_EXTERNAL = ['vite', 'tsx', '@vitejs/plugin-react', 'esbuild', 'rolldown', 'lightningcss', 'fsevents'];
+export const CLI_EXTERNAL = ['vite', 'tsx', '@vitejs/plugin-react', 'terser', 'esbuild', 'rolldown', 'lightningcss', 'fsevents'];
 
 export async function buildPackageExtras(dist = `${root}dist`): Promise<void> {
   const vendor = `${dist}/demo-vendor`;
