@@ -144,8 +144,11 @@ describe('effect batches', () => {
     // Every Page View's log, in order; the cookie and the session key written far fewer times than 20.
     expect(c.messages().filter((m) => m.startsWith('page view'))).toEqual(['page view Cart', 'page view Home', ...Array.from({ length: 20 }, (_, i) => `page view P${i}`)]);
     const cookies = all.filter((e) => e.type === 'cookie-string');
-    // (At most one write of each key per batch; the test worker holds effects up to 5 s.)
-    expect(numbered().length).toBeLessThanOrEqual(before + 3);
+    // (At most one write of each key per batch; the test worker holds effects up to 5 s.) How many
+    // batches the 20 Page Views take depends on how their arrival interleaves with the worker's
+    // dispatches (3 alone, 4 beside other browser tests on an idle machine): the property is far
+    // fewer than one per Page View, which a worker posting each event's writes alone (20) breaks.
+    expect(numbered().length).toBeLessThanOrEqual(before + 10);
     for (const b of numbered()) expect(b.effects.filter((e) => e.type === 'cookie-string' || e.type === 'storage').length).toBeLessThanOrEqual(2);
     expect(cookies.at(-1)).toEqual({ type: 'cookie-string', cookie: 'pt=P19; path=/' });
     expect(numbered().map((b) => b.n)).toEqual(numbered().map((_, i) => i + 1));
