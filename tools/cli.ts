@@ -5,6 +5,8 @@ const USAGE = `usage:
   offtag replay [--json] <fixture.json>   run the engine on a fixture: one summary line per event
                                          (--json: one JSON line per effect, byte for byte the same each run)
   offtag decode [--json] '<beacon url>'  decode an analytics beacon: a table of named fields (--json: all of it)
+  offtag build [--container <file>] [--env development|staging|production] [--out <dir>]
+                                         build one container's library (default: the storefront, production, dist/)
   offtag serve [--port <n>] [--host <h>] the demo page and the local collector, ID service and RUM intake
                                          (offtag serve --help for every option)
   offtag import <library.js> [--assets <dir>] [--out containers/<name>]
@@ -45,6 +47,10 @@ export async function main(argv: string[]): Promise<number> {
     case 'decode': {
       const { decodeCommand } = await import('./collector/decode.ts');
       return (await decodeCommand(rest)) ?? 0;
+    }
+    case 'build': {
+      const { buildCommand } = await import('./build/build.ts');
+      return buildCommand(rest);
     }
     case 'import': {
       const { importCommand } = await import('./import/command.ts');

@@ -10,7 +10,7 @@ import type { StorefrontElement } from './data-elements.ts';
 import { INSIGHTS_PATH } from './derived.ts';
 import { linkHit, pageViewHit, send } from './hits.ts';
 import type { AmplitudeSettings, RumSettings, StorefrontSettings } from './settings.ts';
-import { MODAL_VIEW_VARIABLES, PAGE_VIEW_VARIABLES } from './variables.ts';
+import { LINK_VARIABLES, MODAL_VIEW_VARIABLES, PAGE_VIEW_VARIABLES } from './variables.ts';
 
 type Ctx = RuleContext<StorefrontElement, Services, StorefrontSettings>;
 
@@ -146,22 +146,22 @@ export const rules: Rule<StorefrontElement, Services, StorefrontSettings>[] = [
   {
     name: 'Page View',
     events: [{ type: 'direct-call', id: DIRECT_CALLS.pageView }],
-    actions: [{ name: 'Send page view beacon', fn: (ctx) => send(ctx, pageViewHit(PAGE_VIEW_VARIABLES, ctx)) }],
+    actions: [{ name: 'Send page view beacon', uses: Object.values(PAGE_VIEW_VARIABLES), fn: (ctx) => send(ctx, pageViewHit(PAGE_VIEW_VARIABLES, ctx)) }],
   },
   {
     name: 'Content: Modal View',
     events: [{ type: 'direct-call', id: DIRECT_CALLS.modalView }],
-    actions: [{ name: 'Send modal page view beacon', fn: (ctx) => send(ctx, pageViewHit(MODAL_VIEW_VARIABLES, ctx)) }],
+    actions: [{ name: 'Send modal page view beacon', uses: Object.values(MODAL_VIEW_VARIABLES), fn: (ctx) => send(ctx, pageViewHit(MODAL_VIEW_VARIABLES, ctx)) }],
   },
   {
     name: 'Element Impressions',
     events: [{ type: 'direct-call', id: DIRECT_CALLS.elementImpressions }],
-    actions: [{ name: 'Send impressions link beacon', fn: (ctx) => send(ctx, linkHit('element impression ids', ctx)) }],
+    actions: [{ name: 'Send impressions link beacon', uses: ['element impression ids', ...Object.values(LINK_VARIABLES)], fn: (ctx) => send(ctx, linkHit('element impression ids', ctx)) }],
   },
   {
     name: 'Element Interactions',
     events: [{ type: 'direct-call', id: DIRECT_CALLS.elementInteractions }],
-    actions: [{ name: 'Send interactions link beacon', fn: (ctx) => send(ctx, linkHit('element click ids', ctx)) }],
+    actions: [{ name: 'Send interactions link beacon', uses: ['element click ids', ...Object.values(LINK_VARIABLES)], fn: (ctx) => send(ctx, linkHit('element click ids', ctx)) }],
   },
   {
     name: 'Real user monitoring',

@@ -82,7 +82,8 @@ export interface ContainerDef<D extends Record<string, DataElement<any, any>>, S
 /** A defined container: the engine's `Container`, its settings typed. */
 export type DefinedContainer<N extends string, S, X> = Container<N, S, X>;
 
-const tokenNames = (text: string) => [...text.matchAll(/%([^%\n]+)%/g)].map((m) => m[1]);
+/** Only texts with a `%token%` go into `uses` (a plain text is a constant, not a name). */
+const hasToken = (text: string) => text.includes('%');
 
 function kit<N extends string, S, X>(): Kit<N, S, X> {
   type A = ActionDef<N, S & Services, X>;
@@ -98,12 +99,12 @@ function kit<N extends string, S, X>(): Kit<N, S, X> {
     run: (name, fn) => ({ name, fn }),
     pageView: (map, name = 'Send page view beacon'): A => ({
       name,
-      uses: Object.values(map).flatMap((v) => tokenNames(String(v))),
+      uses: Object.values(map).map(String).filter(hasToken),
       fn: (ctx) => send(ctx, pageViewHit(map, ctx)),
     }),
     link: (linkName, map, o = {}): A => ({
       name: o.name ?? 'Send link beacon',
-      uses: [linkName, ...Object.values(map)].flatMap((v) => tokenNames(String(v))),
+      uses: [linkName, ...Object.values(map)].map(String).filter(hasToken),
       fn: (ctx) => send(ctx, linkHit(linkName, map, ctx, o)),
     }),
     startVisitor: (): A => ({

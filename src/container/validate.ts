@@ -33,7 +33,9 @@ const EMPTY_PAGE: PageInfo = {
 const noCookies: CookieJar = { get: () => undefined, all: () => ({}), set: () => {}, remove: () => {} };
 
 /** Every problem of `container`, one line each, prefixed with `file`. */
-export function validateContainer(container: AnyContainer, file: string): string[] {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any container, whatever its names, services and settings
+export function validateContainer(checked: Container<any, any, any>, file: string): string[] {
+  const container = checked as AnyContainer;
   const say = (item: string, what: string) => `${file}: ${item}: ${what}`;
   const elements = container.dataElements as Record<string, DataElement<string, unknown>>;
   const known = (name: string) => Object.prototype.hasOwnProperty.call(elements, name);
@@ -82,7 +84,8 @@ function ruleReferences(container: AnyContainer, known: (name: string) => boolea
   for (const rule of container.rules) {
     const parts = [...(rule.conditions ?? []).map((c) => ['condition', c] as const), ...rule.actions.map((a) => ['action', a] as const)];
     for (const [kind, part] of parts) {
-      const uses = (part as { uses?: string[] }).uses ?? [];
+      // A name, or a text whose `%tokens%` are names (`D=` copies and constants name none).
+      const uses = (part.uses ?? []).flatMap((u) => (u.includes('%') ? tokensIn(u) : /^D=/.test(u) ? [] : [u]));
       for (const name of uses)
         if (!known(name)) out.push(say(`rule "${rule.name}", ${kind} "${part.name}"`, `%${name}% names no data element`));
     }

@@ -3,6 +3,7 @@
  * `pev3` on the hit a click causes, or kept in the `s_sq` cookie for the next hit when the click sends none.
  */
 import type { LinkClick } from '../../protocol.ts';
+import type { CookieJar } from '../core/types.ts';
 import type { ContextData } from './beacon-query.ts';
 import { escapeValue, unescapeValue } from './encoding.ts';
 import { nestedBlock } from './beacon-query.ts';
@@ -83,4 +84,20 @@ function clickCookieEntries(value: string | undefined): { suites: string[]; data
 export function readClickCookie(value: string | undefined, rsid: string): string | undefined {
   const hit = clickCookieEntries(value).find((e) => e.suites.join(',') === rsid && e.data.startsWith('&'));
   return hit?.data;
+}
+
+/** A click that sends no hit keeps its click data in `s_sq` for the next hit. */
+export function keepClick(cookies: CookieJar, domain: string, rsid: string, data: string): void {
+  cookies.set(CLICK_COOKIE, clickCookieValue(rsid, data), { path: '/', domain });
+}
+
+/**
+ * The click data an earlier click left in `s_sq`, for a hit: `s_sq` is emptied either way, and what
+ * it held goes only with a hit without click data of its own (`hasOwn`), as AppMeasurement does.
+ */
+export function takeCarriedClick(cookies: CookieJar, domain: string, rsid: string, hasOwn: boolean): string | undefined {
+  const carried = readClickCookie(cookies.get(CLICK_COOKIE), rsid);
+  if (carried === undefined) return undefined;
+  keepClick(cookies, domain, rsid, '');
+  return hasOwn ? undefined : carried;
 }

@@ -142,6 +142,8 @@ export interface Condition<N extends string, S = unknown, X = unknown> {
   name: string;
   fn: (ctx: RuleContext<N, S, X>) => boolean | Promise<boolean>;
   negate?: boolean;
+  /** The data elements it reads, by name or `%token%` text: `offtag build` checks that they exist. */
+  uses?: string[];
   /** Milliseconds; default 2000 (as published Launch builds). */
   timeout?: number;
 }
@@ -149,6 +151,8 @@ export interface Condition<N extends string, S = unknown, X = unknown> {
 export interface Action<N extends string, S = unknown, X = unknown> {
   name: string;
   fn: (ctx: RuleContext<N, S, X>) => void | Promise<void>;
+  /** The data elements it reads, by name or `%token%` text: `offtag build` checks that they exist. */
+  uses?: string[];
   /** Milliseconds; default 2000. */
   timeout?: number;
 }

@@ -38,7 +38,8 @@ export interface AmcvState {
   persist(): void;
 }
 
-export function createAmcvState(ctx: EngineContext, orgId: string, digest: number): AmcvState {
+/** `readsAnalyticsCookie`: the library has a tracking server, so it takes an MCAID from `s_vi`. */
+export function createAmcvState(ctx: EngineContext, orgId: string, digest: number, readsAnalyticsCookie = false): AmcvState {
   const now = () => ctx.env.now();
   const name = amcvCookieName(orgId);
   const sessionName = amcvsCookieName(orgId);
@@ -92,7 +93,7 @@ export function createAmcvState(ctx: EngineContext, orgId: string, digest: numbe
         const mid = decodeAmcv(ecid).fields.get('MCMID')?.value;
         if (isValidVisitorId(mid)) set('MCMID', mid);
       }
-      const vi = /v1\|([0-9A-Fa-f-]+)\[/.exec(ctx.cookies.get('s_vi') ?? '');
+      const vi = !readsAnalyticsCookie ? null : /v1\|([0-9A-Fa-f-]+)\[/.exec(ctx.cookies.get('s_vi') ?? '');
       if (vi?.[1]) set('MCAID', vi[1]);
     },
     applyHandOff(overwrite) {

@@ -59,6 +59,8 @@ export function createIdCalls(ctx: EngineContext, deps: IdCallDeps): IdCalls {
     if (mid && mid !== 'NONE') p.mid = mid;
     const blob = amcv.stored('MCAAMB');
     if (blob) p.blob = blob;
+    const aid = amcv.value('MCAID');
+    if (aid && aid !== 'NONE') p.aid = aid;
     if (deps.coppa) p.coppa = true;
     return p;
   }

@@ -19,6 +19,8 @@ export interface IdRequestParams {
   mid?: string;
   /** `MCAAMB`, sent even when expired. */
   blob?: string;
+  /** The MCAID held (handed over, or from the cookie): sent as the first `d_cid_ic`, data source `AVID`. */
+  aid?: string;
   /** The `&d_cid_ic=…` block of customer-ids.ts, ready to append. */
   customerIdParams?: string;
   /** `d_coppa=true`: third-party cookies or their syncs are disabled. */
@@ -48,7 +50,7 @@ export function buildIdQuery(p: IdRequestParams): string {
   if (p.coppa) params.push('d_coppa=true');
   // d_coop_safe / d_coop_unsafe come from `isCoopSafe` / `setAsCoop(Un)Safe()`, which this container does not offer.
   if (p.blob) params.push(`d_blob=${encodeText(p.blob)}`);
-  let query = params.join('&') + (p.customerIdParams ?? '');
+  let query = params.join('&') + (p.aid ? `&d_cid_ic=AVID%01${encodeText(p.aid)}` : '') + (p.customerIdParams ?? '');
   // The library builds the query first and then slips the field group in after the version
   // (the query's first parameter, so the first match is at its start).
   query = query.replace(/(d_visid_ver=[^&]*)/, `$1&d_fieldgroup=${p.fieldGroup}`);

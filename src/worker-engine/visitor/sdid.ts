@@ -48,22 +48,39 @@ export function takeSdid(state: SdidState, consumer: string, noGenerate: boolean
 
 /** Reads `adobe_mc_sdid=SDID=…|MCORGID=…|TS=…` from a page URL: the SDID if fresh and for this org. */
 export function sdidFromUrl(pageUrl: string, orgId: string, nowMs: number): string | undefined {
-  const raw = queryParam(pageUrl, 'adobe_mc_sdid');
-  if (!raw) return undefined;
-  const pairs = readPairs(raw);
-  const ts = Number(pairs.TS);
-  if (!pairs.SDID || pairs.MCORGID !== orgId || !Number.isFinite(ts)) return undefined;
-  return nowMs / 1000 - ts < SDID_PARAM_EXPIRY_S ? pairs.SDID : undefined;
+  const pairs = handOffPairs(pageUrl, 'adobe_mc_sdid');
+  if (!pairs?.SDID || pairs.MCORGID !== orgId) return undefined;
+  // No TS counts as too old (VisitorAPI starts from an age of 1e9 s).
+  const age = pairs.TS ? Math.round(nowMs / 1000) - Number(pairs.TS) : 1e9;
+  return age < SDID_PARAM_EXPIRY_S ? pairs.SDID : undefined;
 }
 
-/** `K=V|K=V` pairs of the hand-off parameters. */
+/**
+ * `K=V|K=V` pairs of the hand-off parameters, each value decoded again, as VisitorAPI 5.5.0 reads
+ * them (a value is what lies between the first and the second `=`).
+ */
 export function readPairs(value: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const part of value.split('|')) {
-    const i = part.indexOf('=');
-    if (i > 0) out[part.slice(0, i)] = part.slice(i + 1);
+    const [key, v] = part.split('=');
+    if (key && v !== undefined) out[key] = decodeURIComponent(v);
   }
   return out;
+}
+
+/**
+ * A hand-off parameter (`adobe_mc`, `adobe_mc_sdid`) of a page URL as VisitorAPI finds it: the first
+ * `name=` after a `?`, `&` or `#`, decoded, then its pairs decoded again. Undefined when absent, or
+ * when either decoding fails (the library then ignores the parameter).
+ */
+export function handOffPairs(pageUrl: string, name: string): Record<string, string> | undefined {
+  const m = new RegExp(`[?&#]${name}=([^&#]*)`).exec(pageUrl);
+  if (!m?.[1]) return undefined;
+  try {
+    return readPairs(decodeURIComponent(m[1]));
+  } catch {
+    return undefined;
+  }
 }
 
 /** A query parameter of a URL, decoded, without `URL` so any string is accepted. */

@@ -8,13 +8,15 @@ describe('fallback visitor id (s_fid)', () => {
     expect(newFallbackId(() => 0)).toBe('0000000000000000-0000000000000000');
     expect(newFallbackId(() => 0.5)).toBe('4888888888888888-2888888888888888');
   });
-  it('takes only a well-formed id from the cookie', () => {
+  it('draws the digits of the two halves in turn, as the library does', () => {
+    const draws = [0.99, 0.99, 0, 0.5];
+    let i = 0;
+    expect(newFallbackId(() => draws[i++] ?? 0)).toBe('7000000000000000-3800000000000000');
+  });
+  it('takes any cookie value with a "-" in it, as AppMeasurement does (issue 29)', () => {
     expect(isFallbackId('7FFFFFFFFFFFFFFF-3FFFFFFFFFFFFFFF')).toBe(true);
+    expect(isFallbackId('8FFF-x')).toBe(true);
     expect(isFallbackId(undefined)).toBe(false);
     expect(isFallbackId('junk')).toBe(false);
-    expect(isFallbackId('8FFFFFFFFFFFFFFF-3FFFFFFFFFFFFFFF')).toBe(false);
-    // Nothing before or after the id.
-    expect(isFallbackId('X7FFFFFFFFFFFFFFF-3FFFFFFFFFFFFFFF')).toBe(false);
-    expect(isFallbackId('7FFFFFFFFFFFFFFF-3FFFFFFFFFFFFFFFX')).toBe(false);
   });
 });

@@ -116,11 +116,15 @@ describe('ids on the beacon', () => {
     const fid = decodeBeacon(none.ctx.requests[0]!.url).fid!;
     expect(none.ctx.effects.find((e) => e.type === 'cookie' && e.name === 's_fid')).toMatchObject({ value: fid, path: '/', domain: 'example.com' });
   });
-  it('a malformed s_fid is replaced; a well-formed one is kept', async () => {
+  it('an s_fid without a "-" is replaced; one with a "-" is kept and written again (issue 29)', async () => {
     const good = '0123456789ABCDEF-0123456789ABCDEF';
     const kept = setup({ cookies: { s_fid: good } }, { values: { MCMID: undefined } });
     await kept.analytics.track({ type: 't', vars: { pageName: 'p' } });
     expect(decodeBeacon(kept.ctx.requests[0]!.url).fid).toBe(good);
+    expect(kept.ctx.effects.filter((e) => e.type === 'cookie' && e.name === 's_fid')).toMatchObject([{ value: good }]);
+    const odd = setup({ cookies: { s_fid: 'abc-1' } }, { values: { MCMID: undefined } });
+    await odd.analytics.track({ type: 't', vars: { pageName: 'p' } });
+    expect(decodeBeacon(odd.ctx.requests[0]!.url).fid).toBe('abc-1');
     const bad = setup({ cookies: { s_fid: 'junk' } }, { values: { MCMID: undefined } });
     await bad.analytics.track({ type: 't', vars: { pageName: 'p' } });
     expect(decodeBeacon(bad.ctx.requests[0]!.url).fid).toMatch(/^[0-9A-F]{16}-[0-9A-F]{16}$/);

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { LinkClick } from '../../../src/protocol.ts';
 import { decodeBeacon } from '../../../src/worker-engine/analytics/beacon-decode.ts';
 import { callsTracker, linkName, objectIdFromOnclick, startTags } from '../../../src/worker-engine/analytics/link-name.ts';
+import { referrerParam, shortenReferrer } from '../../../src/worker-engine/analytics/referrer.ts';
 import { createAnalyticsService } from '../../../src/worker-engine/analytics/tracker.ts';
 import { makeContext, stubVisitor } from './helpers.ts';
 
@@ -86,5 +87,40 @@ describe('s_objectID lives until the next hit (issue 29 item 2)', () => {
     await analytics.track({ type: 't', vars: { pageName: 'home' } });
     await analytics.track({ type: 'tl', linkType: 'o', linkName: 'x', vars: {} });
     expect(ctx.effects.filter((e) => e.type === 'hit')).toHaveLength(2);
+  });
+});
+
+describe('the first hit\'s referrer (issue 29 item 6)', () => {
+  const firstR = async (url: string, referrer = 'https://search.example.net/?q=gloves') => {
+    const ctx = makeContext({ snapshot: { url, referrer } });
+    const analytics = createAnalyticsService(ctx, stubVisitor());
+    await analytics.track({ type: 't', vars: { pageName: 'home' } });
+    await analytics.track({ type: 't', vars: { pageName: 'next' } });
+    return ctx.requests.map((r) => decodeBeacon(r.url).params.r);
+  };
+  it('comes from adobe_mc_ref when the page URL has it, for the first hit only', async () => {
+    expect(await firstR('https://www.example.com/landing?adobe_mc_ref=https%3A%2F%2Fwww.google.com%2F&x=1')).toEqual(['https://www.google.com/', undefined]);
+  });
+  it('a bare adobe_mc_ref means no referrer; no adobe_mc_ref means the document referrer', async () => {
+    expect(await firstR('https://www.example.com/landing?adobe_mc_ref=&x=1')).toEqual([undefined, undefined]);
+    expect(await firstR('https://www.example.com/landing?x=1')).toEqual(['https://search.example.net/?q=gloves', undefined]);
+  });
+  it('a search-engine referrer over 255 characters keeps its search terms first and its path cut to fit', () => {
+    const long = `https://www.google.com/${'p'.repeat(300)}?a=${'x'.repeat(40)}&q=gloves&b=2`;
+    const short = shortenReferrer(long);
+    expect(short).toBe(`https://www.google.com${`/${'p'.repeat(300)}`.slice(0, 253 - 'q=gloves&'.length - 'https://www.google.com'.length)}?q=gloves&a=${'x'.repeat(40)}&b=2`);
+    const other = `https://www.example.org/${'p'.repeat(300)}?q=1&a=2`;
+    expect(shortenReferrer(other)).toBe(other);
+  });
+  it('the first hit sends the long search referrer shortened', async () => {
+    const long = `https://www.google.com/${'p'.repeat(300)}?a=1&q=gloves`;
+    expect((await firstR('https://www.example.com/landing', long))[0]).toBe(shortenReferrer(long));
+    expect(shortenReferrer(long)).not.toBe(long);
+  });
+  it('reads adobe_mc_ref as the library reads it', () => {
+    expect(referrerParam('https://a.example/?adobe_mc_ref=a+b%20c#x')).toBe('a b c');
+    expect(referrerParam('https://a.example/?x=1&adobe_mc_ref')).toBeUndefined();
+    expect(referrerParam('https://a.example/?x=1')).toBe('');
+    expect(referrerParam('https://a.example/#adobe_mc_ref=x')).toBe('');
   });
 });

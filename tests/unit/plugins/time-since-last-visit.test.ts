@@ -17,8 +17,18 @@ describe('getTimeSinceLastVisit', () => {
   it('measures the gap at the first hit of a visit and keeps it for the visit', () => {
     const jar = memoryJar({ s_tslv: String(T0 - 3 * DAY) });
     expect(getTimeSinceLastVisit(jar, T0)).toBe('3 days');
-    expect(jar.store.s_inv).toBe(String(3 * 86400));
+    // The bucket text, escaped as the plugin writes it (issue 29 item 7), not the seconds.
+    expect(jar.store.s_inv).toBe('3%20days');
     expect(getTimeSinceLastVisit(jar, T0 + 10 * MIN)).toBe('3 days');
+    expect(jar.store.s_inv).toBe('3%20days');
+  });
+  it('a return visit 40 days later writes s_inv as 40%20days', () => {
+    const jar = memoryJar({ s_tslv: String(T0 - 40 * DAY) });
+    expect(getTimeSinceLastVisit(jar, T0)).toBe('40 days');
+    expect(jar.writes.find((w) => w.name === 's_inv')).toMatchObject({ value: '40%20days', expires: T0 + 30 * MIN });
+  });
+  it('an s_inv in seconds (as Offtag wrote it before) is still read as its bucket', () => {
+    expect(getTimeSinceLastVisit(memoryJar({ s_inv: String(3 * 86400 + 1) }), T0)).toBe('3 days');
   });
   it('is New Visitor when the last visit is more than 2 years ago', () => {
     expect(getTimeSinceLastVisit(memoryJar({ s_tslv: String(T0 - 2 * 365 * DAY - 1) }), T0)).toBe('New Visitor');

@@ -57,7 +57,7 @@ describe('Visitor facade calls', () => {
   it('appendVisitorIDsTo without a string URL appends to ""; getSupplementalDataID shares one id per consumer', async () => {
     const ctx = makeContext({ fetch: () => idReply() });
     const svc = createVisitorService(ctx);
-    expect((await svc.call('appendVisitorIDsTo', [undefined])).value).toBe(`?adobe_mc=${encodeURIComponent(`MCMID=${MID}|MCORGID=${ORG}|TS=${T}`)}`);
+    expect((await svc.call('appendVisitorIDsTo', [undefined])).value).toBe(`?adobe_mc=${encodeURIComponent(`MCMID=${MID}|MCORGID=${encodeURIComponent(ORG)}|TS=${T}`)}`);
     const a = (await svc.call('getSupplementalDataID', ['AppMeasurement:0'])).value;
     expect(a).toMatch(/^[0-9A-F]{16}-[0-9A-F]{16}$/);
     expect((await svc.call('getSupplementalDataID', ['Target:0'])).value).toBe(a);

@@ -15,16 +15,18 @@ const mc = (pairs: string) => `adobe_mc=${encodeURIComponent(pairs)}`;
 const INVALID = '`serverState` has an invalid format.';
 
 describe('appendVisitorIDsTo: where adobe_mc goes', () => {
-  it('a URL that is only a fragment gets the query before it', () => {
-    expect(appendVisitorIDsTo('#top', { MCMID: '123' }, ORG, FIXED_NOW)).toBe(`?${mc(`MCMID=123|MCORGID=${ORG}|TS=${T}`)}#top`);
+  // Where VisitorAPI 5.5.0's _addQuerystringParam puts it (issue 29: Offtag tidied these before).
+  it('a URL that is only a fragment gets the query after it, as the library writes it', () => {
+    expect(appendVisitorIDsTo('#top', { MCMID: '123' }, ORG, FIXED_NOW)).toBe(`#top?${mc(`MCMID=123|MCORGID=${encodeURIComponent(ORG)}|TS=${T}`)}`);
   });
 
-  it('a query that ends with ? or & gets no extra separator', () => {
-    const value = mc(`MCMID=123|MCORGID=${ORG}|TS=${T}`);
-    expect(appendVisitorIDsTo('https://b.example/p?', { MCMID: '123' }, ORG, FIXED_NOW)).toBe(`https://b.example/p?${value}`);
-    expect(appendVisitorIDsTo('https://b.example/p?x=1&', { MCMID: '123' }, ORG, FIXED_NOW)).toBe(`https://b.example/p?x=1&${value}`);
-    expect(appendVisitorIDsTo('https://b.example/p?x=1&#f', { MCMID: '123' }, ORG, FIXED_NOW)).toBe(`https://b.example/p?x=1&${value}#f`);
+  it('a query that ends with ? or & keeps its empty part; a second ? and what follows are dropped', () => {
+    const value = mc(`MCMID=123|MCORGID=${encodeURIComponent(ORG)}|TS=${T}`);
+    expect(appendVisitorIDsTo('https://b.example/p?', { MCMID: '123' }, ORG, FIXED_NOW)).toBe(`https://b.example/p?&${value}`);
+    expect(appendVisitorIDsTo('https://b.example/p?x=1&', { MCMID: '123' }, ORG, FIXED_NOW)).toBe(`https://b.example/p?x=1&&${value}`);
+    expect(appendVisitorIDsTo('https://b.example/p?x=1&#f', { MCMID: '123' }, ORG, FIXED_NOW)).toBe(`https://b.example/p?x=1&&${value}#f`);
     expect(appendVisitorIDsTo('https://b.example/?&x=1', { MCMID: '123' }, ORG, FIXED_NOW)).toBe(`https://b.example/?&x=1&${value}`);
+    expect(appendVisitorIDsTo('https://b.example/p?x=1?y=2', { MCMID: '123' }, ORG, FIXED_NOW)).toBe(`https://b.example/p?x=1&${value}`);
   });
 
   it('a landing page takes the analytics id as well as the MID', () => {

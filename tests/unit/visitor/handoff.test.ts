@@ -12,10 +12,10 @@ const ORG = 'ABC@AdobeOrg';
 describe('adobe_mc hand-off', () => {
   it('appends at the end of the query, before the fragment, skipping NONE', () => {
     expect(appendVisitorIDsTo('https://b.example/p?x=1#top', { MCMID: '123', MCAID: 'NONE' }, ORG, FIXED_NOW)).toBe(
-      `https://b.example/p?x=1&adobe_mc=${encodeURIComponent(`MCMID=123|MCORGID=${ORG}|TS=${TS}`)}#top`,
+      `https://b.example/p?x=1&adobe_mc=${encodeURIComponent(`MCMID=123|MCORGID=${encodeURIComponent(ORG)}|TS=${TS}`)}#top`,
     );
     expect(appendVisitorIDsTo('https://b.example/', { MCMID: '1', MCAID: '2' }, ORG, FIXED_NOW)).toBe(
-      `https://b.example/?adobe_mc=${encodeURIComponent(`MCMID=1|MCAID=2|MCORGID=${ORG}|TS=${TS}`)}`,
+      `https://b.example/?adobe_mc=${encodeURIComponent(`MCMID=1|MCAID=2|MCORGID=${encodeURIComponent(ORG)}|TS=${TS}`)}`,
     );
   });
 

@@ -165,7 +165,7 @@ describe('appendVisitorIDsTo, SDID and resetState through the facade', () => {
     const ctx = makeContext({ cookies: { [AMCV]: cookieWith([['MCAID', { value: AID }]]), [AMCVS]: '1' }, fetch: () => idReply() });
     const svc = createVisitorService(ctx);
     const url = (await svc.call('appendVisitorIDsTo', ['https://b.example/'])).value;
-    expect(url).toBe(`https://b.example/?adobe_mc=${encodeURIComponent(`MCMID=${MID}|MCAID=${AID}|MCORGID=${ORG}|TS=${T}`)}`);
+    expect(url).toBe(`https://b.example/?adobe_mc=${encodeURIComponent(`MCMID=${MID}|MCAID=${AID}|MCORGID=${encodeURIComponent(ORG)}|TS=${T}`)}`);
   });
 
   it('an SDID handed over in adobe_mc_sdid is the current one', async () => {

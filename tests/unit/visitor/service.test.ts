@@ -202,7 +202,7 @@ describe('visitor service', () => {
     expect((await svc.getVisitorValues()).MCMID).toBe(MID);
     const appended = (await svc.call('appendVisitorIDsTo', ['https://other.example/p#x'])).value as string;
     expect(appended).toBe(
-      `https://other.example/p?adobe_mc=${encodeURIComponent(`MCMID=${MID}|MCORGID=0123456789ABCDEF01234567@AdobeOrg|TS=${T}`)}#x`,
+      `https://other.example/p?adobe_mc=${encodeURIComponent(`MCMID=${MID}|MCORGID=0123456789ABCDEF01234567%40AdobeOrg|TS=${T}`)}#x`,
     );
   });
 

@@ -17,9 +17,11 @@ import {
 
 /** Last hit time in ms. */
 export const LAST_VISIT_TIME_COOKIE = 's_tslv';
-/** The gap (seconds) measured at the start of the current visit. */
+/**
+ * The answer measured at the start of the current visit, as the plugin writes it: the bucket text
+ * (`3 days`, `New Visitor`), escaped like every plugin cookie (`3%20days`).
+ */
 export const IN_VISIT_GAP_COOKIE = 's_inv';
-/** SPEC.md §9: "Time-since-last-visit cookie lasts 2 years". */
 export const LAST_VISIT_TIME_LIFETIME_MS = 2 * YEAR_MS;
 export const NEW_VISITOR = 'New Visitor';
 
@@ -33,20 +35,25 @@ export function formatTimeSinceLastVisit(gapMs: number): string {
   return plural(round(gapMs / MINUTE_MS, 0.5), 'minute');
 }
 
+/** What a kept `s_inv` says: bucket text as it is; whole seconds (what Offtag wrote before issue 29) formatted; anything else none. */
+function keptAnswer(kept: string): string | undefined {
+  if (kept === NEW_VISITOR || /^\d+(\.\d+)? (minute|hour|day)s?$/.test(kept)) return kept;
+  if (/^\d+$/.test(kept)) return formatTimeSinceLastVisit(Number(kept) * 1000);
+  return undefined;
+}
+
 export function getTimeSinceLastVisit(cookies: CookieJar, now: number, options: PluginCookieOptions = {}): string {
   const last = Number(readPluginCookie(cookies, LAST_VISIT_TIME_COOKIE));
   const visitGap = readPluginCookie(cookies, IN_VISIT_GAP_COOKIE);
-  let kept: string;
+  let answer: string;
   if (visitGap !== undefined) {
-    kept = visitGap; // same visit: the gap measured at its start
+    answer = keptAnswer(visitGap) ?? NEW_VISITOR; // same visit: the answer measured at its start
   } else if (!Number.isFinite(last) || last <= 0 || now - last > LAST_VISIT_TIME_LIFETIME_MS) {
-    kept = NEW_VISITOR;
+    answer = NEW_VISITOR;
   } else {
-    kept = String(Math.round((now - last) / 1000));
+    answer = formatTimeSinceLastVisit(Math.round((now - last) / 1000) * 1000);
   }
   writePluginCookie(cookies, LAST_VISIT_TIME_COOKIE, String(now), now + LAST_VISIT_TIME_LIFETIME_MS, options);
-  writePluginCookie(cookies, IN_VISIT_GAP_COOKIE, kept, now + VISIT_TIMEOUT_MS, options);
-  const seconds = Number(kept);
-  // NEW_VISITOR itself reads as NaN.
-  return !Number.isFinite(seconds) ? NEW_VISITOR : formatTimeSinceLastVisit(seconds * 1000);
+  writePluginCookie(cookies, IN_VISIT_GAP_COOKIE, answer, now + VISIT_TIMEOUT_MS, options);
+  return answer;
 }
