@@ -5,12 +5,12 @@ import type { RequestEffect } from '../../protocol.ts';
 export interface BeaconSink {
   /**
    * `delivered` is called once, on a 2xx answer, with the fetch round trip in ms. `page`: the
-   * beacon waits for `commit(page, …)`, which stores it with the page's marker (queue.ts `enqueue`).
+   * beacon waits for `commit(page, …)`, which stores it with the page's marker (queue.ts `enqueue`, queue-commit.ts `park`).
    */
   send(req: RequestEffect, delivered?: (rttMs: number) => void, page?: string): void;
   /** Re-send what an earlier page left behind. */
   resume?(): void;
-  /** Resolves once every beacon sent so far is safe, stored with the marker `page` = `seq` (queue.ts `commit`). */
+  /** Resolves once every beacon sent so far is safe, stored with the marker `page` = `seq` (queue-commit.ts `commit`). */
   commit?(page: string, seq: number): Promise<void>;
   /** The highest seq committed for `page`. */
   committed?(page: string): Promise<number>;

@@ -124,7 +124,7 @@ export function servePort(port: MessagePort, doFetch: Fetch): void {
 export interface SenderLink {
   /** One request: through the sender once it is there, else `direct`. */
   fetch: BeaconFetch;
-  /** A run (queue.ts `ChainFetch`): on the sender's thread once it is there, else on this one with `direct`. */
+  /** A run (queue-types.ts `ChainFetch`): on the sender's thread once it is there, else on this one with `direct`. */
   chain: ChainFetch;
 }
 

@@ -23,7 +23,7 @@ export interface StoredBeacon {
   leaseUntil: number;
 }
 
-/** `ack:<page>`: the page's events up to `seq` have their beacons stored (queue.ts `commit`). */
+/** `ack:<page>`: the page's events up to `seq` have their beacons stored (queue-commit.ts `commit`). */
 export interface AckRecord {
   seq: number;
   at: number;
