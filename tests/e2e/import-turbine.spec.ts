@@ -3,7 +3,9 @@
  * (tests/fixtures/launch/every-module.js) runs with @adobe/reactor-turbine's runtime in Chromium;
  * its import runs in the engine (Node) on the same page state. The data element values
  * (`_satellite.getVar`) and the rules that complete, in their order (`_satellite._monitors`),
- * are the same.
+ * are the same. Page events (clicks, custom events, a form submission, a data element change) run turbine in one page
+ * and the imported container, built with `offtag build`, in another: the same rules complete in
+ * the same order.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -12,6 +14,8 @@ import { runImport } from '../../tools/import/command.ts';
 import { readLibrary } from '../../tools/import/read.ts';
 import { replay, type Fixture } from '../../tools/replay/replay.ts';
 import type { Effect } from '../../src/protocol.ts';
+import { buildLibrary } from '../../tools/build/build.ts';
+import { SERVERS, consoleOf } from './helpers.ts';
 
 const ORIGIN = 'https://www.keepstock.example';
 const URL_ = `${ORIGIN}/catalog/gloves?q=nitrile&Q=Big`;
@@ -103,6 +107,85 @@ test('the imported every-module library computes what turbine computes', async (
   expect(fromTurbine.values['messy title']).toBe('Nitrile Gloves Box');
   expect(fromTurbine.values['custom reads the layer']).toBe('84:Product Detail');
   expect(fromTurbine.values.merged).toEqual({ loggedIn: false, tags: ['web', 'b2b', 'web'], profile: { id: 'u-1', tier: 'gold' } });
+});
+
+/** Nested cards around a button; `#ready` is in view, so "ready seen" completes once the page's observers run. */
+const CARDS = '<div class="card" id="outer"><div class="card" id="inner"><button class="add"><span>Add</span></button></div></div><form class="newsletter" onsubmit="return false"><button id="subscribe">Subscribe</button></form><p id="ready">ready</p>';
+type PageWindow = { __completed: string[]; digitalData: { cart: { total: number } }; _satellite: { track(id: string): void } };
+
+/**
+ * The same page events, in the same order, on a page: a click on the span inside the two cards, a
+ * custom event dispatched on the button (it bubbles), one on document, one on window, a form
+ * submitted (the page cancels it), then the cart
+ * total changed and a direct call that matches no rule (Offtag's data element change shows with the
+ * page's next event; turbine's Core module polls it).
+ */
+async function pageEvents(page: import('@playwright/test').Page) {
+  await page.click('#inner span');
+  await page.evaluate(() => document.querySelector('button.add')!.dispatchEvent(new CustomEvent('cart:add', { bubbles: true, detail: { sku: 'A1' } })));
+  await page.evaluate(() => document.dispatchEvent(new CustomEvent('cart:add')));
+  await page.evaluate(() => dispatchEvent(new CustomEvent('cart:add')));
+  await page.click('#subscribe');
+  await page.evaluate(() => {
+    const w = window as unknown as PageWindow;
+    w.digitalData.cart.total = 43;
+    w._satellite.track('poke');
+  });
+}
+
+test('page events: clicking, custom events and a data element change complete the same rules in the same order under turbine and under the imported container, built', async ({ page, context }) => {
+  test.setTimeout(120_000);
+  const out = 'test-results/import-e2e/every-module-built';
+  runImport({ library: LIBRARY, out });
+  const built = await buildLibrary({ container: `${out}/container.ts`, env: 'production', out: 'dist/import-every-module' });
+  expect(built.problems).toEqual([]);
+  const ruleNames = new Set((readLibrary(readFileSync(LIBRARY, 'utf8'), LIBRARY).rules ?? []).map((r) => r.name));
+
+  // ---- turbine, in Chromium ----
+  await context.route(`${ORIGIN}/**`, (route) =>
+    new URL(route.request().url()).pathname === '/launch.js'
+      ? route.fulfill({ contentType: 'text/javascript', body: readFileSync(LIBRARY, 'utf8') + turbine() })
+      : route.fulfill({ contentType: 'text/html', body: PAGE.replace('<p>every module</p>', CARDS) }),
+  );
+  await page.goto(URL_, { referer: REFERRER, waitUntil: 'load' });
+  await page.waitForFunction(() => ['ready seen', 'window loaded'].every((n) => (window as unknown as PageWindow).__completed.includes(n)));
+  const turbineBefore = await page.evaluate(() => (window as unknown as PageWindow).__completed.length);
+  await pageEvents(page);
+  await page.waitForFunction(() => (window as unknown as PageWindow).__completed.includes('cart total changed'));
+  const fromTurbine = (await page.evaluate(() => (window as unknown as PageWindow).__completed)).slice(turbineBefore);
+
+  // ---- the imported container, built: offtag.js and its worker; each rule's action logs its name ----
+  const offtag = await context.newPage();
+  const lines = consoleOf(offtag);
+  const completed = () => lines.filter((l) => ruleNames.has(l));
+  await context.route(`${SERVERS.page}/import-every-module.html`, (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: `<!doctype html><html><head><meta charset="utf-8"><script src="/offtag-config.js"></script>
+<script>window.digitalData = ${JSON.stringify(DATA_LAYER)};</script>
+<script src="/dist/import-every-module/offtag.js"></script></head><body>${CARDS}</body></html>`,
+    }),
+  );
+  await offtag.goto(`${SERVERS.page}/import-every-module.html`);
+  await expect.poll(() => ['ready seen', 'window loaded'].every((n) => completed().includes(n))).toBe(true);
+  const offtagBefore = completed().length;
+  await pageEvents(offtag);
+  await expect.poll(() => completed().includes('cart total changed')).toBe(true);
+  const fromOfftag = completed().slice(offtagBefore);
+
+  expect(fromOfftag).toEqual(fromTurbine);
+  // Not empty: each kind of page event completed rules, bubbling fired a rule once per matching card.
+  expect(fromTurbine.filter((n) => n === 'click on a card')).toHaveLength(2);
+  expect(fromTurbine.filter((n) => n === 'custom event anywhere')).toHaveLength(3);
+  expect(fromTurbine).toContain('custom event on the add button');
+  expect(fromTurbine).toContain('click anywhere');
+  expect(fromTurbine).toContain('newsletter form submitted');
+  expect(fromTurbine).toContain('any form submitted');
+  expect(fromTurbine).not.toContain('other custom event');
+  expect(fromTurbine).not.toContain('click on a card itself');
+  // "click anywhere" fired for the span, below both cards.
+  expect(fromTurbine).not.toContain('click on a card, unless a rule fired below');
+  expect(fromTurbine.at(-1)).toBe('cart total changed');
 });
 
 test('the imported storefront library: every data element equals what turbine computes on a replay fixture page', async ({ page, context }) => {

@@ -301,6 +301,46 @@ export const windowLoaded = (): RuleEventSpec => ({ type: 'window-loaded' });
 export const pageBottom = (): RuleEventSpec => ({ type: 'dom-ready' });
 export const directCall = (identifier: string): RuleEventSpec => ({ type: 'direct-call', id: identifier.trim() });
 
+/** Adobe's bubbling options (the Core extension's `createBubbly`), only those the settings give. */
+export interface LaunchBubbling {
+  bubbleFireIfParent?: boolean;
+  bubbleFireIfChildFired?: boolean;
+  bubbleStop?: boolean;
+}
+const bubbling = (o: LaunchBubbling) => ({
+  ...(o.bubbleFireIfParent !== undefined ? { bubbleFireIfParent: o.bubbleFireIfParent } : {}),
+  ...(o.bubbleFireIfChildFired !== undefined ? { bubbleFireIfChildFired: o.bubbleFireIfChildFired } : {}),
+  ...(o.bubbleStop !== undefined ? { bubbleStop: o.bubbleStop } : {}),
+});
+/**
+ * Without a selector, Launch's Core events fire for the event's target only, never for its
+ * ancestors: the engine's click needs a selector (without one it is the link-tracking click), so
+ * "any element" is `*` fired for the target only.
+ */
+const anyElement = { selector: '*', bubbleFireIfParent: false } as const;
+
+/**
+ * Core Custom Event: Launch listens on `window` in the capture phase, so an event of that type
+ * dispatched on any element, on `document` or on `window` is seen: the engine's `window` target.
+ */
+export const customEvent = (type: string, elementSelector?: string, o: LaunchBubbling = {}): RuleEventSpec =>
+  elementSelector
+    ? { type: 'custom-event', name: type, target: 'window', selector: elementSelector, ...bubbling(o) }
+    : { type: 'custom-event', name: type, target: 'window' };
+/** Core Click: a click on an element matching the selector (or inside one, by the bubbling options). */
+export const click = (elementSelector?: string, o: LaunchBubbling = {}): RuleEventSpec =>
+  elementSelector ? { type: 'click', selector: elementSelector, ...bubbling(o) } : { type: 'click', ...anyElement };
+/** Core Form Submission. */
+export const formSubmission = (elementSelector?: string, o: LaunchBubbling = {}): RuleEventSpec =>
+  elementSelector ? { type: 'form-submit', selector: elementSelector, ...bubbling(o) } : { type: 'form-submit' };
+/** Core Enters Viewport: `frequency` "firstEntry" (Launch's default) or "everyEntry". */
+export const entersViewport = (elementSelector: string, frequency?: string): RuleEventSpec =>
+  frequency === 'everyEntry' ? { type: 'element-visible', selector: elementSelector, everyEntry: true } : { type: 'element-visible', selector: elementSelector };
+/** Core Time On Page: once, after that many seconds of page-visible time. */
+export const timeOnPage = (seconds: number): RuleEventSpec => ({ type: 'timer', ms: seconds * 1000 });
+/** Core Data Element Change: the data element's value differs from its previous reading. */
+export const dataElementChange = (name: string): RuleEventSpec => ({ type: 'data-element-change', name });
+
 // ---- conditions -----------------------------------------------------------------------------------
 
 export type Operator =

@@ -84,6 +84,8 @@ function finishArgs(de: LaunchDataElement, notes: string[]): string {
 class Translator {
   readonly sessionKeys = new Set<string>();
   readonly missingAssets: string[] = [];
+  /** The data elements imported so far (they are translated before the rules). */
+  readonly imported = new Set<string>();
   constructor(
     readonly c: LaunchContainer,
     readonly o: TranslateOptions,
@@ -217,9 +219,54 @@ class Translator {
         return 'launch.pageBottom()';
       case 'directCall.js':
         return `launch.directCall(${q(str(s.identifier, 'the identifier'))})`;
+      case 'customEvent.js':
+        this.noElementProperties(s, 'Custom Event');
+        notes.push(`custom event ${q(str(s.type, 'the event type'))} observed on the page (offtag-triggers.js), on window as Launch listens`);
+        return `launch.customEvent(${q(s.type)}${this.bubbly(s)})`;
+      case 'click.js':
+        this.noElementProperties(s, 'Click');
+        if (s.anchorDelay) notes.push(`Click's "delay link navigation" (anchorDelay ${q(s.anchorDelay)} ms) is not offered: Offtag never holds the page's navigation`);
+        notes.push('click observed on the page (offtag-triggers.js)');
+        return `launch.click(${s.elementSelector ? q(str(s.elementSelector, 'the selector')) : ''}${this.bubbly(s, true)})`;
+      case 'submit.js':
+        this.noElementProperties(s, 'Form Submission');
+        notes.push('form submission observed on the page (offtag-triggers.js)');
+        return `launch.formSubmission(${s.elementSelector ? q(str(s.elementSelector, 'the selector')) : ''}${this.bubbly(s, true)})`;
+      case 'entersViewport.js':
+        this.noElementProperties(s, 'Enters Viewport');
+        if (typeof s.delay === 'number' && s.delay > 0) skip(`Enters Viewport's "in view for ${s.delay} ms" (delay) is not offered by the engine's element-visible trigger`);
+        notes.push('element entering the viewport observed on the page (offtag-triggers.js)');
+        return `launch.entersViewport(${q(str(s.elementSelector, 'the selector'))}${s.frequency ? `, ${q(s.frequency)}` : ''})`;
+      case 'timeOnPage.js': {
+        const seconds = Number(s.timeOnPage);
+        if (!(seconds > 0)) skip(`Time On Page of ${q(s.timeOnPage ?? null)} seconds is not a time`);
+        notes.push('time on page counted on the page (offtag-triggers.js)');
+        return `launch.timeOnPage(${seconds})`;
+      }
+      case 'dataElementChange.js': {
+        const name = str(s.name, 'the data element name');
+        if (!this.c.dataElements?.[name]) skip(`Data Element Change: the library has no data element "${name}"`);
+        if (!this.imported.has(name)) skip(`Data Element Change: the data element "${name}" was not imported`);
+        notes.push(`data element "${name}" compared on each event's snapshot: a change shows with the page's next event, not within Launch's 1-second poll`);
+        return `launch.dataElementChange(${q(name)})`;
+      }
       default:
         return skip(`event ${e.modulePath} is not one the engine observes yet`);
     }
+  }
+
+  /** Adobe's `elementProperties` filter has no engine equivalent: the event is not imported when it has one. */
+  private noElementProperties(s: Settings, what: string): void {
+    if (Array.isArray(s.elementProperties) && s.elementProperties.length)
+      skip(`${what}'s element property filter (elementProperties) is not offered by the engine; a condition reading %this.getAttribute(name)% does the same`);
+  }
+
+  /** `, {bubbling options}` when the settings give an element selector (without one the event fires for its target only). */
+  private bubbly(s: Settings, selectorArgDone = false): string {
+    if (!s.elementSelector) return '';
+    const o = Object.fromEntries((['bubbleFireIfParent', 'bubbleFireIfChildFired', 'bubbleStop'] as const).filter((k) => typeof s[k] === 'boolean').map((k) => [k, s[k]]));
+    const sel = selectorArgDone ? '' : `, ${q(str(s.elementSelector, 'the selector'))}`;
+    return `${sel}${Object.keys(o).length ? `, ${q(o)}` : ''}`;
   }
 
   condition(c: LaunchComponent & { negate?: boolean; timeout?: number }, notes: string[]): string {
@@ -310,7 +357,7 @@ function indent(text: string, pad: string): string {
   return text.split('\n').join('\n' + pad);
 }
 
-function translateRule(t: Translator, r: LaunchRule): { item: ReportItem; code: string[] } {
+function translateRule(t: Translator, r: LaunchRule): { item: ReportItem; code: Array<{ order: number; text: string }> } {
   const notes: string[] = [];
   let dropped = 0;
   let onPage = 0;
@@ -352,8 +399,10 @@ function translateRule(t: Translator, r: LaunchRule): { item: ReportItem; code: 
     // Rule names are unique in a container: the parts of a rule with several orders after the
     // first are named with their order.
     const code = [...byOrder].map(
-      ([order, { launchOrder, pageBottom, events }], part) =>
-        `launch.rule({\n  name: ${q(part ? `${r.name}${orderSuffix(launchOrder, pageBottom)}` : r.name)},\n  order: ${order},\n  events: [${events.join(', ')}],\n  conditions: [${conditions.map((c) => '\n    ' + c).join(',')}${conditions.length ? '\n  ' : ''}],\n  actions: [${actions.map((a) => '\n    ' + indent(a, '    ')).join(',')}${actions.length ? '\n  ' : ''}],\n})`,
+      ([order, { launchOrder, pageBottom, events }], part) => ({
+        order,
+        text: `launch.rule({\n  name: ${q(part ? `${r.name}${orderSuffix(launchOrder, pageBottom)}` : r.name)},\n  order: ${order},\n  events: [${events.join(', ')}],\n  conditions: [${conditions.map((c) => '\n    ' + c).join(',')}${conditions.length ? '\n  ' : ''}],\n  actions: [${actions.map((a) => '\n    ' + indent(a, '    ')).join(',')}${actions.length ? '\n  ' : ''}],\n})`,
+      }),
     );
     if (byOrder.size > 1) notes.push(`its events have ${byOrder.size} rule orders: one rule per order, the others named "${r.name}${orderSuffix(0).replace('0', 'N')}"`);
     notes.unshift(`${r.events!.length} event(s), ${conditions.length} condition(s) and ${actions.length - onPage} action(s) in the worker${onPage ? `, ${onPage} action(s) on the page` : ''}`);
@@ -422,18 +471,23 @@ export function translate(c: LaunchContainer, o: TranslateOptions): Translation 
     const notes: string[] = [];
     try {
       deCode.push(`${q(name)}: ${t.dataElement(name, de, notes)}`);
+      t.imported.add(name);
       items.push({ kind: 'data element', name, where: 'worker', notes, dropped: 0 });
     } catch (err) {
       if (!(err instanceof Skip)) throw err;
       items.push({ kind: 'data element', name, where: 'not imported', notes: [err.message], dropped: 0 });
     }
   }
-  const ruleCode: string[] = [];
+  const parts: Array<{ order: number; text: string }> = [];
   for (const r of c.rules ?? []) {
     const { item, code } = translateRule(t, r);
     items.push(item);
-    ruleCode.push(...code);
+    parts.push(...code);
   }
+  // By rule order (ties in the library's order), as turbine sets its rules up: the engine runs
+  // rules by order anyway, and the page triggers' listeners are installed in this order, so rules
+  // of one DOM event on one element fire in rule order, as Launch's do.
+  const ruleCode = parts.sort((a, b) => a.order - b.order).map((p) => p.text);
   const ps = (c.property?.settings ?? {}) as Settings;
   const notices: string[] = [];
   if (ps.ruleComponentSequencingEnabled === false) notices.push('note: the property runs rule components without sequencing; Offtag runs each rule\'s conditions and actions in sequence (a component that returns a promise holds the next one)');

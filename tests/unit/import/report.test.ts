@@ -53,18 +53,25 @@ describe('the report', () => {
     expect(line('rule', 'page custom code condition')).toContain('not imported — condition 1: custom code needs the page: it uses `window.innerWidth`, which only the page has; only actions run on the page in this version');
     expect(line('rule', 'Target')).toContain('the Adobe Target v2 extension is not one the import supports');
     expect(line('rule', 'vendor script')).toContain('third-party script https://cdn.vendor.example/tag.js');
-    expect(line('rule', 'custom event')).toContain('event core/src/lib/events/customEvent.js is not one the engine observes yet');
+    expect(line('rule', 'custom event')).toBe('rule "custom event": worker — 1 event(s), 0 condition(s) and 1 action(s) in the worker; custom event "cart:add" observed on the page (offtag-triggers.js), on window as Launch listens; action 1: custom code in the worker');
+    expect(line('rule', 'hero banner changed')).toContain('not imported — Data Element Change: the data element "hero banner id" was not imported');
+    expect(line('rule', 'history change')).toContain('not imported — event core/src/lib/events/historyChange.js is not one the engine observes yet');
+    expect(line('rule', 'click with element properties')).toContain("not imported — Click's element property filter (elementProperties) is not offered by the engine");
+    expect(line('rule', 'click delaying the link')).toContain(': worker — 1 event(s), 0 condition(s) and 1 action(s) in the worker; Click\'s "delay link navigation" (anchorDelay 100 ms) is not offered');
+    expect(line('rule', 'in view for a second')).toContain('not imported — Enters Viewport\'s "in view for 1000 ms" (delay) is not offered');
     expect(lines).toContain('extension "Acme Vendor Pixel" (acme-vendor) not imported: the import supports Core, Adobe Analytics and the Experience Cloud ID Service');
     expect(lines).toContain('ECID variable marketingCloudServer = "%page type%.keepstock.example" not imported: the worker\'s visitor service takes its configuration when the worker starts, before any data element has a value, so a %data element% token cannot be expanded into it; set the value in the container (settings, or window.offtagConfig on the page)');
     expect(lines).toContain("ECID variable cookieDomain not imported: the worker's visitor service is started by adobeServices() with the container's org id and tracking server only");
     expect(readFileSync(`${TMP}/paths/container.ts`, 'utf8')).toContain('"trackingServer": "metrics.keepstock.example"');
+    expect(readFileSync(`${TMP}/paths/container.ts`, 'utf8')).toContain('events: [launch.customEvent("cart:add", "button.add", {"bubbleFireIfParent":true})]');
+    expect(readFileSync(`${TMP}/paths/container.ts`, 'utf8')).toContain('events: [launch.click("a.buy")]');
     expect(lines).toContain('missing asset RC0000000000000000000000000000000002-source.min.js: give --assets <dir> with it');
     expect(lines.filter((l) => l.startsWith('note: '))).toEqual([
       "note: the property runs rule components without sequencing; Offtag runs each rule's conditions and actions in sequence (a component that returns a promise holds the next one)",
       'note: the property returns "" for data elements that do not exist; Offtag leaves an unknown %token% as written',
     ]);
     // Not imported: 8 data elements, 4 rules, 1 action of an imported rule, 2 extensions, 2 ECID variables = 17.
-    expect(lines.at(-1)).toBe('3 rules entirely in the worker, 2 rules partly on the page, 17 items not imported.');
+    expect(lines.at(-1)).toBe('5 rules entirely in the worker, 2 rules partly on the page, 20 items not imported.');
     const source = readFileSync(`${TMP}/paths/container.ts`, 'utf8');
     expect(source).toContain("_satellite.logger.log('external code ran');");
     expect(source).toContain('launch.loadScript(');

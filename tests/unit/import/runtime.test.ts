@@ -85,3 +85,19 @@ describe('Core Random Number', () => {
     expect(() => read(launch.randomNumber(1, 6))).toThrow('the engine gave this data element no random source');
   });
 });
+
+describe('Core page events as the engine\'s triggers', () => {
+  it('custom event on window (where Launch listens), click, form submission, enters viewport, time on page, data element change', () => {
+    expect(launch.customEvent('cart:add')).toEqual({ type: 'custom-event', name: 'cart:add', target: 'window' });
+    expect(launch.customEvent('cart:add', 'button.add', { bubbleFireIfParent: false, bubbleStop: true })).toEqual({ type: 'custom-event', name: 'cart:add', target: 'window', selector: 'button.add', bubbleFireIfParent: false, bubbleStop: true });
+    // Without a selector Launch fires for the event's target only.
+    expect(launch.click()).toEqual({ type: 'click', selector: '*', bubbleFireIfParent: false });
+    expect(launch.click('.card', { bubbleFireIfChildFired: false })).toEqual({ type: 'click', selector: '.card', bubbleFireIfChildFired: false });
+    expect(launch.formSubmission()).toEqual({ type: 'form-submit' });
+    expect(launch.formSubmission('form#news')).toEqual({ type: 'form-submit', selector: 'form#news' });
+    expect(launch.entersViewport('.promo')).toEqual({ type: 'element-visible', selector: '.promo' });
+    expect(launch.entersViewport('.promo', 'everyEntry')).toEqual({ type: 'element-visible', selector: '.promo', everyEntry: true });
+    expect(launch.timeOnPage(30)).toEqual({ type: 'timer', ms: 30_000 });
+    expect(launch.dataElementChange('cart size')).toEqual({ type: 'data-element-change', name: 'cart size' });
+  });
+});
