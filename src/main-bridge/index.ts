@@ -209,17 +209,8 @@ const startWorker = (): void => {
   }
 };
 
-/** Library Loaded, the async snippet's queued calls, DOM Ready, Window Loaded and link clicks. */
-const fireLifecycle = (track: (...a: [string]) => void, stub?: { q?: unknown[][] }): void => {
-  send({ type: 'library-loaded' });
-  // Calls queued by the async snippet, in order, after Library Loaded (as a track right after the tag would be).
-  // No stub (or one without a queue) throws nothing: a page's first exception costs ~1 ms of
-  // start-up (V8 then works out the source positions of the functions on the stack).
-  try {
-    for (const a of stub?.q || []) track(...(a as [string]));
-  } catch {
-    /* not ours */
-  }
+/** DOM Ready, Window Loaded (now if the page is past them) and link clicks. */
+const listenForPage = (): void => {
   // Each fires once per document, so no `once` flag is needed.
   const domReady = () => send({ type: 'dom-ready' });
   const loaded = () => send({ type: 'window-loaded' });
@@ -245,11 +236,6 @@ function start(): void {
   dataLayerName = pageSetting(cfg, 'dataLayer');
   const brand = pageSetting(cfg, 'brand');
   sessionKeys = __OFFTAG_SESSION_KEYS__.map((k) => k.replace('{brand}', brand));
-  // No Worker: the unsupported message (SPEC.md §9), printed by offtag-effects.js.
-  if (!w.Worker) return applyRare({ type: 'no-worker' }, { base } as ApplyHooks);
-  if (w.offtag) return;
-  // The README's async snippet queues `_satellite.track` calls made before this script ran in `_satellite.q`.
-  const stub = w._satellite as { q?: unknown[][] } | undefined;
   hooks = {
     base,
     send,
@@ -260,6 +246,11 @@ function start(): void {
       delete replies[s];
     },
   };
+  // No Worker: the unsupported message (SPEC.md §9), printed by offtag-effects.js.
+  if (!w.Worker) return applyRare({ type: 'no-worker' }, hooks);
+  if (w.offtag) return;
+  // The README's async snippet queues `_satellite.track` calls made before this script ran in `_satellite.q`.
+  const stub = w._satellite as { q?: unknown[][] } | undefined;
   keepOnPagehide();
   port.onmessage = onBatch;
   startWorker();
@@ -272,7 +263,16 @@ function start(): void {
     apiPort: apiChannel.port1,
     base,
   };
-  fireLifecycle(satellite.track, stub);
+  send({ type: 'library-loaded' });
+  // Calls queued by the async snippet, in order, after Library Loaded (as a track right after the tag would be).
+  // No stub (or one without a queue) throws nothing: a page's first exception costs ~1 ms of
+  // start-up (V8 then works out the source positions of the functions on the stack).
+  try {
+    for (const a of stub?.q || []) satellite.track(...(a as [string]));
+  } catch {
+    /* not ours */
+  }
+  listenForPage();
 }
 
 start();
