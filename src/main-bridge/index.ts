@@ -33,7 +33,7 @@ const w = window;
 function start(): void {
   // The folder offtag.js came from (the page's folder when it has no src).
   const base = new URL('.', (document.currentScript as HTMLScriptElement | null)?.src || location.href).href;
-  // No Worker: the unsupported message (SPEC.md §9), printed by offtag-effects.js.
+  // No Worker: the unsupported message (docs/spec-coverage.md §9), printed by offtag-effects.js.
   if (!w.Worker) return applyRare({ type: 'no-worker' }, { base } as ApplyHooks);
   if (w.offtag) return;
   // The README's async snippet queues `_satellite.track` calls made before this script ran in `_satellite.q`.

@@ -1,5 +1,5 @@
 /**
- * Where a beacon goes (appmeasurement.md §1):
+ * Where a beacon goes (AppMeasurement 2.27.0: beacon URL and parameters):
  * `<origin>/b/ss/<rsid>/1/JS-2.27.0[-<marker>]/s<random>`.
  */
 import type { EngineEnv } from '../core/types.ts';
@@ -10,7 +10,7 @@ export const APPMEASUREMENT_VERSION = '2.27.0';
 /** `P` of the path: 1 without postbacks or AAM forwarding through the JSONP path, which Offtag never uses. */
 export const BEACON_PATH_MODE = '1';
 /**
- * The container build date (SPEC.md §9; the bridge's `_satellite.buildInfo` reports the same one).
+ * The container build date (docs/spec-coverage.md §9; the bridge's `_satellite.buildInfo` reports the same one).
  * The Launch analytics extension derives the tracker's `tagContainerMarker` from it.
  */
 export const CONTAINER_BUILD_DATE = '2025-08-19T00:00:00Z';
@@ -39,7 +39,7 @@ export function sessionRandom(env: Pick<EngineEnv, 'now' | 'random'>): string {
 }
 
 /**
- * The tracking server's origin (DECISIONS.md §1): a bare host follows the page's scheme, a full
+ * The tracking server's origin (docs/spec-coverage.md D1): a bare host follows the page's scheme, a full
  * origin (`http://127.0.0.1:4175`) is used as it is.
  */
 export function trackingOrigin(trackingServer: string, pageSecure: boolean): string {

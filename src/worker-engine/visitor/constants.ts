@@ -1,5 +1,5 @@
 /**
- * The numbers and texts of VisitorAPI.js 5.5.0 (SPEC.md §8–§9, ecid.md), each named once.
+ * The numbers and texts of VisitorAPI.js 5.5.0 (docs/spec-coverage.md §8–§9; docs/visitor.md), each named once.
  * docs/visitor.md says where each one applies, and which cannot apply inside a worker.
  */
 
@@ -52,16 +52,16 @@ export const OPT_IN_COOKIE_NAME = 'adobeujs-optin';
 
 export const DEFAULT_ID_SERVICE_HOST = 'dpm.demdex.net';
 export const ID_SYNC_CONTAINER_ID = 0;
-/** What every cookie written with the defaults carries as its first field (ecid.md §5). */
+/** What every cookie written with the defaults carries as its first field (VisitorAPI.js 5.5.0: cookies). */
 export const DEFAULT_AMCV_DIGEST = 179643557;
 
 export const ORG_SUFFIX = '@AdobeOrg';
 
-/** `Visitor.AuthState` (SPEC.md §4): unknown 0, authenticated 1, logged out 2. */
+/** `Visitor.AuthState` (docs/spec-coverage.md §4): unknown 0, authenticated 1, logged out 2. */
 export const AuthState = { UNKNOWN: 0, AUTHENTICATED: 1, LOGGED_OUT: 2 } as const;
 /** `Visitor.OptOut`: the opt-out type that covers everything. */
 export const OptOut = { GLOBAL: 'global' } as const;
-/** `adobe.OptInCategories` (SPEC.md §4). */
+/** `adobe.OptInCategories` (docs/spec-coverage.md §4). */
 export const OptInCategories = {
   AAM: 'aam',
   ADCLOUD: 'adcloud',
@@ -73,7 +73,7 @@ export const OptInCategories = {
   MEDIA_ANALYTICS: 'mediaaa',
 } as const;
 
-/** Messages, with SPEC.md §8's exact texts. */
+/** Messages, with docs/spec-coverage.md §8's exact texts. */
 export const MESSAGES = {
   useGetInstance: 'Please use `Visitor.getInstance` to instantiate Visitor.',
   orgRequired: 'Visitor requires Adobe Marketing Cloud Org ID.',

@@ -1,5 +1,5 @@
 /**
- * The org id check of the library and its Launch extension (SPEC.md §5, §8). Shared by the worker's
+ * The org id check of the library and its Launch extension (docs/spec-coverage.md §5, §8). Shared by the worker's
  * service and the page-side facade, so both refuse an org id with the same words.
  */
 import { MESSAGES, ORG_SUFFIX } from './constants.ts';
