@@ -5,3 +5,6 @@
 
 /** localStorage key prefix of a page's unacknowledged events, written on `pagehide` (`InitMessage.orphans`). */
 export const ORPHAN_KEY = 'offtag:u:';
+
+/** How much of an element's text travels with a trigger event. */
+export const ELEMENT_TEXT_LIMIT = 1000;

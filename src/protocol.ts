@@ -120,9 +120,6 @@ export interface ElementInfo {
   attributes: Record<string, string>;
 }
 
-/** How much of an element's text travels with a trigger event. */
-export const ELEMENT_TEXT_LIMIT = 1000;
-
 /**
  * A trigger fired on the page. `key` names the listener (the worker's `listen` list, core/triggers.ts
  * `listenerKey`); the rules whose events give that listener run.

@@ -2,7 +2,8 @@
 import { readFile } from 'node:fs/promises';
 
 const USAGE = `usage:
-  offtag replay [--json] <fixture.json>   run the engine on a fixture: one summary line per event
+  offtag replay [--json] [--container <file>] <fixture.json>
+                                         run the engine on a fixture (default container: the storefront): one summary line per event
                                          (--json: one JSON line per effect, byte for byte the same each run)
   offtag decode [--json] '<beacon url>'  decode an analytics beacon: a table of named fields (--json: all of it)
   offtag build [--container <file>] [--env development|staging|production] [--out <dir>]
@@ -45,7 +46,10 @@ async function run(argv: string[]): Promise<number> {
   switch (command) {
     case 'replay': {
       const json = rest.includes('--json');
-      const files = rest.filter((a) => a !== '--json');
+      // `--container <file>`: replay against another container than the storefront.
+      const at = rest.indexOf('--container');
+      const containerFile = at >= 0 ? rest[at + 1] : undefined;
+      const files = rest.filter((a, i) => a !== '--json' && (at < 0 || (i !== at && i !== at + 1)));
       if (!files[0]) {
         console.error('offtag replay: give a fixture file.');
         return 2;
@@ -64,7 +68,12 @@ async function run(argv: string[]): Promise<number> {
         return 2;
       }
       const { replay } = await import('./replay/replay.ts');
-      const result = await replay(fixture as Parameters<typeof replay>[0]);
+      let container;
+      if (containerFile) {
+        const { loadContainer } = await import('./build/build.ts');
+        container = await loadContainer(containerFile);
+      }
+      const result = await replay(fixture as Parameters<typeof replay>[0], { container });
       if (json) process.stdout.write(result.lines.map((l) => l + '\n').join(''));
       else {
         const { summarizeReplay } = await import('./replay/summary.ts');

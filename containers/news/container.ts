@@ -120,6 +120,42 @@ export const news = defineContainer({
       events: [{ type: 'click' }],
       actions: [k.link(k.text('click:%clicked text%'), k.variables({ eVar7: '%clicked text%' }))],
     },
+    // The page triggers (docs/triggers.md): observed by offtag-triggers.js, loaded because these rules exist.
+    {
+      name: 'Subscribe button',
+      events: [{ type: 'click', selector: 'button.subscribe' }],
+      actions: [k.link(k.text('subscribe:%this.@cleanText%'), {})],
+    },
+    {
+      name: 'Video play',
+      events: [{ type: 'custom-event', name: 'video:play' }],
+      actions: [k.link(k.text('video:%event.detail.title%'), {})],
+    },
+    {
+      name: 'Newsletter signup',
+      events: [{ type: 'form-submit', selector: 'form#newsletter' }],
+      actions: [k.link('newsletter signup', k.variables({ events: 'event4' }), { trackEvents: ['event4'] })],
+    },
+    {
+      name: 'Ad seen',
+      events: [{ type: 'element-visible', selector: '.ad-slot' }],
+      actions: [k.link(k.text('ad seen:%this.id%'), {})],
+    },
+    {
+      name: 'Half read',
+      events: [{ type: 'scroll-depth', percent: 50 }],
+      actions: [k.link(k.text('scrolled:%event.percent%'), {})],
+    },
+    {
+      name: 'Engaged',
+      events: [{ type: 'timer', ms: 1000 }],
+      actions: [k.link('engaged 1s', {})],
+    },
+    {
+      name: 'Section change',
+      events: [{ type: 'data-element-change', name: 'section' }],
+      actions: [k.link(k.text('section:%event.previous%>%section%'), {})],
+    },
   ],
 });
 

@@ -120,14 +120,20 @@ export interface ThirdPartyRow {
  * marks each tag with its mode and status; for a Partytown tag the worker writes how far its calls
  * got: `initialised`, `first call forwarded`, `event delivered (HTTP 200)`, …). A Partytown tag
  * still `queued for Partytown` whose type became `text/partytown-x` has loaded in the worker, its
- * calls not yet run; one Partytown marked `data-pterror` failed to load there.
+ * calls not yet run; one Partytown marked `data-pterror` failed to load there. When Partytown's
+ * worker does not start in time (`fallbackTimeout`, 10 s), Partytown runs a plain copy of each tag
+ * on the page and drops the calls queued for its forwarded functions: the row says so.
  */
 export function thirdPartyScripts(root: ParentNode): ThirdPartyRow[] {
   return [...root.querySelectorAll<HTMLScriptElement>('script[data-offtag-mode]')].map((s) => {
     const mode = s.getAttribute('data-offtag-mode') ?? '';
     let status = s.getAttribute('data-offtag-status') ?? '';
     const error = s.getAttribute('data-pterror');
+    // Partytown's fallback (its worker did not start within `fallbackTimeout`) runs a plain copy of the tag on the page.
+    const src = s.getAttribute('src');
+    const copy = src && [...root.querySelectorAll<HTMLScriptElement>('script[src]')].some((c) => c !== s && !c.type && c.getAttribute('src') === src);
     if (mode === 'partytown' && error) status = `failed to load in Partytown: ${error}`;
+    else if (mode === 'partytown' && copy && !/^(initialised|first call|event)/.test(status)) status = 'ran on the main thread: Partytown fell back, its calls were not made';
     else if (mode === 'partytown' && status === 'queued for Partytown' && s.type === 'text/partytown-x') status = 'loaded in Partytown';
     return { id: s.id, src: s.getAttribute('src') ?? '', mode, status };
   });

@@ -5,7 +5,8 @@
  * polls. When one fires, offtag.js's `send` takes a snapshot and posts a `trigger` event with the
  * listener's key. No handler throws into the page: a failure is caught and dropped.
  */
-import { ELEMENT_TEXT_LIMIT, type ElementInfo, type EngineEvent, type TriggerEvent, type TriggerListener } from '../protocol.ts';
+import { ELEMENT_TEXT_LIMIT } from '../protocol-keys.ts';
+import { type ElementInfo, type EngineEvent, type TriggerEvent, type TriggerListener } from '../protocol.ts';
 import { cloneable } from './snapshot.ts';
 
 type Send = (event: EngineEvent) => unknown;

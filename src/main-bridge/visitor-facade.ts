@@ -4,8 +4,7 @@
  * returns it synchronously) and calls the site's callback with the argument lists the worker
  * sends back. `adobe.optIn` forwards the same way.
  */
-import { AuthState, MESSAGES, OptInCategories, OptOut, VISITOR_VERSION } from '../worker-engine/visitor/constants.ts';
-import { normalizeOrgId } from '../worker-engine/visitor/org-id.ts';
+import { AuthState, FACADE_MESSAGES as MESSAGES, normalizeOrgId, OptInCategories, OptOut, VISITOR_VERSION } from '../visitor-api.ts';
 
 type Answer = { value?: unknown; callbacks?: unknown[][]; error?: string };
 type Call = (method: string, args: unknown[]) => Promise<Answer>;

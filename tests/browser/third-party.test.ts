@@ -12,6 +12,7 @@ import {
   partytownCalls,
   partytownLib,
 } from '../../src/third-party/load-script.ts';
+import { thirdPartyScripts } from '../../src/devtools/model.ts';
 
 const w = window as unknown as Record<string, any>;
 const blob = (code: string) => URL.createObjectURL(new Blob([code], { type: 'text/javascript' }));
@@ -156,5 +157,32 @@ describe("a Partytown tag's status, as the worker writes it (partytownCalls)", (
     expect(u.status()).toBe('queued for Partytown');
     vi.advanceTimersByTime(TRACKER_POLL_INTERVAL_MS);
     expect(u.status()).toBe('failed: SDK.track is not a function in Partytown');
+  });
+});
+
+describe("the overlay's third-party rows (thirdPartyScripts)", () => {
+  const tag = (attrs: Record<string, string>) => {
+    const s = document.createElement('script');
+    for (const [k, v] of Object.entries(attrs)) s.setAttribute(k, v);
+    return s;
+  };
+  it('says what happened to a Partytown tag: queued, loaded, what the worker wrote, failed, or fallen back to the main thread', () => {
+    const root = document.createElement('div');
+    const base = { 'data-offtag-mode': 'partytown', 'data-offtag-status': 'queued for Partytown' };
+    root.append(
+      tag({ ...base, id: 'a', src: '/a.js', type: 'text/partytown' }),
+      tag({ ...base, id: 'b', src: '/b.js', type: 'text/partytown-x' }),
+      tag({ ...base, id: 'c', src: '/c.js', type: 'text/partytown-x', 'data-offtag-status': 'event delivered (HTTP 200)' }),
+      tag({ ...base, id: 'd', src: '/d.js', type: 'text/partytown', 'data-pterror': 'Error: 404' }),
+      tag({ ...base, id: 'e', src: '/e.js', type: 'text/partytown-x' }),
+      tag({ src: '/e.js' }),
+    );
+    expect(thirdPartyScripts(root).map((r) => [r.id, r.status])).toEqual([
+      ['a', 'queued for Partytown'],
+      ['b', 'loaded in Partytown'],
+      ['c', 'event delivered (HTTP 200)'],
+      ['d', 'failed to load in Partytown: Error: 404'],
+      ['e', 'ran on the main thread: Partytown fell back, its calls were not made'],
+    ]);
   });
 });

@@ -104,7 +104,10 @@ const DEFAULT_START = Date.UTC(2026, 0, 15, 10, 30, 0);
 const MAX_TIMER_FIRINGS = 10_000;
 
 export interface ReplayOptions<N extends string, S extends object> {
-  container?: Container<N, S>;
+  /** The container to run (`offtag replay --container <file>`); default: the storefront. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any container's settings
+  container?: Container<N, S, any>;
+  /** Default: the container's own services. */
   services?: (ctx: EngineContext) => S;
 }
 
@@ -120,9 +123,9 @@ export async function replay<N extends string, S extends object>(
   fixture: Fixture,
   options: ReplayOptions<N, S> = {},
 ): Promise<ReplayResult> {
-  const d = options.container && options.services ? undefined : await defaults();
-  const container = (options.container ?? d!.container) as Container<string, object>;
-  const services = (options.services ?? d!.services) as (ctx: EngineContext) => object;
+  const d = options.container ? undefined : await defaults();
+  const container = (options.container ?? d!.container) as unknown as Container<string, object>;
+  const services = (options.services ?? container.services ?? d?.services ?? (() => ({}))) as (ctx: EngineContext) => object;
 
   const start = fixture.clock?.start;
   let clock = typeof start === 'string' ? Date.parse(start) : (start ?? DEFAULT_START);

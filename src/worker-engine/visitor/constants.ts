@@ -2,8 +2,10 @@
  * The numbers and texts of VisitorAPI.js 5.5.0 (docs/spec-coverage.md §8–§9; docs/visitor.md), each named once.
  * docs/visitor.md says where each one applies, and which cannot apply inside a worker.
  */
+import { FACADE_MESSAGES } from '../../visitor-api.ts';
 
-export const VISITOR_VERSION = '5.5.0';
+// The public surface the page-side facade shares (src/visitor-api.ts), under the names used here.
+export { AuthState, OptInCategories, OptOut, ORG_SUFFIX, VISITOR_VERSION } from '../../visitor-api.ts';
 
 /** `loadTimeout`: the /id request's own timeout (the library sets it on the XHR). */
 export const LOAD_TIMEOUT_MS = 30000;
@@ -55,29 +57,9 @@ export const ID_SYNC_CONTAINER_ID = 0;
 /** What every cookie written with the defaults carries as its first field (VisitorAPI.js 5.5.0: cookies). */
 export const DEFAULT_AMCV_DIGEST = 179643557;
 
-export const ORG_SUFFIX = '@AdobeOrg';
-
-/** `Visitor.AuthState` (docs/spec-coverage.md §4): unknown 0, authenticated 1, logged out 2. */
-export const AuthState = { UNKNOWN: 0, AUTHENTICATED: 1, LOGGED_OUT: 2 } as const;
-/** `Visitor.OptOut`: the opt-out type that covers everything. */
-export const OptOut = { GLOBAL: 'global' } as const;
-/** `adobe.OptInCategories` (docs/spec-coverage.md §4). */
-export const OptInCategories = {
-  AAM: 'aam',
-  ADCLOUD: 'adcloud',
-  ANALYTICS: 'aa',
-  CAMPAIGN: 'campaign',
-  ECID: 'ecid',
-  LIVEFYRE: 'livefyre',
-  TARGET: 'target',
-  MEDIA_ANALYTICS: 'mediaaa',
-} as const;
-
 /** Messages, with docs/spec-coverage.md §8's exact texts. */
 export const MESSAGES = {
-  useGetInstance: 'Please use `Visitor.getInstance` to instantiate Visitor.',
-  orgRequired: 'Visitor requires Adobe Marketing Cloud Org ID.',
-  orgNotString: 'Org ID is not a string.',
+  ...FACADE_MESSAGES,
   serverStateInvalid: '`serverState` has an invalid format.',
   invalidPreviousPermissions: 'Invalid `previousPermissions`!',
   invalidPreOptInApprovals: 'Invalid `preOptInApprovals`!',
