@@ -1,5 +1,5 @@
 /**
- * The measurements (toolchain.md §7): CDP `Performance.getMetrics` ThreadTime deltas over bursts
+ * The measurements (docs/bench.md, "Methods"): CDP `Performance.getMetrics` ThreadTime deltas over bursts
  * of events started from a page task (median of the samples), a Chrome trace summing `RunTask`
  * thread time between `performance.mark`s for single events, and a long-task / LoAF observer as a
  * guard. Every ratio is computed from figures of this one run.

@@ -29,7 +29,7 @@ const median = (xs: number[]) => {
 
 const servers = await startServers({ quiet: true });
 const local = localConfig(servers);
-/** OneTrust's targeting group off: the container declines Datadog (SPEC.md §5). */
+/** OneTrust's targeting group off: the container declines Datadog (docs/spec-coverage.md §5). */
 const NO_RUM = { name: 'OptanonConsent', value: 'groups=C0001:1,C0007:0' };
 const CONSENT = { name: 'sat_track', value: 'true' };
 

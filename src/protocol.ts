@@ -50,7 +50,7 @@ export interface PageInfo {
   userAgent: string;
   language: string;
   screen: { width: number; height: number; colorDepth: number };
-  /** The cookie domain found by the write probe (ecid.md §5): '' means host-only. */
+  /** The cookie domain found by the write probe (VisitorAPI.js 5.5.0: cookies): '' means host-only. */
   cookieDomain: string;
   /** The origin of the page (for postMessage checks). */
   origin: string;

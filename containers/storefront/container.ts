@@ -14,7 +14,7 @@ export type { StorefrontElement } from './data-elements.ts';
 export const storefront = defineContainer({
   name: 'storefront',
   version: '1.0.0',
-  // SPEC.md §9: the container's build date (also in the beacons' tag container marker).
+  // docs/spec-coverage.md §9: the container's build date (also in the beacons' tag container marker).
   buildDate: '2025-08-19T00:00:00Z',
   settings: STOREFRONT_SETTINGS,
   settingChecks: STOREFRONT_SETTING_CHECKS,

@@ -1,6 +1,6 @@
 /**
- * The storefront's data elements (SPEC.md §1–§3, §5, §8; DECISIONS.md §2, §3), one table, each
- * named as SPEC.md names it. Resolution, defaults, failure logging and per-event memoising are
+ * The storefront's data elements (docs/spec-coverage.md §1–§3, §5, §8; docs/spec-coverage.md D2, D3), one table, each
+ * named as docs/spec-coverage.md names it. Resolution, defaults, failure logging and per-event memoising are
  * the engine's (core/data-elements.ts); this file only says where each value comes from. What each
  * element is, is said in a comment above it (a `description` field was runtime data that nothing
  * read).
@@ -108,7 +108,7 @@ type Ctx = DataElementContext<StorefrontElement, StorefrontSettings>;
 /** What a table entry may change about how a value is finished. */
 type Finish = Pick<Element, 'default' | 'missingMessage'>;
 
-/** A data layer field with SPEC.md §8's default for "most others": the empty string. */
+/** A data layer field with docs/spec-coverage.md §8's default for "most others": the empty string. */
 const dl = (path: string, finish: Finish = {}): Element => ({
   type: 'data-layer',
   path,
@@ -126,7 +126,7 @@ type ProfileGroup = 'attributes' | 'profileInfo';
 
 /**
  * A user profile field: the data layer's `user.profile.<group>.<field>`, else the same field of
- * the profile cached in sessionStorage (DECISIONS.md §2), field by field.
+ * the profile cached in sessionStorage (docs/spec-coverage.md D2), field by field.
  */
 const userField = (group: ProfileGroup, field: string, finish: Finish = {}): Element => ({
   type: 'custom',
@@ -144,7 +144,7 @@ const notSetMessage = (what: string) => `${what} is not set in the page data lay
 
 /**
  * An analytics plugin as a data element. Plugins live in the tracker, which does not exist
- * without tracking consent (SPEC.md §6): then they neither answer nor write their cookies.
+ * without tracking consent (docs/spec-coverage.md §6): then they neither answer nor write their cookies.
  * They run at the time the event fired and write their cookies on the page's cookie domain.
  */
 const plugin = (
@@ -160,9 +160,9 @@ const plugin = (
 
 export const dataElements: Record<StorefrontElement, Element> = {
   // ---- page ---------------------------------------------------------------------------------
-  // SPEC.md {product}: the brand setting
+  // {product} in docs/spec-coverage.md §1: the brand setting
   brand: { type: 'custom', reads: [], fn: (ctx) => ctx.settings.brand },
-  // <brand>:<pageType>:<pageId>, lowercased (DECISIONS.md §3)
+  // <brand>:<pageType>:<pageId>, lowercased (docs/spec-coverage.md D3)
   'page name': {
     type: 'custom',
     reads: [],
@@ -202,7 +202,7 @@ export const dataElements: Record<StorefrontElement, Element> = {
     path: 'page.category.lineOfBusiness',
     default: (settings: Ctx['settings']) => settings.brand,
   },
-  // hier1: <brand>|<pageType>|<pageId>, lowercased (DECISIONS.md §5)
+  // hier1: <brand>|<pageType>|<pageId>, lowercased (docs/spec-coverage.md D5)
   hierarchy: {
     type: 'custom',
     reads: [],
@@ -314,7 +314,7 @@ export const dataElements: Record<StorefrontElement, Element> = {
     fn: (ctx) => customerCombinationKey(ctx.get('account number'), ctx.get('SAP account id')),
   },
 
-  // ---- cookies (names from settings where DECISIONS.md §1 makes them settings) ---------------
+  // ---- cookies (names from settings where docs/spec-coverage.md D1 makes them settings) ---------------
   'community cookie': cookie((s) => s.communityCookie),
   'AB1 cookie': cookie('AB1'),
   'AB2 cookie': cookie('AB2'),
@@ -329,7 +329,7 @@ export const dataElements: Record<StorefrontElement, Element> = {
   'O cookie': cookie((s) => s.oCookie),
   'insights eligible cookie': cookie((s) => s.insightsEligibleCookie),
 
-  // ---- consent and environment (strings "true"/"false", as SPEC.md §5 writes them) -----------
+  // ---- consent and environment (strings "true"/"false", as docs/spec-coverage.md §5 writes them) -----------
   // "true" when the OneTrust cookie contains C0007:0 or C0007%3A0
   'targeting cookies enabled': {
     type: 'custom',
@@ -362,7 +362,7 @@ export const dataElements: Record<StorefrontElement, Element> = {
     fn: (ctx) => ctx.settings.environment,
   },
 
-  // ---- commerce (paths of DECISIONS.md §2) ---------------------------------------------------
+  // ---- commerce (paths of docs/spec-coverage.md D2) ---------------------------------------------------
   // the first product's SKU
   'product SKU': dl('product[0].productInfo.sku'),
   // the shopping cart's freight forwarder
@@ -374,7 +374,7 @@ export const dataElements: Record<StorefrontElement, Element> = {
   // leaf category name
   'leaf category name': dl('page.category.leafCategoryName'),
 
-  // ---- analytics plugins (state in cookies the bridge writes; DECISIONS.md §6) ----------------
+  // ---- analytics plugins (state in cookies the bridge writes; docs/spec-coverage.md D6) ----------------
   // New or Repeat (getNewRepeat, 30 days)
   'new/repeat': plugin((cookies, now, o) =>
     getNewRepeat(cookies, now, undefined, o),

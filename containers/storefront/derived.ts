@@ -1,10 +1,10 @@
 /**
- * The storefront's derived values (SPEC.md §2, §4, §5; DECISIONS.md §3) as pure functions of
+ * The storefront's derived values (docs/spec-coverage.md §2, §4, §5; docs/spec-coverage.md D3) as pure functions of
  * values already read, so each rule of derivation can be read and tested alone.
  */
 import { readPath } from '../../src/worker-engine/core/data-layer.ts';
 
-/** SPEC.md §8: the default of fields the page data layer ("PDL") does not carry. */
+/** docs/spec-coverage.md §8: the default of fields the page data layer ("PDL") does not carry. */
 export const NOT_SET_IN_PDL = 'Not Set in PDL';
 export const NOT_LOGGED_IN = 'Not Logged In';
 export const FULL_LOGGED_IN = 'Full Logged In';
@@ -12,12 +12,12 @@ export const SOFT_LOGGED_IN = 'Soft Logged In';
 export const ANONYMOUS_COMMUNITY = 'anon';
 export const UNKNOWN_USER = 'Unknown User';
 export const UNASSIGNED_SAP_ID = 'Unassigned';
-/** SPEC.md §4: full and soft logins add this analytics event to every beacon of the event. */
+/** docs/spec-coverage.md §4: full and soft logins add this analytics event to every beacon of the event. */
 export const LOGGED_IN_EVENT = 'event49';
 export const LOGGED_IN_STATES: readonly string[] = [FULL_LOGGED_IN, SOFT_LOGGED_IN];
 
 export const MODAL_PAGE_TYPE_SUFFIX = ' - modal';
-/** DECISIONS.md §3: each segment of the modal page name keeps its first 20 characters. */
+/** docs/spec-coverage.md D3: each segment of the modal page name keeps its first 20 characters. */
 export const MODAL_SEGMENT_LENGTH = 20;
 
 export const PLATFORM_MOBILE = 'gcom mweb';
@@ -33,7 +33,7 @@ export const PRODUCTION = 'production';
 export const PAGE_NAME_SEPARATOR = ':';
 export const HIERARCHY_SEPARATOR = '|';
 
-/** The flags SPEC.md §5 writes as strings. */
+/** The flags docs/spec-coverage.md §5 writes as strings. */
 export const flag = (on: boolean): 'true' | 'false' => (on ? 'true' : 'false');
 
 export function isMissing(v: unknown): v is undefined | null | '' {
@@ -53,7 +53,7 @@ export function hierarchy(brand: string, pageType: unknown, pageId: unknown): st
 }
 
 /**
- * DECISIONS.md §3: the modal's own page type, else the page's plus ' - modal' (nothing when the
+ * docs/spec-coverage.md D3: the modal's own page type, else the page's plus ' - modal' (nothing when the
  * page has none either); each of brand, type and id cut to 20 characters.
  */
 export function modalPageName(brand: string, modalType: unknown, pageType: unknown, modalId: unknown): string {
@@ -68,7 +68,7 @@ export function cutSegment(s: string): string {
 }
 
 /**
- * DECISIONS.md §3: every non-empty id at `path` of the array's items, in order, joined with the
+ * docs/spec-coverage.md D3: every non-empty id at `path` of the array's items, in order, joined with the
  * list delimiter (the `listDelimiter` setting, `,`). A missing array gives ''; anything else that
  * is not an array is a malformed data layer.
  */
@@ -82,7 +82,7 @@ export function joinIds(items: unknown, path: string, where: string, delimiter =
     .join(delimiter);
 }
 
-/** SPEC.md §4: `Unknown User`, `<account>:Unassigned` or `<account>:<sapId>`. */
+/** docs/spec-coverage.md §4: `Unknown User`, `<account>:Unassigned` or `<account>:<sapId>`. */
 export function customerCombinationKey(accountNumber: unknown, sapAccountId: unknown): string {
   if (isMissing(accountNumber)) return UNKNOWN_USER;
   return `${text(accountNumber)}:${isMissing(sapAccountId) ? UNASSIGNED_SAP_ID : text(sapAccountId)}`;
@@ -92,12 +92,12 @@ export function platformId(siteTypeCookie: string | undefined): string {
   return siteTypeCookie?.toLowerCase() === MOBILE_SITE_TYPE ? PLATFORM_MOBILE : PLATFORM_FULL_SITE;
 }
 
-/** SPEC.md §5 as written: `C0007:0` in the OneTrust cookie sets "targeting cookies enabled". */
+/** docs/spec-coverage.md §5 as written: `C0007:0` in the OneTrust cookie sets "targeting cookies enabled". */
 export function targetingCookiesEnabled(oneTrustCookie: string | undefined): boolean {
   return TARGETING_OPT_MARKERS.some((m) => oneTrustCookie?.includes(m) ?? false);
 }
 
-/** SPEC.md §5: monitoring stays off when targeting cookies are enabled or GPC is on. */
+/** docs/spec-coverage.md §5: monitoring stays off when targeting cookies are enabled or GPC is on. */
 export function datadogEnabled(targeting: boolean, gpc: boolean): boolean {
   return !targeting && !gpc;
 }

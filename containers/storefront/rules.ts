@@ -1,5 +1,5 @@
 /**
- * The storefront's rules (DECISIONS.md §4): what fires on which event, under which conditions,
+ * The storefront's rules (docs/spec-coverage.md D4): what fires on which event, under which conditions,
  * doing what. Beacons are built from the mapping in variables.ts.
  */
 import type { Effect } from '../../src/protocol.ts';
@@ -14,7 +14,7 @@ import { LINK_VARIABLES, MODAL_VIEW_VARIABLES, PAGE_VIEW_VARIABLES } from './var
 
 type Ctx = RuleContext<StorefrontElement, Services, StorefrontSettings>;
 
-/** SPEC.md §4: the named direct-call events. */
+/** docs/spec-coverage.md §4: the named direct-call events. */
 export const DIRECT_CALLS = {
   pageView: 'Page View',
   modalView: 'Content: Modal View',
@@ -25,7 +25,7 @@ export const DIRECT_CALLS = {
 /** The visitor library starts before any other Library Loaded rule, as the ECID extension does. */
 export const VISITOR_RULE_ORDER = 1;
 
-// SPEC.md §7: Datadog RUM with 100% session and replay sampling, user input masked, the
+// docs/spec-coverage.md §7: Datadog RUM with 100% session and replay sampling, user input masked, the
 // cookies added as context one second after init.
 export const RUM_SCRIPT_ID = 'offtag-rum';
 export const RUM_INIT = 'DD_RUM.init';

@@ -1,5 +1,5 @@
 /**
- * The sessionStorage keys the storefront container reads (DECISIONS.md §2, §3). The bridge
+ * The sessionStorage keys the storefront container reads (docs/spec-coverage.md D2, D3). The bridge
  * snapshots exactly these; `{brand}` is the brand setting.
  */
 export const BRAND_PLACEHOLDER = '{brand}';

@@ -1,5 +1,5 @@
 /**
- * The storefront's settings (DECISIONS.md §1): its cookie names, Datadog RUM and Amplitude, and
+ * The storefront's settings (docs/spec-coverage.md D1): its cookie names, Datadog RUM and Amplitude, and
  * its defaults for the engine's settings (brand, report suites, link filters). A page overrides any
  * of them with `window.offtagConfig`, checked by the engine's validator against these defaults.
  */

@@ -1,7 +1,7 @@
 /**
- * The analytics variable mapping (DECISIONS.md §5) as one declarative table. Each value is a
+ * The analytics variable mapping (docs/spec-coverage.md D5) as one declarative table. Each value is a
  * `%data element%` token or a `D=` copy instruction; the types check both the variable names
- * against SPEC.md §9's ranges (props 1–75, eVars 1–250, hierarchies 1–5, lists 1–3: `prop76`
+ * against docs/spec-coverage.md §9's ranges (props 1–75, eVars 1–250, hierarchies 1–5, lists 1–3: `prop76`
  * does not compile) and the tokens against the container's data elements.
  */
 import type { TrackerVarName } from '../../src/worker-engine/analytics/variables.ts';
@@ -15,7 +15,7 @@ export type VariableMapping = Partial<Record<TrackerVarName, VariableSource>>;
 
 /**
  * Page views. `currencyCode` is not set: the tracker sends `cc=USD`, the storefront's currency
- * (SPEC.md §9), on every hit.
+ * (docs/spec-coverage.md §9), on every hit.
  */
 export const PAGE_VIEW_VARIABLES = {
   pageName: '%page name%',
@@ -49,13 +49,13 @@ export const PAGE_VIEW_VARIABLES = {
   events: '%login event%',
 } as const satisfies VariableMapping;
 
-/** The modal view is a page view named after the modal (DECISIONS.md §4). */
+/** The modal view is a page view named after the modal (docs/spec-coverage.md D4). */
 export const MODAL_VIEW_VARIABLES = {
   ...PAGE_VIEW_VARIABLES,
   pageName: '%modal page name%',
 } as const satisfies VariableMapping;
 
-/** What link beacons carry (DECISIONS.md §5), besides the parameters AppMeasurement always sends. */
+/** What link beacons carry (docs/spec-coverage.md D5), besides the parameters AppMeasurement always sends. */
 export const LINK_TRACK_VARS = ['pageName', 'eVar1', 'eVar4', 'list1', 'list2', 'events'] as const satisfies readonly (keyof typeof PAGE_VIEW_VARIABLES)[];
 export const LINK_TRACK_EVENTS = [LOGGED_IN_EVENT] as const;
 

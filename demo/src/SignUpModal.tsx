@@ -1,6 +1,6 @@
 /**
  * The email sign-up modal. Opening it and signing up are each a `Content: Modal View`, with
- * `modal.page.pageInfo.pageUID` 'Email Sign Up' and then 'Email Sign Up Success' (SPEC.md §2's
+ * `modal.page.pageInfo.pageUID` 'Email Sign Up' and then 'Email Sign Up Success' (docs/spec-coverage.md §2's
  * modal element); the modal's page type is left to the container's rule: the page's type + ' - modal'.
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';

@@ -1,6 +1,6 @@
 /**
  * What the storefront puts in `window.digitalData` for each event: exactly the paths the container
- * reads (SPEC.md §3, DECISIONS.md §2; containers/storefront/data-elements.ts). Built from the route and
+ * reads (docs/spec-coverage.md §3, docs/spec-coverage.md D2; containers/storefront/data-elements.ts). Built from the route and
  * the shopper's state each time an event fires, so every beacon describes the page it came from.
  *
  * `page.element` lists the elements of the event at hand: the page's own modules for a page
@@ -41,7 +41,7 @@ export function pageInfo(route: Route, state: State): PageInfo {
     case 'account':
       return { pageType: 'Account', pageUID: state.profile.attributes.loginState === 'Full Logged In' ? 'account overview' : 'sign in', contentTitle: 'Your account', template: 'account' };
     case 'orders':
-      // SPEC.md §2's page id 'order management'; signed out, the same URL shows the sign-in form.
+      // docs/spec-coverage.md §2's page id 'order management'; signed out, the same URL shows the sign-in form.
       return state.profile.attributes.loginState === 'Full Logged In'
         ? { pageType: 'Account', pageUID: 'order management', contentTitle: 'Orders', template: 'account' }
         : { pageType: 'Account', pageUID: 'sign in', contentTitle: 'Your account', template: 'account' };

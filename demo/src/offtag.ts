@@ -4,7 +4,7 @@
  * `/offtag-config.js` (served by `offtag serve`) puts in `window.offtagServers`.
  */
 
-/** The direct calls the storefront container listens to (SPEC.md §4). */
+/** The direct calls the storefront container listens to (docs/spec-coverage.md §4). */
 export type DirectCall = 'Page View' | 'Content: Modal View' | 'Element Impressions' | 'Element Interactions';
 
 interface Satellite {

@@ -1,6 +1,6 @@
 /**
  * The shopper's state: who is signed in, the cart and the privacy choices. The profile is cached
- * in sessionStorage as `acmeUserData` (the shape DECISIONS.md §2 gives the container's fallback),
+ * in sessionStorage as `acmeUserData` (the shape docs/spec-coverage.md D2 gives the container's fallback),
  * the cart in sessionStorage, the choices in the cookies the container reads.
  */
 import { useSyncExternalStore } from 'react';
@@ -31,7 +31,7 @@ const CART_KEY = 'acmeDemoCart';
 
 export const TRACKING_COOKIE = 'sat_track';
 export const ONETRUST_COOKIE = 'OptanonConsent';
-/** OneTrust's groups: C0007 is targeting; `C0007:0` is what the container treats as "targeting cookies enabled" (SPEC.md §5). */
+/** OneTrust's groups: C0007 is targeting; `C0007:0` is what the container treats as "targeting cookies enabled" (docs/spec-coverage.md §5). */
 const ONETRUST_TARGETING_OFF = 'groups%3DC0001%3A1%2CC0007%3A0';
 const ONETRUST_TARGETING_ON = 'groups%3DC0001%3A1%2CC0007%3A1';
 

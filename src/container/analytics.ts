@@ -8,7 +8,7 @@ import { safeJson } from '../worker-engine/core/safe-json.ts';
 import type { TrackerVarName } from '../worker-engine/analytics/variables.ts';
 import type { AnalyticsHit, Services } from '../worker-engine/services.ts';
 
-/** Analytics variables (SPEC ranges: props 1–75, eVars 1–250, hierarchies 1–5, lists 1–3) to texts with `%tokens%`. */
+/** Analytics variables (AppMeasurement's ranges: props 1–75, eVars 1–250, hierarchies 1–5, lists 1–3) to texts with `%tokens%`. */
 export type VariableMap = Partial<Record<TrackerVarName, string>>;
 
 /** Launch's sendBeacon names a link hit this when it has no name: a nameless `tl()` would count as a page view. */

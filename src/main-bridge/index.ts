@@ -246,7 +246,7 @@ function start(): void {
       delete replies[s];
     },
   };
-  // No Worker: the unsupported message (SPEC.md §9), printed by offtag-effects.js.
+  // No Worker: the unsupported message (docs/spec-coverage.md §9), printed by offtag-effects.js.
   if (!w.Worker) return applyRare({ type: 'no-worker' }, hooks);
   if (w.offtag) return;
   // The README's async snippet queues `_satellite.track` calls made before this script ran in `_satellite.q`.

@@ -1,4 +1,4 @@
-/** Facts read once per page, and the cookie-domain probe of the visitor library (ecid.md §5). */
+/** Facts read once per page, and the cookie-domain probe of the visitor library (VisitorAPI.js 5.5.0: cookies). */
 import type { PageFacts } from '../protocol.ts';
 
 const PROBE = 'TEST_AMCV_COOKIE_WRITE';

@@ -11,7 +11,7 @@ import { cloneable } from './snapshot.ts';
 /**
  * `no-worker` is the bridge's own (never from the worker): every way to start the worker failed.
  * Without `event`, the one error naming worker-src; with it, the warning for an event that goes nowhere.
- * Without `url`, the browser has no `Worker` at all: SPEC.md §9's unsupported message.
+ * Without `url`, the browser has no `Worker` at all: docs/spec-coverage.md §9's unsupported message.
  */
 export type NoWorker = { type: 'no-worker'; url?: string; same?: boolean; event?: string };
 /**

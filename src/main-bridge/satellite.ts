@@ -16,7 +16,7 @@ type Ask = (event: EngineEvent) => Promise<{ value?: unknown; error?: string }>;
 declare const __OFFTAG_BUILD_INFO__: Record<string, unknown>;
 const DEBUG_KEY = 'com.adobe.reactor.debug';
 
-/** Adobe's debug switch (anchors.md §1): debug-level messages print only when it is on. */
+/** Adobe's debug switch (Adobe's Launch runtime, github.com/adobe/reactor-turbine): debug-level messages print only when it is on. */
 export function isDebug(): boolean {
   try {
     return localStorage[DEBUG_KEY] == 'true';

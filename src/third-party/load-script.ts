@@ -4,8 +4,8 @@
  *
  * - main thread (the default): a `<script async>` written into the body, `crossorigin` when the
  *   effect asks for it. Once it has loaded, the global its `init` names is looked for; when it is
- *   not there yet, it is polled for 40 times every 250 ms (SPEC.md §9 "Tracker polling") before
- *   giving up with SPEC.md §8's words. Then `init` is called, and `then` after its delay.
+ *   not there yet, it is polled for 40 times every 250 ms (docs/spec-coverage.md §9 "Tracker polling") before
+ *   giving up with docs/spec-coverage.md §8's words. Then `init` is called, and `then` after its delay.
  * - `partytown: true`: the script runs in Partytown's worker. Partytown's snippet is added only when
  *   the first such script is requested, and `init`/`then` go through Partytown's `forward` (the
  *   page-side tag never fires `onload` there) to `offtagPartytownCall` in the worker, which calls
@@ -18,13 +18,13 @@ import type { Effect } from '../protocol.ts';
 
 export type ScriptEffect = Extract<Effect, { type: 'script' }>;
 
-/** SPEC.md §9: tracker polling, 40 attempts every 250 ms. */
+/** docs/spec-coverage.md §9: tracker polling, 40 attempts every 250 ms. */
 export const TRACKER_POLL_ATTEMPTS = 40;
 export const TRACKER_POLL_INTERVAL_MS = 250;
-/** SPEC.md §9: custom-code writes wait 20 ms (at a time) for the body. */
+/** docs/spec-coverage.md §9: custom-code writes wait 20 ms (at a time) for the body. */
 export const BODY_WAIT_MS = 20;
 
-/** SPEC.md §8's tag-library messages, completed as Adobe's analytics extension words them. */
+/** docs/spec-coverage.md §8's tag-library messages, completed as Adobe's analytics extension words them. */
 export const cannotFindGlobal = (name: string) => `Cannot find the global variable name: "${name}".`;
 export const bailingOut = (name: string) => `Bailing out. Cannot find the variable name: "${name}".`;
 export const failedToLoad = (src: string) => `Failed to load script ${src}`;
@@ -78,7 +78,7 @@ export const globalOf = (e: ScriptEffect): string | undefined => e.init?.fn.spli
 
 /**
  * After the script loaded: calls `init` when its global is there; otherwise polls for it
- * (TRACKER_POLL_ATTEMPTS × TRACKER_POLL_INTERVAL_MS) and bails out with SPEC.md's message.
+ * (TRACKER_POLL_ATTEMPTS × TRACKER_POLL_INTERVAL_MS) and bails out with the catalogue's message (docs/spec-coverage.md §8).
  */
 function whenGlobal(e: ScriptEffect, s: HTMLScriptElement): void {
   const name = globalOf(e);

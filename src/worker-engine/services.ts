@@ -31,7 +31,7 @@ export interface VisitorService {
   /** Customer ids for the analytics `cid.` block: data source → {id, authState}. */
   getCustomerIDs(): Record<string, { id: string; authState: number }>;
   /**
-   * `getSupplementalDataID(consumer, noGenerate)` (ecid.md §8): with `noGenerate` the consumer gets an
+   * `getSupplementalDataID(consumer, noGenerate)` (VisitorAPI.js 5.5.0: serverState, URL hand-off, SDID): with `noGenerate` the consumer gets an
    * id only when one exists already (handed over in the URL or `serverState`, or made by another consumer).
    */
   getSupplementalDataID(consumer: string, noGenerate: boolean): string;
@@ -50,7 +50,7 @@ export interface AnalyticsHit {
   linkType?: 'o' | 'd' | 'e';
   linkName?: string;
   linkUrl?: string;
-  /** The analytics extension's filters for link hits (DECISIONS.md §5). */
+  /** The analytics extension's filters for link hits (docs/spec-coverage.md D5). */
   linkTrackVars?: string;
   linkTrackEvents?: string;
   /** ActivityMap context data for automatic link hits. */

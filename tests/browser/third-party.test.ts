@@ -1,6 +1,6 @@
 /**
  * Third-party script loading in real Chromium (src/third-party/load-script.ts): tracker polling
- * (SPEC.md §9, 40 attempts every 250 ms) with SPEC.md §8's messages, and the 20 ms wait for the body.
+ * (docs/spec-coverage.md §9, 40 attempts every 250 ms) with docs/spec-coverage.md §8's messages, and the 20 ms wait for the body.
  * Timers are faked only for the polling itself; the scripts load for real (blob URLs).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';

@@ -117,7 +117,7 @@ test('the storefront: route changes send Page View, impressions, add-to-cart, li
   await shot(page, info, 'signup-modal');
   await page.fill('#signup-email', 'dana@example.com');
   await page.click('#signup-submit');
-  // DECISIONS.md §3: each segment of a modal page name keeps 20 characters ('Email Sign Up Success' has 21).
+  // docs/spec-coverage.md D3: each segment of a modal page name keeps 20 characters ('Email Sign Up Success' has 21).
   const success = await beacon(request, { pageName: 'acme:home - modal:email sign up succes' });
   expect(success.hitType).toBe('t');
   await expect(page.locator('#signup-modal')).toContainText('You are signed up');

@@ -3,7 +3,7 @@ import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { SERVERS, beacons, beaconsIdle, caughtUp, consoleOf, idCalls, resetServers, waitForBeacons, type Beacon } from './helpers.ts';
 
 /**
- * The twelve scenarios of ../shared/reference/real-library-examples.md: the page Adobe's real
+ * The twelve scenarios recorded from the real libraries (tests/fixtures/real-library/examples.json): the page Adobe's real
  * AppMeasurement 2.27.0 and VisitorAPI 5.5.0 were recorded on, run through the built dist/ in
  * Chromium against the local collector and ID service. Every beacon and /id call must carry the
  * recorded parameters in the recorded order with the recorded (encoded) values.

@@ -17,7 +17,7 @@ test('first page view: exactly one /id call, an AMCV cookie the real library acc
   const ids = (await idCalls(request)).filter((c) => c.path === '/id');
   expect(ids).toHaveLength(1);
   expect(ids[0].query).toMatchObject({ d_visid_ver: '5.5.0', d_fieldgroup: 'MC', d_rtbd: 'json', d_ver: '2', d_orgid: '0123456789ABCDEF01234567@AdobeOrg', d_nsid: '0' });
-  // A non-demdex host (the local service) gets d_verify=1 while no MID is known (ecid.md §2).
+  // A non-demdex host (the local service) gets d_verify=1 while no MID is known (VisitorAPI.js 5.5.0: the /id call).
   expect(ids[0].query.d_verify).toBe('1');
 
   const cookie = (await page.context().cookies()).find((c) => c.name === AMCV);

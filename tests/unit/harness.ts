@@ -27,7 +27,7 @@ import { seededRandom as replayRandom } from '../../tools/replay/replay.ts';
 export const T0 = Date.UTC(2026, 0, 15, 10, 0, 0);
 /** 2026-01-15 10:30:00 UTC: the storefront's tests. */
 export const FIXED = Date.UTC(2026, 0, 15, 10, 30, 0);
-/** 2026-03-24 14:04:36 in India (UTC+5:30; getTimezoneOffset() = -330), a Tuesday: the tracker's tests (appmeasurement.md §1's example). */
+/** 2026-03-24 14:04:36 in India (UTC+5:30; getTimezoneOffset() = -330), a Tuesday: the tracker's tests (AppMeasurement 2.27.0: beacon URL and parameters's example). */
 export const FIXED_TIME = Date.UTC(2026, 2, 24, 8, 34, 36);
 export const FIXED_TZ = -330;
 

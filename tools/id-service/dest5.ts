@@ -1,5 +1,5 @@
 /**
- * The ID-sync page the local ID service serves as `/dest5.html` (ecid.md §6; Adobe's own page
+ * The ID-sync page the local ID service serves as `/dest5.html` (VisitorAPI.js 5.5.0: the ID-sync iframe; Adobe's own page
  * is unpublished, so this speaks only the documented side of the protocol). It trusts exactly
  * one parent origin, the one named in its `#` fragment: it tells that origin it can set
  * third-party cookies, accepts `---destpub-combined---` posts only from it, fires the entries'

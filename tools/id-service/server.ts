@@ -1,6 +1,6 @@
 /**
  * A local stand-in for Adobe's ID service (dpm.demdex.net) that speaks the protocol of
- * VisitorAPI.js 5.5.0 (ecid.md §2–§3, §6), for the demo and the tests:
+ * VisitorAPI.js 5.5.0 (the /id call, its reply, the ID-sync iframe; docs/visitor.md), for the demo and the tests:
  * `GET /id`, `GET /optOutStatus`, `GET /dest5.html`, plus `/__calls` and `POST /__reset`.
  */
 import { randomInt, randomBytes } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * Click data (appmeasurement.md §4): the ActivityMap `c.` block and the ClickMap fields, sent after
+ * Click data (AppMeasurement 2.27.0: link tracking): the ActivityMap `c.` block and the ClickMap fields, sent after
  * `pev3` on the hit a click causes, or kept in the `s_sq` cookie for the next hit when the click sends none.
  */
 import type { LinkClick } from '../../protocol.ts';

@@ -1,6 +1,6 @@
 /**
  * The query string of a beacon, in AppMeasurement's parameter order and encoding
- * (appmeasurement.md §1): `AQB=1&ndh=1&pf=1&t=…&<cid.>&<rest>&AQE=1`.
+ * (AppMeasurement 2.27.0: beacon URL and parameters): `AQB=1&ndh=1&pf=1&t=…&<cid.>&<rest>&AQE=1`.
  */
 import type { PageInfo, Snapshot } from '../../protocol.ts';
 import { escapeValue } from './encoding.ts';

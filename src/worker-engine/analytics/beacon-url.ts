@@ -1,5 +1,5 @@
 /**
- * Where a beacon goes (appmeasurement.md §1):
+ * Where a beacon goes (AppMeasurement 2.27.0: beacon URL and parameters):
  * `<origin>/b/ss/<rsid>/1/JS-2.27.0[-<marker>]/s<random>`.
  */
 import type { EngineEnv } from '../core/types.ts';
@@ -13,7 +13,7 @@ export const BEACON_PATH_MODE = '1';
 declare const __OFFTAG_BUILD_INFO__: { buildDate: string } | undefined;
 /**
  * The container build date: the library's, as `_satellite.buildInfo` reports it; run from source
- * (the Node replay), SPEC.md §9's date, which the replay goldens carry. The Launch analytics
+ * (the Node replay), docs/spec-coverage.md §9's date, which the replay goldens carry. The Launch analytics
  * extension derives the tracker's `tagContainerMarker` from it.
  */
 export const CONTAINER_BUILD_DATE = typeof __OFFTAG_BUILD_INFO__ == 'object' ? __OFFTAG_BUILD_INFO__.buildDate : '2025-08-19T00:00:00Z';
@@ -42,7 +42,7 @@ export function sessionRandom(env: Pick<EngineEnv, 'now' | 'random'>): string {
 }
 
 /**
- * The tracking server's origin (DECISIONS.md §1): a bare host follows the page's scheme, a full
+ * The tracking server's origin (docs/spec-coverage.md D1): a bare host follows the page's scheme, a full
  * origin (`http://127.0.0.1:4175`) is used as it is.
  */
 export function trackingOrigin(trackingServer: string, pageSecure: boolean): string {

@@ -1,5 +1,5 @@
 /**
- * The analytics extension's EU-compliance gate (SPEC.md §6, DECISIONS.md §7): the tracking cookie
+ * The analytics extension's EU-compliance gate (docs/spec-coverage.md §6, docs/spec-coverage.md D7): the tracking cookie
  * must read exactly `true` at the moment of each event; otherwise no tracker exists for that
  * event, the message below is logged, and nothing is kept to send later.
  */

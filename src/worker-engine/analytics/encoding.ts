@@ -1,5 +1,5 @@
 /**
- * Query encoding of appmeasurement.md §1: encodeURIComponent, plus the five characters it leaves
+ * Query encoding of AppMeasurement 2.27.0: beacon URL and parameters: encodeURIComponent, plus the five characters it leaves
  * alone that AppMeasurement escapes as well (`~!*()'`).
  */
 import { encodeText } from '../core/well-formed.ts';

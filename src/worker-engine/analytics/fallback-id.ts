@@ -1,5 +1,5 @@
 /**
- * `s_fid` (appmeasurement.md §6): the fallback visitor id AppMeasurement keeps when neither `mid`
+ * `s_fid` (AppMeasurement 2.27.0: visit and identity): the fallback visitor id AppMeasurement keeps when neither `mid`
  * nor `aid` is known. 16 uppercase hex digits, `-`, 16 more; the first digit is 0–7 and the
  * 17th 0–3 (so each half fits a signed 64-bit number). It lasts two years.
  *

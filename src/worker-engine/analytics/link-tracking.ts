@@ -1,7 +1,7 @@
 /**
- * Link hits: which variables a link beacon carries (linkTrackVars / linkTrackEvents, DECISIONS.md §5
- * and appmeasurement.md §1), and which clicks automatic link tracking turns into download or exit
- * beacons (appmeasurement.md §4).
+ * Link hits: which variables a link beacon carries (linkTrackVars / linkTrackEvents, docs/spec-coverage.md D5
+ * and AppMeasurement 2.27.0: beacon URL and parameters), and which clicks automatic link tracking turns into download or exit
+ * beacons (AppMeasurement 2.27.0: link tracking).
  */
 import type { LinkClick } from '../../protocol.ts';
 import type { Settings } from '../core/settings.ts';
@@ -106,7 +106,7 @@ export function reportedLinkUrl(href: string): string {
   return q >= 0 ? href.slice(0, q) : href;
 }
 
-/** Links that are never exits (appmeasurement.md §4). */
+/** Links that are never exits (AppMeasurement 2.27.0: link tracking). */
 const NEVER_EXIT = /^(#|about:|opera:|javascript:)/i;
 
 export function isDownloadLink(href: string, fileTypes: string): boolean {

@@ -1,5 +1,5 @@
 /**
- * The `t` parameter (appmeasurement.md §1): `D/M/YYYY H:m:s W O`, month 0-based, nothing padded,
+ * The `t` parameter (AppMeasurement 2.27.0: beacon URL and parameters): `D/M/YYYY H:m:s W O`, month 0-based, nothing padded,
  * W the weekday (0 = Sunday), O `getTimezoneOffset()`. It is the page's local time, so it is
  * computed from the snapshot's clock and zone, never from the worker's zone.
  */

@@ -6,7 +6,7 @@ import { reportSuiteFor, type Settings } from '../core/settings.ts';
 import { tagContainerMarker, trackingOrigin } from './beacon-url.ts';
 
 export const CHARACTER_SET = 'UTF-8';
-/** Above this length a beacon with an id goes as a POST (appmeasurement.md §2). */
+/** Above this length a beacon with an id goes as a POST (AppMeasurement 2.27.0: transport). */
 export const MAX_GET_LENGTH = 2047;
 /** The consumer name AppMeasurement asks the visitor service for the supplemental data id with. */
 export const SDID_CONSUMER = 'AppMeasurement:0';

@@ -1,6 +1,6 @@
 /**
- * AppMeasurement variable names and the query keys they travel under (appmeasurement.md §1),
- * with the ranges of SPEC.md §9 carried by the types. Values go out whole, as the library sends
+ * AppMeasurement variable names and the query keys they travel under (AppMeasurement 2.27.0: beacon URL and parameters),
+ * with the ranges of docs/spec-coverage.md §9 carried by the types. Values go out whole, as the library sends
  * them (the collection servers truncate); only hierarchies are cut, by the library's own rule.
  */
 
@@ -47,7 +47,7 @@ export const NAMED_VARS = {
 
 export type NamedVarName = keyof typeof NAMED_VARS;
 export type TrackerVarName = NamedVarName | NumberedVarName;
-/** What a rule may set: the ranges of SPEC.md §9 are part of the type (`eVar251` does not compile). */
+/** What a rule may set: the ranges of docs/spec-coverage.md §9 are part of the type (`eVar251` does not compile). */
 export type TrackerVars = Partial<Record<TrackerVarName, string>>;
 
 const NUMBERED = /^(prop|eVar|hier|list)([1-9][0-9]{0,2})$/;
@@ -74,7 +74,7 @@ export const PAGE_URL_SPLIT = 255;
 /**
  * The one length rule AppMeasurement applies to a variable itself: `hier1`–`hier5` are cut to their
  * first 255 characters (`substring(0, 255)`). Everything else (pageName, props, eVars, lists) goes out
- * whole; the collection servers apply the documented limits (appmeasurement.md §3).
+ * whole; the collection servers apply the documented limits (AppMeasurement 2.27.0: limits and syntax).
  */
 export const HIER_MAX_CHARS = 255;
 

@@ -1,5 +1,5 @@
 /**
- * Data element resolution, after Adobe's runtime (anchors.md §1): read the source, fall back to
+ * Data element resolution, after Adobe's runtime (Adobe's Launch runtime, github.com/adobe/reactor-turbine): read the source, fall back to
  * the default, then cleanText, then forceLowerCase. A failing element logs and returns its
  * default; a circular reference stops at depth 10 with a warning. Values are memoised for the
  * event, so an element with a side effect (the previous page name) acts once per event.
@@ -10,7 +10,7 @@ import { readPath } from './data-layer.ts';
 import type { Settings } from './settings.ts';
 import { storedKey, type CookieJar, type DataElement, type DataElementContext, type SessionStore } from './types.ts';
 
-/** SPEC.md §9: data element circular reference depth limit. */
+/** docs/spec-coverage.md §9: data element circular reference depth limit. */
 export const CIRCULAR_REFERENCE_DEPTH_LIMIT = 10;
 
 export interface ResolverDeps {

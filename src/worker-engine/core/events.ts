@@ -12,7 +12,7 @@ import { watchedElements } from './triggers.ts';
 import type { Container, ContainerHooks, DataElement, EngineContext, RuleContext } from './types.ts';
 import { createValueWatch } from './value-watch.ts';
 
-/** `_satellite.track` with a name no rule listens to (DECISIONS.md §4). */
+/** `_satellite.track` with a name no rule listens to (docs/spec-coverage.md D4). */
 export const unmatchedDirectCall = (id: string): string => `"${id}" does not match any direct call identifiers.`;
 
 export interface EventDeps<N extends string, S> {

@@ -1,13 +1,13 @@
 /**
  * Rules: which rules an event triggers, in which order, and running their conditions and
- * actions (anchors.md §1). Rules run one after another in `order` (ties keep the container's
+ * actions (Adobe's Launch runtime, github.com/adobe/reactor-turbine). Rules run one after another in `order` (ties keep the container's
  * order); a failing or timed-out component is logged and stops only its own rule.
  */
 import type { EngineEvent } from '../../protocol.ts';
 import { triggerMatches } from './triggers.ts';
 import type { Action, Condition, Rule, RuleContext, RuleEventSpec } from './types.ts';
 
-/** Published Launch builds give every component this timeout (anchors.md §1). */
+/** Published Launch builds give every component this timeout (Adobe's Launch runtime, github.com/adobe/reactor-turbine). */
 export const COMPONENT_TIMEOUT_MS = 2000;
 /** Adobe's default rule order. */
 export const DEFAULT_RULE_ORDER = 50;

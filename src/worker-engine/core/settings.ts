@@ -1,5 +1,5 @@
 /**
- * Container and environment settings (DECISIONS.md §1): defaults, overridable without a rebuild
+ * Container and environment settings (docs/spec-coverage.md D1): defaults, overridable without a rebuild
  * through `window.offtagConfig`. An unknown key or a value of the wrong type is logged once and
  * the default is kept; it never stops the container.
  */
@@ -29,7 +29,7 @@ export interface Settings {
   linkDownloadFileTypes: string;
   /** `javascript:,` + the page's hostname; '' means "derive from the page". */
   linkInternalFilters: string;
-  /** Origin the ID-sync iframe loads from; '' means `https://<subdomain>.demdex.net` (DECISIONS.md §7). */
+  /** Origin the ID-sync iframe loads from; '' means `https://<subdomain>.demdex.net` (docs/spec-coverage.md D7). */
   idSyncOrigin: string;
   /** Print the engine's debug-level messages. */
   debug: boolean;
@@ -144,7 +144,7 @@ function check(path: string, value: unknown, def: unknown, problems: string[], c
 }
 
 /**
- * Merges `window.offtagConfig` over the defaults (DECISIONS.md §1): the engine's and those of
+ * Merges `window.offtagConfig` over the defaults (docs/spec-coverage.md D1): the engine's and those of
  * `container` (its settings, checked the same way, and its extra checks).
  */
 export function resolveSettings(raw: unknown, container: SettingsSource = {}): ResolvedSettings {
@@ -169,7 +169,7 @@ export function reportSuiteFor(s: Settings): string {
 }
 
 /**
- * `linkInternalFilters` with its page-derived default (DECISIONS.md §1): `{hostname}` in the
+ * `linkInternalFilters` with its page-derived default (docs/spec-coverage.md D1): `{hostname}` in the
  * setting (or in the container's default) is the page's hostname.
  */
 export function internalFiltersFor(s: Settings, hostname: string): string {

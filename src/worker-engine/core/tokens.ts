@@ -1,5 +1,5 @@
 /**
- * `%name%` tokens (anchors.md §1, Adobe's replaceTokens): a string that is exactly one token
+ * `%name%` tokens (Adobe's Launch runtime, github.com/adobe/reactor-turbine, Adobe's replaceTokens): a string that is exactly one token
  * keeps the value's type; otherwise values are written into the string. Unknown names are left
  * as they are, so a typo shows in the output instead of vanishing.
  */

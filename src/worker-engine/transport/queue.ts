@@ -1,5 +1,5 @@
 /**
- * The durable beacon queue (DECISIONS.md §7, docs/delivery.md). A beacon is written to the store
+ * The durable beacon queue (docs/spec-coverage.md D7, docs/delivery.md). A beacon is written to the store
  * before it is sent and removed once its request settled; failures are retried with capped
  * exponential back-off; `resumePending()` sends what a page that died left behind.
  *

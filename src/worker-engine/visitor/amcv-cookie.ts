@@ -1,5 +1,5 @@
 /**
- * The `AMCV_<org>` cookie (ecid.md §5): `<digest>|<FIELD>[-<expiry>[s]]|<value>|…|vVersion|5.5.0`,
+ * The `AMCV_<org>` cookie (VisitorAPI.js 5.5.0: cookies): `<digest>|<FIELD>[-<expiry>[s]]|<value>|…|vVersion|5.5.0`,
  * URI-encoded as a whole. Read and written so that VisitorAPI.js 5.5.0 and Offtag can take
  * turns on the same visitor.
  */

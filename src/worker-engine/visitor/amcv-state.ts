@@ -1,7 +1,7 @@
 /**
  * The visitor's `AMCV_<org>` cookie as the service holds it: its fields in memory, whether they
  * still count (expiry, the `AMCVS_` session cookie, the digest), the first read (with the ids an
- * earlier library or a link left behind) and the write back (ecid.md §5, §8).
+ * earlier library or a link left behind) and the write back (VisitorAPI.js 5.5.0: cookies, URL hand-off).
  */
 import type { EngineContext } from '../core/types.ts';
 import {

@@ -1,5 +1,5 @@
 /**
- * The numbers and texts of VisitorAPI.js 5.5.0 (SPEC.md §8–§9, ecid.md), each named once.
+ * The numbers and texts of VisitorAPI.js 5.5.0 (docs/spec-coverage.md §8–§9; docs/visitor.md), each named once.
  * docs/visitor.md says where each one applies, and which cannot apply inside a worker.
  */
 import { FACADE_MESSAGES } from '../../visitor-api.ts';
@@ -55,10 +55,10 @@ export const OPT_IN_COOKIE_NAME = 'adobeujs-optin';
 
 export const DEFAULT_ID_SERVICE_HOST = 'dpm.demdex.net';
 export const ID_SYNC_CONTAINER_ID = 0;
-/** What every cookie written with the defaults carries as its first field (ecid.md §5). */
+/** What every cookie written with the defaults carries as its first field (VisitorAPI.js 5.5.0: cookies). */
 export const DEFAULT_AMCV_DIGEST = 179643557;
 
-/** Messages, with SPEC.md §8's exact texts. */
+/** Messages, with docs/spec-coverage.md §8's exact texts. */
 export const MESSAGES = {
   ...FACADE_MESSAGES,
   serverStateInvalid: '`serverState` has an invalid format.',

@@ -1,5 +1,5 @@
 /**
- * Customer ids and their authentication states (ecid.md §4): `setCustomerIDs`, sha256
+ * Customer ids and their authentication states (VisitorAPI.js 5.5.0: customer IDs): `setCustomerIDs`, sha256
  * hashing, the `d_cid_ic` wire format and the `MCCIDH` change hash.
  */
 import { hash32 } from './amcv-cookie.ts';

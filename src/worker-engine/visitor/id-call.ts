@@ -1,5 +1,5 @@
 /**
- * The calls to the ID service: which `/id` call the cookie asks for (ecid.md §2 "When calls
+ * The calls to the ID service: which `/id` call the cookie asks for (VisitorAPI.js 5.5.0: the /id call "When calls
  * fire"), one at a time, what a reply (or its absence) leaves in the cookie (§3), and the
  * `/optOutStatus` call made without ECID consent.
  */

@@ -1,5 +1,5 @@
 /**
- * The `/id` request of VisitorAPI.js 5.5.0 (ecid.md §2): its host, its parameters in the
+ * The `/id` request of VisitorAPI.js 5.5.0 (VisitorAPI.js 5.5.0: the /id call): its host, its parameters in the
  * library's build order, `d_fieldgroup` moved to second place and `ts` appended last.
  */
 import { VISITOR_VERSION } from './constants.ts';
@@ -61,7 +61,7 @@ export function buildIdUrl(p: IdRequestParams): string {
   return `${idServiceOrigin(p.idServiceHost)}/id?${buildIdQuery(p)}`;
 }
 
-/** Without ECID consent the same query asks only for the opt-out status (ecid.md §3). */
+/** Without ECID consent the same query asks only for the opt-out status (VisitorAPI.js 5.5.0: response fields). */
 export function buildOptOutStatusUrl(p: IdRequestParams): string {
   return `${idServiceOrigin(p.idServiceHost)}/optOutStatus?${buildIdQuery(p)}`;
 }

@@ -1,5 +1,5 @@
 /**
- * Reading the `/id` reply (ecid.md §3). Only a 200 with a JSON object counts; anything else is
+ * Reading the `/id` reply (VisitorAPI.js 5.5.0: response fields). Only a 200 with a JSON object counts; anything else is
  * reported so the service can log it and fall back.
  */
 import type { NetResponse } from '../../protocol.ts';

@@ -1,5 +1,5 @@
 /**
- * The ID syncs a reply asks for (ecid.md §6): the `dest5.html` iframe and the messages posted to
+ * The ID syncs a reply asks for (VisitorAPI.js 5.5.0: the ID-sync iframe): the `dest5.html` iframe and the messages posted to
  * it, the on-page (first-party) syncs and their `MCSYNCS`/`MCSYNCSOP` day lists, `idSyncByURL`,
  * and the iframe's answer. The message formats are `id-sync.ts`'s.
  */

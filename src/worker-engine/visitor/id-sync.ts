@@ -1,5 +1,5 @@
 /**
- * ID syncs (ecid.md §6): the hidden `dest5.html` iframe, the postMessage protocol with the
+ * ID syncs (VisitorAPI.js 5.5.0: the ID-sync iframe): the hidden `dest5.html` iframe, the postMessage protocol with the
  * origin checked both ways, and the `MCSYNCS` / `MCSYNCSOP` lists of syncs already fired.
  */
 import { DEFAULT_ID_SYNC_BY_URL_TTL_MINUTES, MAX_SYNC_COOKIE_LENGTH } from './constants.ts';
@@ -14,7 +14,7 @@ export const ENTRY_SEPARATOR = '%01';
 export const ID_SYNC_IFRAME_TITLE = 'Adobe ID Syncing iFrame';
 export const ID_SYNC_IFRAME_SANDBOX = 'allow-scripts allow-same-origin';
 
-/** `https://<subdomain>.demdex.net`, unless the `idSyncOrigin` setting points elsewhere (DECISIONS.md §7). */
+/** `https://<subdomain>.demdex.net`, unless the `idSyncOrigin` setting points elsewhere (docs/spec-coverage.md D7). */
 export function idSyncOrigin(setting: string, subdomain: string): string {
   return setting ? setting.replace(/\/+$/, '') : `https://${subdomain}.demdex.net`;
 }

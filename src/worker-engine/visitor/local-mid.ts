@@ -1,5 +1,5 @@
 /**
- * The MID the library makes up itself when the ID service cannot be reached (ecid.md §3):
+ * The MID the library makes up itself when the ID service cannot be reached (VisitorAPI.js 5.5.0: response fields):
  * 38 digits, the first 6 being the last 6 digits of the clock, reversed.
  */
 export const LOCAL_MID_LENGTH = 38;

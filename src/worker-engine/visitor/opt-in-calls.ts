@@ -1,5 +1,5 @@
 /**
- * The page's `adobe.optIn` calls (ecid.md §7), as the `Visitor` facade forwards them
+ * The page's `adobe.optIn` calls (VisitorAPI.js 5.5.0: opt-in), as the `Visitor` facade forwards them
  * (`optIn.<method>`), on the service's opt-in state.
  */
 import type { OptIn } from './opt-in.ts';

@@ -1,5 +1,5 @@
 /**
- * The opt-in layer (`adobe.optIn`, ecid.md §7): categories, the pending → changed → complete
+ * The opt-in layer (`adobe.optIn`, VisitorAPI.js 5.5.0: opt-in): categories, the pending → changed → complete
  * status, validation of the permissions given at setup, and the `adobeujs-optin` cookie.
  */
 import {

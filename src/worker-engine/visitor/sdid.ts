@@ -1,5 +1,5 @@
 /**
- * The supplemental data id (ecid.md §8): one id shared by the consumers of a page view (the
+ * The supplemental data id (VisitorAPI.js 5.5.0: serverState, URL hand-off, SDID): one id shared by the consumers of a page view (the
  * analytics hit, Target…), renewed when a consumer asks a second time, and handed over from
  * another page through `adobe_mc_sdid` for 30 seconds.
  */

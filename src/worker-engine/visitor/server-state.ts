@@ -1,5 +1,5 @@
 /**
- * `serverState` (ecid.md §8): customer ids and SDID state a server rendered for the page,
+ * `serverState` (VisitorAPI.js 5.5.0: serverState, URL hand-off, SDID): customer ids and SDID state a server rendered for the page,
  * keyed by org. Anything malformed throws the library's message.
  */
 import { MESSAGES } from './constants.ts';

@@ -1,5 +1,5 @@
 /**
- * The visitor-ID service (VisitorAPI.js 5.5.0 behaviour, ecid.md) inside the worker engine: starts
+ * The visitor-ID service (VisitorAPI.js 5.5.0 behaviour, docs/visitor.md) inside the worker engine: starts
  * the library (org id, path exclusions, `serverState`, the cookie, the opt-in decision) and wires
  * its parts: the AMCV cookie (`amcv-state.ts`), the customer ids and SDID state
  * (`visitor-state.ts`), the ID calls (`id-call.ts`), the ID syncs (`id-sync-frame.ts`), the
@@ -27,7 +27,7 @@ export { isPathExcluded } from './path-exclusion.ts';
 
 /**
  * The container's configuration of the library (what the Launch ECID extension holds). None of
- * it is a DECISIONS.md setting: it is product configuration, fixed in the container's code.
+ * it is a `window.offtagConfig` setting: it is product configuration, fixed in the container's code.
  */
 export interface VisitorOptions {
   optIn?: OptInConfig;

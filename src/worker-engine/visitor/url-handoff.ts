@@ -1,5 +1,5 @@
 /**
- * Carrying ids across domains in the URL (ecid.md §8): `appendVisitorIDsTo` writes
+ * Carrying ids across domains in the URL (VisitorAPI.js 5.5.0: serverState, URL hand-off, SDID): `appendVisitorIDsTo` writes
  * `adobe_mc=MCMID=…|MCAID=…|MCORGID=…|TS=…`, and a landing page accepts it for 5 minutes.
  */
 import { URL_IDS_MAX_AGE_MINUTES } from './constants.ts';

@@ -32,7 +32,7 @@ export const news = defineContainer({
         // @ts-expect-error one good and one unknown token in one text
         k.link(k.text('%section% %nope%'), {}),
         k.link(k.text('%section% clicked'), k.variables({ eVar2: '%site%' })),
-        // @ts-expect-error a variable outside SPEC ranges (prop76)
+        // @ts-expect-error a variable outside AppMeasurement's ranges (prop76)
         k.pageView(k.variables({ prop76: '%title%' })),
         // @ts-expect-error get() of a name that is no data element
         k.run('x', (ctx) => void ctx.get('missing')),

@@ -1,5 +1,5 @@
 /**
- * DECISIONS.md §7: the tracking-consent cookie is read at every event. Consent given and then
+ * docs/spec-coverage.md D7: the tracking-consent cookie is read at every event. Consent given and then
  * withdrawn in the middle of a page stops tracking at the next event, even though the tracker
  * already exists.
  */

@@ -62,7 +62,7 @@ describe('parameter order', () => {
     expect(NUMBERED_KEYS.at(-1)).toBe('v250');
     expect(NUMBERED_KEYS.length).toBe(75 + 250 + 5 + 3);
   });
-  it('puts every parameter where appmeasurement.md §1 puts it', () => {
+  it('puts every parameter where AppMeasurement 2.27.0: beacon URL and parameters puts it', () => {
     const all: Record<string, string> = {};
     for (const k of PARAM_ORDER) if (!k.startsWith('@')) all[k] = 'x';
     delete all['-g'];

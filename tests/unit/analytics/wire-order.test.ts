@@ -1,5 +1,5 @@
 /**
- * Every parameter AppMeasurement 2.27 can send, written out as appmeasurement.md §1 orders them (not
+ * Every parameter AppMeasurement 2.27 can send, written out as AppMeasurement 2.27.0: beacon URL and parameters orders them (not
  * derived from the code's own tables), so that a parameter dropped from or moved in the tables shows
  * on the wire; the same for the set a filtered link hit always carries, and the decoder's names.
  */
@@ -9,7 +9,7 @@ import { buildQuery } from '../../../src/worker-engine/analytics/beacon-query.ts
 import { filterLinkHit } from '../../../src/worker-engine/analytics/link-tracking.ts';
 import { keysOf } from '../harness.ts';
 
-// appmeasurement.md §1, "Parameter order".
+// AppMeasurement 2.27.0: beacon URL and parameters, "Parameter order".
 const HEAD = ['sdid', 'ts', 'D', 'vid', 'mid', 'aid', 'aamlh', 'as', 'fid', 'vmt', 'vmf', 'ce', 'ns', 'cdp', 'cl', 'pageName', 'g', 'cp', 'r'];
 const MIDDLE = ['cc', 'purchaseID', 'vvp', 'ch', 'server', 'pageType', 'xact', 'v0', 'state', 'zip', 'events', 'products', 'aamb', 'tnt'];
 const LINK = ['pe', 'pev1', 'pev2', 'pev3'];
@@ -25,7 +25,7 @@ function numbered(): string[] {
   return out;
 }
 
-describe('the wire order of every parameter (appmeasurement.md §1)', () => {
+describe('the wire order of every parameter (AppMeasurement 2.27.0: beacon URL and parameters)', () => {
   it('a beacon that sets every parameter sends them all, in the documented order', () => {
     const all = [...HEAD, ...MIDDLE, ...numbered(), ...LINK, ...TAIL];
     // Given in reverse, so that the order on the wire comes from the tracker, not from the input.
@@ -42,7 +42,7 @@ describe('the wire order of every parameter (appmeasurement.md §1)', () => {
   });
 });
 
-describe('what a link hit filtered to "None" still carries (appmeasurement.md §1, DECISIONS.md §5)', () => {
+describe('what a link hit filtered to "None" still carries (AppMeasurement 2.27.0: beacon URL and parameters, docs/spec-coverage.md D5)', () => {
   it('ids, ce, pageName, g, r, cc, ts, cookie settings, browser values, pe/pev, -g, mcorgid, ms_a, lrt; nothing else', () => {
     const always = ['sdid', 'ts', 'D', 'vid', 'mid', 'aid', 'aamlh', 'as', 'fid', 'vmt', 'vmf', 'ce', 'ns', 'cdp', 'cl', 'pageName', 'g', 'r', 'cc', 'pe', 'pev1', 'pev2', 'pev3', 'lat', 'lon', 's', 'c', 'j', 'v', 'k', 'bw', 'bh', 'ct', 'hp', '-g', 'mcorgid', 'ms_a', 'lrt'];
     const never = ['cp', 'purchaseID', 'vvp', 'ch', 'server', 'pageType', 'xact', 'v0', 'state', 'zip', 'events', 'products', 'aamb', 'tnt', 'c1', 'v1', 'h1', 'l1'];
@@ -66,7 +66,7 @@ describe('the decoder names every field it documents', () => {
   });
 });
 
-describe('every named variable a rule sets reaches the wire under its own key (appmeasurement.md §1)', () => {
+describe('every named variable a rule sets reaches the wire under its own key (AppMeasurement 2.27.0: beacon URL and parameters)', () => {
   it('visitorID, pageName, pageURL, referrer, currencyCode, purchaseID, variableProvider, channel, server, pageType, transactionID, campaign, state, zip, events, products', async () => {
     const { createAnalyticsService } = await import('../../../src/worker-engine/analytics/tracker.ts');
     const { makeContext, stubVisitor } = await import('../harness.ts');

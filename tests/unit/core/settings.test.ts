@@ -1,4 +1,4 @@
-/** `window.offtagConfig` checked against the defaults (DECISIONS.md §1): every rejection said, the default kept. */
+/** `window.offtagConfig` checked against the defaults (docs/spec-coverage.md D1): every rejection said, the default kept. */
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_SETTINGS as ENGINE_DEFAULTS,

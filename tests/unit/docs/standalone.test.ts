@@ -115,3 +115,17 @@ describe('the documentation stands alone', () => {
     expect(citedPaths('`src/a.ts` `tests/unit/*.test.ts` `docs/x.md:12` `core/settings.ts` `tests/e2e/<name>.spec.ts`')).toEqual(['src/a.ts', 'docs/x.md']);
   });
 });
+
+/** Source, tests and tools: comments and test titles cite in-repo docs (docs/spec-coverage.md §n, Dn) and public sources by name. */
+const CODE = FILES.filter(
+  (f) => /\.(ts|tsx|mjs|js|html|css|json)$/.test(f) && /^(src|tools|tests|bench|demo|containers)\//.test(f) && f !== 'tests/unit/docs/standalone.test.ts',
+);
+
+describe('the code stands alone too', () => {
+  it('no comment, test title or path in src/, containers/, tools/, tests/, bench/, demo/ points outside the repository', () => {
+    expect(CODE.length).toBeGreaterThan(100);
+    // Code may name /tmp and the like at run time; only the session's own folders are outside references there.
+    const found = CODE.flatMap((f) => outsideReferences(f, readFileSync(join(ROOT, f), 'utf8'))).filter((l) => !/an absolute path of a machine/.test(l) || /\/work\//.test(l));
+    expect(found).toEqual([]);
+  }, 30_000);
+});

@@ -16,7 +16,7 @@ interface DataLayerCase {
   fallback: unknown;
 }
 
-/** Elements read from a data layer path (or derived from one), with SPEC.md §8's defaults. */
+/** Elements read from a data layer path (or derived from one), with docs/spec-coverage.md §8's defaults. */
 const DATA_LAYER_CASES: DataLayerCase[] = [
   { name: 'page type', value: 'Educational Content', fallback: '' },
   { name: 'page id', value: 'Order Management', fallback: 'Not Set in PDL' },

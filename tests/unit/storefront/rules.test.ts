@@ -1,5 +1,5 @@
 /**
- * One test per rule (DECISIONS.md §4): the event it fires on, its conditions, what it asks the
+ * One test per rule (docs/spec-coverage.md D4): the event it fires on, its conditions, what it asks the
  * services for or emits, and what happens when its inputs fail.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 /**
- * The analytics variable mapping (DECISIONS.md §5) by what it does: the hits the storefront
+ * The analytics variable mapping (docs/spec-coverage.md D5) by what it does: the hits the storefront
  * sends through it on a rich page, checked against the values the same event published; and its
- * compile-time ranges (SPEC.md §9).
+ * compile-time ranges (docs/spec-coverage.md §9).
  * The `@ts-expect-error` lines are checked by `tsc --noEmit`: if a name outside the ranges ever
  * compiled, the directive itself would be the error.
  */
@@ -76,7 +76,7 @@ async function expectedVars(mapping: Record<string, string | undefined>, page: P
   return vars;
 }
 
-describe('the page view mapping (DECISIONS.md §5), by what it sends', () => {
+describe('the page view mapping (docs/spec-coverage.md D5), by what it sends', () => {
   it('every token names a data element and every name is an AppMeasurement variable', () => {
     expect(tokenNames('%page name%|%user%')).toEqual(['page name', 'user']);
     for (const mapping of [PAGE_VIEW_VARIABLES, MODAL_VIEW_VARIABLES, LINK_VARIABLES]) {

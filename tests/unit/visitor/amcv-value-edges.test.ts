@@ -1,5 +1,5 @@
 /**
- * The `AMCV_` value format at its edges (ecid.md §5): the digest with a secure server, hosts
+ * The `AMCV_` value format at its edges (VisitorAPI.js 5.5.0: cookies): the digest with a secure server, hosts
  * written with a trailing slash, values that are not `<digest>|<FIELD>|<value>…` throughout.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * `setCustomerIDs(map, hashType)` on the values a page really passes (ecid.md §4): numbers,
+ * `setCustomerIDs(map, hashType)` on the values a page really passes (VisitorAPI.js 5.5.0: customer IDs): numbers,
  * empty ids, null entries, the logged-out state, a map that is not an object, a hash type that is
  * not a string.
  */

@@ -1,6 +1,6 @@
 /**
- * Which ID hosts are on `.demdex.net` (ecid.md §2: `d_verify=1` goes along only for a CNAME while
- * no MID is known), for every form the `idServiceHost` setting takes (DECISIONS.md §1: a bare
+ * Which ID hosts are on `.demdex.net` (VisitorAPI.js 5.5.0: the /id call: `d_verify=1` goes along only for a CNAME while
+ * no MID is known), for every form the `idServiceHost` setting takes (docs/spec-coverage.md D1: a bare
  * host or a full origin).
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * ecid.md §3 (the local MID), §5 (the AMCV cookie: digest, AMCVS_) and §8 (adobe_mc, serverState),
+ * VisitorAPI.js 5.5.0: response fields (the local MID), §5 (the AMCV cookie: digest, AMCVS_) and §8 (adobe_mc, serverState),
  * the cases handoff.test.ts and service.test.ts leave open.
  */
 import { describe, expect, it } from 'vitest';

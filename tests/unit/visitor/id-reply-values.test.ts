@@ -1,5 +1,5 @@
 /**
- * The `/id` reply read field by field (ecid.md §3) on the odd values a service or a proxy can send:
+ * The `/id` reply read field by field (VisitorAPI.js 5.5.0: response fields) on the odd values a service or a proxy can send:
  * empty strings, numbers in strings, zero, non-finite numbers, mixed arrays, a JSON null.
  */
 import { describe, expect, it } from 'vitest';

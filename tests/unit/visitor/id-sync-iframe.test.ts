@@ -1,5 +1,5 @@
 /**
- * The ID-sync iframe as the service drives it (ecid.md §6): a reply with only on-page syncs opens no
+ * The ID-sync iframe as the service drives it (VisitorAPI.js 5.5.0: the ID-sync iframe): a reply with only on-page syncs opens no
  * iframe and fails nothing; what the devtools feed and the debug log say about the iframe's answers.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * `adobe.optIn` (ecid.md §7) beyond opt-in.test.ts: what counts as a permission object, the
+ * `adobe.optIn` (VisitorAPI.js 5.5.0: opt-in) beyond opt-in.test.ts: what counts as a permission object, the
  * lifetime of `adobeujs-optin`, what a configuration is ignored for, `fetchPermissions`'
  * subscription, `on`/`off`, `whenComplete`, and `deny(cats, true)` through the facade.
  */

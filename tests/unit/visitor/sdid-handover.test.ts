@@ -1,5 +1,5 @@
 /**
- * The supplemental data id's hand-over between consumers (ecid.md §8, `getSupplementalDataID`),
+ * The supplemental data id's hand-over between consumers (VisitorAPI.js 5.5.0: serverState, URL hand-off, SDID, `getSupplementalDataID`),
  * and the URL reading under the hand-off parameters (`adobe_mc_sdid`, `adobe_mc`).
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The visitor service (ecid.md §3, §5, §7–§9) beyond service.test.ts and facade-calls.test.ts:
+ * The visitor service (VisitorAPI.js 5.5.0: response fields, cookies, opt-in, serverState and SDID, the API) beyond service.test.ts and facade-calls.test.ts:
  * the opt-in cookie and a late ECID approval, opt-out values, what getVisitorValues leaves out,
  * customer ids on a page where the library does not run, the SDID calls and an opaque origin.
  */

@@ -1,5 +1,5 @@
 /**
- * ID-sync formats at their edges (ecid.md §6): the sync lists `MCSYNCS` / `MCSYNCSOP` (parse,
+ * ID-sync formats at their edges (VisitorAPI.js 5.5.0: the ID-sync iframe): the sync lists `MCSYNCS` / `MCSYNCSOP` (parse,
  * renew, expire, the 649-character cut) and `idSyncByURL`'s checks and entry.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * getDaysSinceLastVisit 1.1 (appmeasurement.md §5) with the buckets of DECISIONS.md §6: the gap
+ * getDaysSinceLastVisit 1.1 (AppMeasurement 2.27.0: plugins) with the buckets of docs/spec-coverage.md D6: the gap
  * since the last hit, bucketed; within a visit (30 minutes) the visit's bucket is kept.
  */
 import type { CookieJar } from '../../core/types.ts';
@@ -18,7 +18,7 @@ export const MORE_THAN_7_DAYS = 'More than 7 days';
 export const MORE_THAN_30_DAYS = 'More than 30 days';
 export const MORE_THAN_1_YEAR = 'More than 1 year';
 
-/** SPEC.md §9: buckets at 1, 7 and 30 days and 1 year (each bound belongs to the bucket below it, as in 1.1). */
+/** docs/spec-coverage.md §9: buckets at 1, 7 and 30 days and 1 year (each bound belongs to the bucket below it, as in 1.1). */
 export function daysSinceLastVisitBucket(gapMs: number): string {
   if (gapMs > YEAR_MS) return MORE_THAN_1_YEAR;
   if (gapMs > 30 * DAY_MS) return MORE_THAN_30_DAYS;

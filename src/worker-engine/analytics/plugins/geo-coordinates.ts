@@ -1,5 +1,5 @@
 /**
- * getGeoCoordinates (appmeasurement.md §5), cookie only (DECISIONS.md §6): the container never
+ * getGeoCoordinates (AppMeasurement 2.27.0: plugins), cookie only (docs/spec-coverage.md D6): the container never
  * asks the browser for the position, so the plugin answers from `s_ggc` when something else
  * stored a position there, for 30 minutes.
  */
@@ -7,7 +7,7 @@ import type { CookieJar } from '../../core/types.ts';
 import { MINUTE_MS, type PluginCookieOptions, readPluginCookie, writePluginCookie } from './time.ts';
 
 export const GEO_COOKIE = 's_ggc';
-/** SPEC.md §9: "geo cookie 30 minutes". */
+/** docs/spec-coverage.md §9: "geo cookie 30 minutes". */
 export const GEO_COOKIE_LIFETIME_MS = 30 * MINUTE_MS;
 /** The public plugin keeps four decimals (about 11 m). */
 export const GEO_DECIMALS = 4;

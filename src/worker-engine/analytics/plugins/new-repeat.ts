@@ -1,11 +1,11 @@
 /**
- * getNewRepeat v3 (appmeasurement.md §5, DECISIONS.md §6): `New` for a first-time visitor (and
+ * getNewRepeat v3 (AppMeasurement 2.27.0: plugins, docs/spec-coverage.md D6): `New` for a first-time visitor (and
  * for the rest of that first visit), `Repeat` afterwards.
  */
 import type { CookieJar } from '../../core/types.ts';
 import { DAY_MS, type PluginCookieOptions, readPluginCookie, VISIT_TIMEOUT_MS, writePluginCookie } from './time.ts';
 
-/** SPEC.md §9: "new/repeat 30 days". */
+/** docs/spec-coverage.md §9: "new/repeat 30 days". */
 export const NEW_REPEAT_DAYS = 30;
 export const NEW = 'New';
 export const REPEAT = 'Repeat';

@@ -1,12 +1,12 @@
 /**
- * getPreviousValue v3 (appmeasurement.md §5): the value stored by the previous call, and `value`
+ * getPreviousValue v3 (AppMeasurement 2.27.0: plugins): the value stored by the previous call, and `value`
  * stored for the next one, for 30 minutes.
  */
 import type { CookieJar } from '../../core/types.ts';
 import { MINUTE_MS, type PluginCookieOptions, readPluginCookie, writePluginCookie } from './time.ts';
 
 export const PREVIOUS_VALUE_COOKIE = 's_gpv';
-/** SPEC.md §9: "previous-value and persist cookies 30 minutes". */
+/** docs/spec-coverage.md §9: "previous-value and persist cookies 30 minutes". */
 export const PREVIOUS_VALUE_LIFETIME_MS = 30 * MINUTE_MS;
 
 /** An empty `value` reads without storing, as v3 does. */

@@ -1,5 +1,5 @@
 /**
- * getTimeSinceLastVisit v2 (appmeasurement.md §5, DECISIONS.md §6): the gap between this visit
+ * getTimeSinceLastVisit v2 (AppMeasurement 2.27.0: plugins, docs/spec-coverage.md D6): the gap between this visit
  * and the one before, rounded as the public plugin rounds it. Every hit of a visit answers the
  * same value: the gap measured at the visit's first hit is kept in `s_inv` for the visit.
  */

@@ -1,5 +1,5 @@
 /**
- * Clock arithmetic shared by the analytics plugins (SPEC.md §9), and the cookie read/write they
+ * Clock arithmetic shared by the analytics plugins (docs/spec-coverage.md §9), and the cookie read/write they
  * all use. Plugins keep their state in cookies the bridge writes; values are escaped as
  * AppMeasurement's `c_w` escapes them, so spaces and `|` survive `document.cookie`.
  */
@@ -12,7 +12,7 @@ export const HOUR_MS = 60 * MINUTE_MS;
 export const DAY_MS = 24 * HOUR_MS;
 export const YEAR_MS = 365 * DAY_MS;
 
-/** SPEC.md §9: "Visit timeout in cookies 30 minutes" — a visit ends after this much inactivity. */
+/** docs/spec-coverage.md §9: "Visit timeout in cookies 30 minutes" — a visit ends after this much inactivity. */
 export const VISIT_TIMEOUT_MS = 30 * MINUTE_MS;
 
 /** Where a plugin writes its cookies: the page's cookie domain ('' = host-only). */

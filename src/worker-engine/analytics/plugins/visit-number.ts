@@ -1,12 +1,12 @@
 /**
- * getVisitNum v4.2 (appmeasurement.md §5, DECISIONS.md §6): counts visits (a visit ends after
+ * getVisitNum v4.2 (AppMeasurement 2.27.0: plugins, docs/spec-coverage.md D6): counts visits (a visit ends after
  * 30 minutes without a hit); the count restarts when its cookie expires, 365 days after the
  * first visit it counted.
  */
 import type { CookieJar } from '../../core/types.ts';
 import { DAY_MS, type PluginCookieOptions, readPluginCookie, VISIT_TIMEOUT_MS, writePluginCookie } from './time.ts';
 
-/** SPEC.md §9: "Visit-number default 365 days". */
+/** docs/spec-coverage.md §9: "Visit-number default 365 days". */
 export const VISIT_NUMBER_DAYS = 365;
 /** Present while a visit is going on; refreshed on every hit. */
 export const IN_VISIT_COOKIE = 's_ivc';
