@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readFile } from 'node:fs/promises';
-import { gzipSync } from 'node:zlib';
+import { gzipSize } from '../tools/build/gzip-size.ts';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.ts';
@@ -89,7 +89,7 @@ export const workerFile = (s: { dataElements: number; rules: number }) => `offta
 
 export async function sizeOf(path: string): Promise<{ raw: number; gzip: number }> {
   const b = await readFile(path);
-  return { raw: b.length, gzip: gzipSync(b, { level: 9 }).length };
+  return { raw: b.length, gzip: gzipSize(path) };
 }
 
 /** The storefront's data layer, complete (no "not set" messages), padded to about `bytes` of JSON. */

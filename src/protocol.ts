@@ -37,8 +37,8 @@ export interface Snapshot {
  * texts stay out of the script tag every page pays for.
  */
 export type SnapshotProblem =
-  | { kind: 'session-unreadable'; detail: string }
-  | { kind: 'data-layer-unreadable'; detail: string }
+  | { kind: 'session'; detail: string }
+  | { kind: 'data-layer'; detail: string }
   /** The native clone failed; `paths` were left out of the copy (relative to the input). */
   | { kind: 'uncloneable'; detail: string; paths: string[] };
 
@@ -294,7 +294,7 @@ export interface EffectBatch {
  * on the two ports it carries.
  */
 export interface InitMessage {
-  type: 'offtag:init';
+  type: 'init';
   /** The page's `window.offtagConfig` (validated in the worker). */
   config: unknown;
   page: PageFacts;

@@ -84,4 +84,4 @@ if (document.readyState === 'loading') document.addEventListener('DOMContentLoad
 else domReady();
 if (document.readyState === 'complete') send({ type: 'window-loaded' });
 else addEventListener('load', () => send({ type: 'window-loaded' }), { once: true });
-listenForClicks((link) => send({ type: 'click', link }));
+listenForClicks(send);

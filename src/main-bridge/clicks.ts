@@ -31,7 +31,7 @@ export function linkClick(target: EventTarget | null): LinkClick | undefined {
  * is not tracked again within 10 s; every other click ends `window.s_objectID`'s lifetime, as
  * AppMeasurement's track call does.
  */
-export function listenForClicks(send: (link: LinkClick) => void): void {
+export function listenForClicks(send: (e: { type: 'click'; link: LinkClick }) => void): void {
   let last: EventTarget | null = null;
   let at = 0;
   document.addEventListener(
@@ -43,7 +43,7 @@ export function listenForClicks(send: (link: LinkClick) => void): void {
       at = ev.timeStamp;
       const link = linkClick(t);
       w.s_objectID = 0;
-      if (link) send(link);
+      if (link) send({ type: 'click', link });
     },
     true,
   );

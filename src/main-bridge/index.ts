@@ -17,7 +17,7 @@ import { installSatellite, isDebug } from './satellite.ts';
 import { pageSetting } from '../page-settings.ts';
 
 /** The sessionStorage keys the container reads, written by the build from the container (tools/build.mjs); `{brand}` is the brand setting. */
-declare const __OFFTAG_SESSION_KEYS__: string[];
+declare const __OFFTAG_SESSION_KEYS__: (brand: string) => string[];
 
 declare global {
   interface Window {
@@ -161,7 +161,7 @@ const hello = (wk: Worker): void => {
 const init = (wk: Worker, cookieDomain: string): void => {
   // The two ports travel in the transfer list only: the worker takes them from `ev.ports` (events, api).
   const message: InitMessage = {
-    type: 'offtag:init',
+    type: 'init',
     config: cfg,
     debug: isDebug(),
     page: pageFacts(cookieDomain),
@@ -219,7 +219,7 @@ const listenForPage = (): void => {
   else domReady();
   if (state == 'complete') loaded();
   else addEventListener('load', loaded);
-  listenForClicks((link) => send({ type: 'click', link }));
+  listenForClicks(send);
 };
 
 function start(): void {
@@ -235,7 +235,7 @@ function start(): void {
   ways = same ? [workerUrl, ''] : [''];
   dataLayerName = pageSetting(cfg, 'dataLayer');
   const brand = pageSetting(cfg, 'brand');
-  sessionKeys = __OFFTAG_SESSION_KEYS__.map((k) => k.replace('{brand}', brand));
+  sessionKeys = __OFFTAG_SESSION_KEYS__(brand);
   hooks = {
     base,
     send,

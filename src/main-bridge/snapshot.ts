@@ -22,13 +22,13 @@ export function takeSnapshot(seq: number, applied: number, dataLayerName: string
   try {
     dataLayer = (window as unknown as Record<string, unknown>)[dataLayerName];
   } catch (e) {
-    problems.push({ kind: 'data-layer-unreadable', detail: (e as Error).message });
+    problems.push({ kind: 'data-layer', detail: (e as Error).message });
   }
   if (!early)
     try {
       for (const k of sessionKeys) session[k] = sessionStorage.getItem(k);
     } catch (e) {
-      problems.push({ kind: 'session-unreadable', detail: (e as Error).name });
+      problems.push({ kind: 'session', detail: (e as Error).name });
     }
   // `tz` is the worker shell's to add (same clock, same zone): one Date less per event here.
   return {
@@ -38,7 +38,7 @@ export function takeSnapshot(seq: number, applied: number, dataLayerName: string
     url: location.href,
     referrer: document.referrer,
     dataLayer: narrow(dataLayer, tree),
-    gpc: (navigator as { globalPrivacyControl?: boolean }).globalPrivacyControl === true,
+    gpc: !!(navigator as { globalPrivacyControl?: boolean }).globalPrivacyControl,
     problems,
     ...(early ? {} : { cookie: document.cookie, session, viewport: { width: innerWidth, height: innerHeight } }),
   } as Snapshot;

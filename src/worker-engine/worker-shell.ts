@@ -56,7 +56,7 @@ export function startWorker<N extends string, S extends object, X = unknown>(
   scope: Pick<DedicatedWorkerGlobalScope, 'addEventListener' | 'removeEventListener'> & { postMessage?(m: unknown): void } = self as DedicatedWorkerGlobalScope,
 ): void {
   const onInit = (ev: MessageEvent<InitMessage>) => {
-    if (ev.data?.type !== 'offtag:init') return;
+    if (ev.data?.type !== 'init') return;
     scope.removeEventListener('message', onInit as EventListener);
     // offtag.js transfers the ports without naming them in the message (protocol.ts InitMessage).
     const { events = ev.ports[0]!, api = ev.ports[1]!, sender = ev.ports[2] } = ev.data;

@@ -50,7 +50,7 @@ describe('snapshot', () => {
     };
     try {
       const s = takeSnapshot(1, 0, 'digitalData', ['acmeUserData']);
-      expect(s.problems).toEqual([{ kind: 'session-unreadable', detail: 'SecurityError' }]);
+      expect(s.problems).toEqual([{ kind: 'session', detail: 'SecurityError' }]);
       expect(s.session).toEqual({});
     } finally {
       Storage.prototype.getItem = original;
@@ -229,7 +229,7 @@ describe('clicks as AppMeasurement sees them (issue 29)', () => {
   it('the same element clicked again within 10 s is not sent again; every sent click resets window.s_objectID', () => {
     document.body.innerHTML = `<a id="b1" href="#one">one</a><a id="b2" href="#two">two</a>`;
     const sent: LinkClick[] = [];
-    listenForClicks((l) => sent.push(l));
+    listenForClicks((e) => sent.push(e.link));
     const [b1, b2] = [document.querySelector<HTMLElement>('#b1')!, document.querySelector<HTMLElement>('#b2')!];
     w.s_objectID = 'hero';
     b1.click();
@@ -298,7 +298,7 @@ describe('bridge ↔ worker', () => {
     expect(reads).toBe(0);
     expect(['cookie', 'session', 'viewport'].filter((k) => k in early)).toEqual([]);
     // What offtag.js sends at hello: a snapshot then, here with a problem it met reading it.
-    const now = { ...takeSnapshot(0, 0, '', ['acmeUserData']), problems: [{ kind: 'session-unreadable' as const, detail: 'SecurityError' }] };
+    const now = { ...takeSnapshot(0, 0, '', ['acmeUserData']), problems: [{ kind: 'session' as const, detail: 'SecurityError' }] };
     const w = startTestWorker({ now });
     w.send({ type: 'get-var', name: 'consent' }, true);
     w.send({ type: 'get-var', name: 'counter' }, true);

@@ -31,7 +31,7 @@ export function startTestWorker({ config = {}, onBatch, applied = () => 0, prepa
     onBatch?.(e.data);
   };
   const init: InitMessage = {
-    type: 'offtag:init',
+    type: 'init',
     config,
     configDropped: [],
     debug: false,

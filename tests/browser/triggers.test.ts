@@ -28,7 +28,7 @@ function start() {
     batches.push(e.data);
     for (const x of e.data.effects) if (x.type === 'listen') listened(x.triggers);
   };
-  const init: InitMessage = { type: 'offtag:init', config: {}, debug: false, page: readPageInfo(), events: events.port2, api: api.port2 };
+  const init: InitMessage = { type: 'init', config: {}, debug: false, page: readPageInfo(), events: events.port2, api: api.port2 };
   worker.postMessage(init, [events.port2, api.port2]);
   let seq = 0;
   const effects = () => batches.flatMap((b) => b.effects);

@@ -26,9 +26,9 @@ export function emptySnapshot(): Snapshot {
 /** The words for what the bridge could not read (it sends only codes). */
 export function describeProblem(p: SnapshotProblem, dataLayerName: string): string {
   switch (p.kind) {
-    case 'session-unreadable':
+    case 'session':
       return `sessionStorage is not readable (${p.detail}); the event goes on without it.`;
-    case 'data-layer-unreadable':
+    case 'data-layer':
       return `window.${dataLayerName} is not readable (${p.detail}); the event goes on without it.`;
     case 'uncloneable': {
       const paths = p.paths.map((x) => x.replace(/^snapshot\.dataLayer/, dataLayerName).replace(/^event\./, 'the event\'s '));

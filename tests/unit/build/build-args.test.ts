@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildConstants, environmentSettings, parseBuildArgs, workerEntry } from '../../../tools/build/build.ts';
+import { buildConstants, environmentSettings, sessionKeysOf, parseBuildArgs, workerEntry } from '../../../tools/build/build.ts';
 import { news } from '../../../containers/news/container.ts';
 
 /** `offtag build`'s arguments and what it writes into the bundles (docs/containers.md, "Build it"). */
@@ -29,7 +29,9 @@ describe('offtag build', () => {
   it("writes the container's page defaults, session keys and build info into the bundles", () => {
     const c = buildConstants(news, 'staging', '2026-01-02T03:04:05Z');
     expect(JSON.parse(c.__OFFTAG_PAGE_DEFAULTS__)).toEqual({ brand: 'news', dataLayer: 'newsData', environment: 'staging', workerUrl: '' });
-    expect(JSON.parse(c.__OFFTAG_SESSION_KEYS__)).toEqual(['com.adobe.reactor.dataElements.campaign']);
+    const keysFor = (src: string) => new Function(`return ${src}`)() as (brand: string) => string[];
+    expect(keysFor(c.__OFFTAG_SESSION_KEYS__)('news')).toEqual(['com.adobe.reactor.dataElements.campaign']);
+    expect(keysFor(sessionKeysOf(['{brand}UserData', 'x{brand}y{brand}', 'plain']))('acme')).toEqual(['acmeUserData', 'xacmeyacme', 'plain']);
     expect(JSON.parse(c.__OFFTAG_BUILD_INFO__)).toEqual({
       buildDate: '2026-01-02T03:04:05Z',
       turbineBuildDate: '2026-01-02T03:04:05Z',

@@ -234,7 +234,7 @@ describe('page state', () => {
   });
 
   it('words every problem the bridge reports', () => {
-    expect(describeProblem({ kind: 'data-layer-unreadable', detail: 'SecurityError' }, 'dl')).toBe(
+    expect(describeProblem({ kind: 'data-layer', detail: 'SecurityError' }, 'dl')).toBe(
       'window.dl is not readable (SecurityError); the event goes on without it.',
     );
     expect(describeProblem({ kind: 'uncloneable', detail: 'DataCloneError', paths: [] }, 'dl')).toBe(

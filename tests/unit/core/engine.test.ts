@@ -234,7 +234,7 @@ describe('engine state', () => {
 
   it('reports snapshot problems (e.g. unreadable sessionStorage) and goes on', async () => {
     const { fire } = makeEngine(container);
-    const b = await fire({ type: 'get-var', name: 'session' }, { problems: [{ kind: 'session-unreadable', detail: 'SecurityError' }] });
+    const b = await fire({ type: 'get-var', name: 'session' }, { problems: [{ kind: 'session', detail: 'SecurityError' }] });
     expect(logs(b.effects)).toContain('sessionStorage is not readable (SecurityError); the event goes on without it.');
     expect(b.effects).toContainEqual({ type: 'reply', seq: 1, value: null });
   });

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { EngineInput, Snapshot } from '../../../src/protocol.ts';
 import { withStartupFacts, withTimeZone } from '../../../src/worker-engine/shell/snapshots.ts';
 
-const early = { seq: 1, applied: 0, time: Date.UTC(2026, 0, 15, 12), url: 'https://shop.test/', problems: [{ kind: 'data-layer-unreadable', detail: 'a' }] } as unknown as Snapshot;
-const hello = { viewport: { width: 390, height: 844 }, cookie: 'a=1', session: { k: 'v' }, problems: [{ kind: 'session-unreadable', detail: 'SecurityError' }] } as unknown as Snapshot;
+const early = { seq: 1, applied: 0, time: Date.UTC(2026, 0, 15, 12), url: 'https://shop.test/', problems: [{ kind: 'data-layer', detail: 'a' }] } as unknown as Snapshot;
+const hello = { viewport: { width: 390, height: 844 }, cookie: 'a=1', session: { k: 'v' }, problems: [{ kind: 'session', detail: 'SecurityError' }] } as unknown as Snapshot;
 const input = (snapshot: Snapshot): EngineInput => ({ type: 'event', event: { type: 'library-loaded' }, snapshot });
 
 describe('snapshots', () => {
