@@ -4,7 +4,8 @@
  * validates it (src/container/validate.ts: one line per problem, naming the file, the item and
  * what is wrong), then bundles offtag.js, the worker (its entry generated for this container),
  * the sender, the rare-effects and visitor chunks, the devtools and Partytown's files into `--out`.
- * The container's session keys, page-setting defaults and build info are written into the bridge.
+ * The container's session keys, page-setting defaults, build info and page reads (tools/build/page-reads.ts)
+ * are written into the bridge.
  */
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -16,6 +17,7 @@ import { tsImport } from 'tsx/esm/api';
 import type { Container } from '../../src/worker-engine/core/types.ts';
 import { defaultsFor, type Environment } from '../../src/worker-engine/core/settings.ts';
 import { validateContainer } from '../../src/container/validate.ts';
+import { pageReadProblems, pageReadsDefine, pageReadsIn } from './page-reads.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 export const DEFAULT_CONTAINER = 'containers/storefront/container.ts';
@@ -86,6 +88,8 @@ export function buildConstants(container: Container<any, any, any>, env: Environ
   return {
     __OFFTAG_PAGE_DEFAULTS__: JSON.stringify({ brand: d.brand, dataLayer: d.dataLayer, environment: env, workerUrl: d.workerUrl }),
     __OFFTAG_SESSION_KEYS__: sessionKeysOf(container.sessionKeys),
+    // `0` without page reads: the bridge's page-read code is dropped (tools/build/page-reads.ts).
+    __OFFTAG_PAGE_READS__: pageReadsDefine(pageReadsIn(container)),
     __OFFTAG_BUILD_INFO__: JSON.stringify({
       buildDate,
       turbineBuildDate: buildDate,
@@ -129,7 +133,8 @@ export async function squeezeBridge(file: string): Promise<void> {
 export async function buildLibrary(o: BuildOptions): Promise<{ gzip: number; raw: number; problems: string[] }> {
   const file = isAbsolute(o.container) ? o.container : resolve(o.container);
   const container = await loadContainer(file);
-  const problems = validateContainer(container, relative(process.cwd(), file) || file);
+  const shown = relative(process.cwd(), file) || file;
+  const problems = [...validateContainer(container, shown), ...pageReadProblems(pageReadsIn(container), shown)];
   if (problems.length) return { gzip: 0, raw: 0, problems };
   const buildDate = o.buildDate ?? (container as { buildDate?: string }).buildDate ?? new Date().toISOString();
   const out = resolve(o.out);
