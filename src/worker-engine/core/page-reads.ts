@@ -53,6 +53,7 @@ export function pageValue(snapshot: Snapshot, group: 'd' | 'c', key: string): un
 
 /** The words for a page read that threw (the snapshot's `page` problem). */
 export function describePageProblem(p: Extract<SnapshotProblem, { kind: 'page' }>): string {
-  const what = p.g === 'd' ? `data element "${p.k}"` : `page condition ${p.k.replace(/#(\d+)$/, (_m, i: string) => ` (condition ${Number(i) + 1} of its rule)`)}`;
+  const at = p.k.lastIndexOf('#');
+  const what = p.g === 'd' ? `data element "${p.k}"` : `condition ${Number(p.k.slice(at + 1)) + 1} of rule "${p.k.slice(0, at)}"`;
   return `The page read of ${what} threw: ${p.detail}. The event goes on without its value.`;
 }
