@@ -103,13 +103,16 @@ export function pageReadsDefine(list: PageReadList): string {
     ...list.elements.map(({ key, read }) => `r("d",${q(key)},${readExpression(read)});`),
     ...list.conditions.map(({ key, read, events }) => `if(${eventTest(events)})r("c",${q(key)},${readExpression(read)});`),
   ];
+  // `b`: a read that sends an event (`_satellite.track` in page code) gets no page reads for that
+  // inner event, rather than reading again without end.
   return [
-    '((e,p)=>{',
+    '((b)=>(e,p)=>{',
+    'if(b)return{};b=1;try{',
     'const o={},',
     'r=(g,k,f)=>{try{(o[g]||(o[g]={}))[k]=f(e)}catch(x){p.push({kind:"page",g,k,detail:x instanceof Error?x.name+": "+x.message:x&&typeof x=="object"?"a thrown object":String(x)})}},',
     'l=k=>{try{return localStorage.getItem(k)}catch(x){return null}},',
     'a=(s,n)=>{const t=document.querySelector(s);if(t)return n=="text"?t.innerText||t.textContent:n in t?t[n]:t.getAttribute(n)};',
     ...lines,
-    'return o})',
+    'return o}finally{b=0}})(0)',
   ].join('\n');
 }

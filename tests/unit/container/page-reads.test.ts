@@ -126,3 +126,21 @@ describe('offtag build: the page reads define', () => {
     expect(pageReadsDefine({ elements: [], conditions: [] })).toBe('0');
   });
 });
+
+describe('offtag build: a page read that sends an event', () => {
+  it('the inner event gets no page reads (no endless reading); the outer one gets its values', () => {
+    const inner: PageValues[] = [];
+    const c = defineContainer({
+      name: 'reentrant',
+      dataElements: { tracked: pageCode(() => (globalThis as unknown as { track(): number }).track()) },
+      rules: [],
+    });
+    const code = pageReadsDefine(pageReadsIn(c));
+    const fn = new Function('globalThis', `return ${code}`);
+    const page = { track: () => (inner.push(reads({ type: 'direct-call', id: 'x' }, [])), 7) };
+    const reads = fn(page) as (e: EngineEvent, p: SnapshotProblem[]) => PageValues;
+    expect(reads({ type: 'dom-ready' }, [])).toEqual({ d: { tracked: 7 } });
+    expect(inner).toEqual([{}]);
+    expect(reads({ type: 'dom-ready' }, [])).toEqual({ d: { tracked: 7 } });
+  });
+});
