@@ -80,6 +80,8 @@ export async function runRule<N extends string, S>(
     try {
       // A page condition was evaluated on the page with the event's snapshot (page-reads.ts).
       passed = Boolean(cond.page ? pageValue(ctx.snapshot, 'c', conditionKey(rule.name, i)) : await runComponent<boolean>(cond.fn, ctx, timeoutMs, sleep));
+      // The devtools overlay shows the rule as run partly on the page (src/devtools/model.ts).
+      if (cond.page) ctx.emit({ type: 'monitor', name: 'rule-page-part', data: { rule: rule.name, block: `condition ${i + 1}`, seq: ctx.snapshot.seq } });
     } catch (err) {
       ctx.log('error', `Failed to execute "${cond.name}" for "${rule.name}" rule. ${failure(err, 'condition', timeoutMs)}`);
       return { rule: rule.name, fired: false, stoppedAt: cond.name };

@@ -68,6 +68,8 @@ describe('page read data elements in the engine', () => {
     const shop = { dataLayer: { page: { section: 'shop' } } };
     const passed = await fire(read, { ...shop, page: { c: { 'Logged in#1': true } } });
     expect(logs(passed.effects)).toContain('logged in');
+    // The devtools overlay marks the rule as run partly on the page.
+    expect(passed.effects).toContainEqual(expect.objectContaining({ type: 'monitor', name: 'rule-page-part', data: expect.objectContaining({ rule: 'Logged in', block: 'condition 2' }) }));
     const failed = await fire(read, { ...shop, page: { c: { 'Logged in#1': false } } });
     expect(logs(failed.effects)).not.toContain('logged in');
     const threw = await fire(read, { ...shop, problems: [{ kind: 'page', g: 'c', k: 'Logged in#1', detail: 'ReferenceError: x is not defined' }] });
