@@ -10,12 +10,14 @@
  *   visit, the ID-sync iframe's insertion and messages, sync pixels);
  * - the ID-sync iframe's document (a task that parses or runs `dest5.html`): on this bench its
  *   origin is same-site with the page, so it runs on the page's main thread;
- * - garbage collection inside the tasks (`MinorGC`, `MajorGC`, `V8.GC_*`, Blink's);
+ * - garbage collection inside the tasks (`MinorGC`, `MajorGC`, `V8.GC_*`, Blink's; the trace's
+ *   `disabled-by-default-v8.gc` category records them: a page task that allocates a few MB shows
+ *   `MinorGC` and `V8.GC_SCAVENGER`);
  * - the rest: Chromium's own work for the page (parsing, style, layout, paint, IPC: messages,
  *   cookies, requests).
  * Prints, per part, the median over loads of each variant and its difference to no tag. Tracing
- * itself adds to every task (a traced load costs ~1.5× an untraced one), so the parts are shares to
- * read beside `bench/load.ts`'s untraced figures, not figures of their own.
+ * itself adds to every task (these light categories little: the total over no tag stays near
+ * bench/load.ts's untraced figure), so read the parts beside `bench/load.ts`'s figures.
  * Run: `npx tsx bench/load-account.ts [--loads 7] [--variants none,offtag,turbine] [--repeat] [--detail]`
  * (`--repeat`: a returning visitor: the page loaded once before in the same context, so its
  * cookies, the cached cookie domain and the ID-sync records are there). dist/ and the variants
