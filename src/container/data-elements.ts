@@ -109,6 +109,13 @@ export const localStorage = (key: string, f?: Finish): Element => finish({ type:
 export const domAttribute = (selector: string, property: string, f?: Finish): Element =>
   finish({ type: 'page', page: { from: 'dom', selector, property } }, f);
 
+/**
+ * A page global at a dotted path from `window` (`utag_data.page_name`, `products[0].sku`), read on
+ * the page with each event; undefined (so the default) as soon as a step is missing. For the data
+ * layer itself use `dataLayer(path)`: only its read branches travel.
+ */
+export const pageVariable = (path: string, f?: Finish): Element => finish({ type: 'page', page: { from: 'global', path } }, f);
+
 /** `document.title`, read on the page with each event. */
 export const pageTitle = (f?: Finish): Element => finish({ type: 'page', page: { from: 'title' } }, f);
 
@@ -136,6 +143,7 @@ export function elements<N extends string, X = object>() {
     localStorage,
     domAttribute,
     pageTitle,
+    pageVariable,
     pageCode,
   };
 }

@@ -4,7 +4,7 @@
  */
 export { defineContainer, sessionKeysOf } from './define.ts';
 export type { ActionDef, ConditionDef, ContainerDef, ContainerSettings, Ctx, DefinedContainer, Kit, RuleDef, ServicesDef } from './define.ts';
-export { constant, cookie, dataLayer, domAttribute, elements, fn, localStorage, pageCode, pageTitle, queryString, sessionStorage, storedKey } from './data-elements.ts';
+export { constant, cookie, dataLayer, domAttribute, elements, fn, localStorage, pageCode, pageTitle, pageVariable, queryString, sessionStorage, storedKey } from './data-elements.ts';
 export type { ElementCtx, Finish, PageEvent, StorageDuration } from './data-elements.ts';
 export type { PageRead } from '../worker-engine/core/page-reads.ts';
 export { evaluateVariables, linkHit, pageViewHit, send, DEFAULT_LINK_NAME, CUSTOM_LINK_TYPE } from './analytics.ts';

@@ -53,6 +53,8 @@ function readExpression(read: PageRead): string {
       return `()=>l(${q(read.key)})`;
     case 'title':
       return '()=>document.title';
+    case 'global':
+      return `()=>v(${q(read.path.replace(/\[(\d+)\]/g, '.$1').split('.'))})`;
     case 'dom':
       return `()=>a(${q(read.selector)},${q(read.property)})`;
     case 'code': {
@@ -95,7 +97,8 @@ export function pageReadProblems(list: PageReadList, file: string): string[] {
 /**
  * The define's text: `0`, or the function offtag.js calls with the event and the snapshot's
  * problems. Helpers: `r` runs one read into group `g` under key `k`; `l` reads localStorage (null
- * when it cannot, as Launch's Core extension); `a` reads a DOM attribute (Core's DOM Attribute).
+ * when it cannot, as Launch's Core extension); `a` reads a DOM attribute (Core's DOM Attribute);
+ * `v` follows a path of keys from `window` (Core's JavaScript Variable).
  */
 export function pageReadsDefine(list: PageReadList): string {
   if (!list.elements.length && !list.conditions.length) return '0';
@@ -111,7 +114,8 @@ export function pageReadsDefine(list: PageReadList): string {
     'const o={},',
     'r=(g,k,f)=>{try{const v=f(e);(o[g]||(o[g]={}))[k]=v}catch(x){p.push({kind:"page",g,k,detail:x instanceof Error?x.name+": "+x.message:x&&typeof x=="object"?"a thrown object":String(x)})}},',
     'l=k=>{try{return localStorage.getItem(k)}catch(x){return null}},',
-    'a=(s,n)=>{const t=document.querySelector(s);if(t)return n=="text"?t.innerText||t.textContent:n in t?t[n]:t.getAttribute(n)};',
+    'a=(s,n)=>{const t=document.querySelector(s);if(t)return n=="text"?t.innerText||t.textContent:n in t?t[n]:t.getAttribute(n)},',
+    'v=s=>s.reduce((o,k)=>o==null?void 0:o[k],window);',
     ...lines,
     'return o}finally{b=0}})(0)',
   ].join('\n');

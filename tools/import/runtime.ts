@@ -211,6 +211,9 @@ export const localStorageItem = (key: string, finish: Finish = {}): LaunchDataEl
 export const domAttribute = (elementSelector: string, elementProperty: string, finish: Finish = {}): LaunchDataElement =>
   onPage({ from: 'dom', selector: elementSelector, property: elementProperty }, finish);
 
+/** Core JavaScript Variable outside the data layer: the page global's path, read on the page. */
+export const pageVariable = (path: string, finish: Finish = {}): LaunchDataElement => onPage({ from: 'global', path }, finish);
+
 /** Core Page Info `title`: `document.title`. */
 export const pageTitle = (finish: Finish = {}): LaunchDataElement => onPage({ from: 'title' }, finish);
 

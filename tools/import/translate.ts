@@ -187,7 +187,10 @@ class Translator {
     switch (de.modulePath.replace(CORE + 'dataElements/', '')) {
       case 'javascriptVariable.js': {
         const path = str(s.path, 'the path');
-        if (!workerReadablePath(path, this.dataLayer)) skip(`JavaScript variable ${path} is not under the data layer (${this.dataLayer}) the worker snapshots`);
+        if (!workerReadablePath(path, this.dataLayer)) {
+          this.onPage(notes, `JavaScript variable ${path} (outside the data layer, ${this.dataLayer})`);
+          return `launch.pageVariable(${q(path)}, ${f})`;
+        }
         notes.push(`JavaScript variable ${path}`);
         return `launch.javascriptVariable(${q(path)}, ${f})`;
       }
@@ -381,7 +384,7 @@ export const orderSuffix = (order: number, pageBottom = false) => ` (${pageBotto
 export const PAGE_BOTTOM_SHIFT = -1e9;
 
 /** The runtime's data elements read on the page with each event (runtime.ts). */
-const PAGE_ELEMENT = /^launch\.(pageTitle|localStorageItem|domAttribute|pageCustomCode)\(/;
+const PAGE_ELEMENT = /^launch\.(pageTitle|pageVariable|localStorageItem|domAttribute|pageCustomCode)\(/;
 
 /** The data elements read on the page that a rule names (`%name%` in its settings, `getVar('name')` in its code, a Data Element Change event). */
 function pageElementsOf(t: Translator, r: LaunchRule): string[] {

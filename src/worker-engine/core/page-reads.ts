@@ -1,6 +1,6 @@
 /**
  * Page reads: values a container needs from the page itself (local storage, the document title,
- * a DOM element's attribute or property, custom code run on the page), read by offtag.js when it
+ * a page global, a DOM element's attribute or property, custom code run on the page), read by offtag.js when it
  * takes an event's snapshot and carried in `snapshot.page`. `offtag build` writes the reads into
  * offtag.js as generated code, only for a container that has some (tools/build/page-reads.ts,
  * docs/containers.md "Page reads"). The engine only looks the values up: it stays I/O-free.
@@ -13,6 +13,11 @@ export type PageRead =
   | { from: 'local-storage'; key: string }
   /** `document.title`. */
   | { from: 'title' }
+  /**
+   * A page global at a dotted path from `window` (`utag_data.page_name`, `products[0].sku`):
+   * undefined as soon as a step is null or undefined (Launch's Core JavaScript Variable).
+   */
+  | { from: 'global'; path: string }
   /**
    * The first element matching `selector` (`document.querySelector`): `text` is its `innerText`
    * (or `textContent`), a property the element has (`id`, `className`, `href`, `value`…) is

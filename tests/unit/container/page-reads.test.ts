@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dataLayer, defineContainer, domAttribute, localStorage, pageCode, pageTitle, storedKey } from '../../../src/container/index.ts';
+import { dataLayer, defineContainer, domAttribute, localStorage, pageCode, pageTitle, pageVariable, storedKey } from '../../../src/container/index.ts';
 import { buildConstants } from '../../../tools/build/build.ts';
 import { codeSource, pageReadProblems, pageReadsDefine, pageReadsIn } from '../../../tools/build/page-reads.ts';
 import type { EngineEvent, PageValues, SnapshotProblem } from '../../../src/protocol.ts';
@@ -15,6 +15,8 @@ const container = defineContainer({
     sku: domAttribute('#product', 'data-sku', { storage: 'session' }),
     title: pageTitle(),
     width: pageCode(() => innerWidth),
+    cartSku: pageVariable('shop.cart[0].sku'),
+    noShop: pageVariable('nope.cart', { default: 'none' }),
     section: dataLayer('page.section'),
   },
   rules: (k) => [
@@ -23,7 +25,7 @@ const container = defineContainer({
       events: [{ type: 'direct-call', id: 'read' }],
       actions: [
         k.run('log values', (ctx) => {
-          for (const name of ['basket', 'heading', 'sku', 'title', 'width'] as const) ctx.log('log', `${name}=${JSON.stringify(ctx.get(name))}`);
+          for (const name of ['basket', 'heading', 'sku', 'title', 'width', 'cartSku', 'noShop'] as const) ctx.log('log', `${name}=${JSON.stringify(ctx.get(name))}`);
         }),
       ],
     },
@@ -41,8 +43,8 @@ const read = { type: 'direct-call', id: 'read' } as const;
 describe('page read data elements in the engine', () => {
   it('take their values from the snapshot, finished as the other kinds (default, clean text, lower case, session storage)', async () => {
     const { fire } = makeEngine(container);
-    const batch = await fire(read, { page: { d: { basket: null, heading: '  Big \n SALE ', sku: 'A-1', title: 'Shop', width: 1024 } } });
-    expect(logs(batch.effects).filter((l) => l.includes('='))).toEqual(['basket="empty"', 'heading="big sale"', 'sku="A-1"', 'title="Shop"', 'width=1024']);
+    const batch = await fire(read, { page: { d: { basket: null, heading: '  Big \n SALE ', sku: 'A-1', title: 'Shop', width: 1024, cartSku: 'S-9', noShop: undefined } } });
+    expect(logs(batch.effects).filter((l) => l.includes('='))).toEqual(['basket="empty"', 'heading="big sale"', 'sku="A-1"', 'title="Shop"', 'width=1024', 'cartSku="S-9"', 'noShop="none"']);
     expect(batch.effects).toContainEqual({ type: 'storage', key: storedKey('sku'), value: '"A-1"' });
   });
 
@@ -97,9 +99,10 @@ describe('offtag build: the page reads define', () => {
     const product = { getAttribute: (n: string) => (n === 'data-sku' ? 'A-1' : null) };
     const document = { title: 'Shop', cookie: 'login=1', querySelector: (s: string) => (s === 'h1' ? h1 : s === '#product' ? product : null) };
     const localStorage = { getItem: () => { throw new Error('denied'); } };
-    const page = { document, localStorage, innerWidth: 800 };
+    const window = { shop: { cart: [{ sku: 'S-9' }] } };
+    const page = { document, localStorage, innerWidth: 800, window };
     const { values, problems } = runDefine(code, read, page);
-    expect(values).toEqual({ d: { basket: null, heading: ' Big SALE ', sku: 'A-1', title: 'Shop', width: 800 }, c: { 'Logged in#1': true } });
+    expect(values).toEqual({ d: { basket: null, heading: ' Big SALE ', sku: 'A-1', title: 'Shop', width: 800, cartSku: 'S-9', noShop: undefined }, c: { 'Logged in#1': true } });
     expect(problems).toEqual([]);
     // Not an event of the rule: no condition read.
     expect(runDefine(code, { type: 'window-loaded' }, page).values.c).toBeUndefined();
@@ -110,7 +113,7 @@ describe('offtag build: the page reads define', () => {
       { kind: 'page', g: 'd', k: 'heading', detail: 'TypeError: bad selector' },
       { kind: 'page', g: 'd', k: 'sku', detail: 'TypeError: bad selector' },
     ]);
-    expect(broken.values.d).toEqual({ basket: null, title: 'Shop', width: undefined });
+    expect(broken.values.d).toEqual({ basket: null, title: 'Shop', width: undefined, cartSku: 'S-9', noShop: undefined });
   });
 
   it('names page code it cannot write into offtag.js', () => {
