@@ -1,10 +1,11 @@
 /**
  * Page reads in real Chromium (docs/containers.md, "Page reads"): the code `offtag build` writes
- * into offtag.js for a container's page reads (tools/build/page-reads.ts), run on a real DOM, with
+ * into offtag.js for a container's page reads (tools/build/page-reads.ts), run on a real DOM and
+ * real page globals, with
  * a read that throws, a missing element and a localStorage that cannot be read.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { defineContainer, domAttribute, localStorage as localItem, pageCode, pageTitle } from '../../src/container/index.ts';
+import { defineContainer, domAttribute, localStorage as localItem, pageCode, pageTitle, pageVariable } from '../../src/container/index.ts';
 import { pageReadsDefine, pageReadsIn } from '../../tools/build/page-reads.ts';
 import type { EngineEvent, PageValues, SnapshotProblem } from '../../src/protocol.ts';
 
@@ -17,6 +18,9 @@ const container = defineContainer({
     link: domAttribute('#product a', 'href'),
     missing: domAttribute('#nothing-here', 'id', { default: 'none' }),
     title: pageTitle(),
+    currency: pageVariable('shopConfig.currency'),
+    firstSku: pageVariable('shopConfig.cart[0].sku'),
+    noGlobal: pageVariable('noSuchGlobal.value'),
     broken: pageCode(() => (document.querySelector('#nothing-here') as HTMLElement).dataset.x),
     width: pageCode((event) => (event.type === 'dom-ready' ? document.documentElement.clientWidth > 0 : 'other')),
   },
@@ -48,8 +52,10 @@ describe('page reads on a real page', () => {
     document.title = 'Keepstock — Boots';
     document.body.innerHTML = '<h1 class="title">  Winter   boots </h1><div id="product" data-sku="B-42" data-stock="yes"><a href="/buy">Buy</a></div>';
     localStorage.setItem('basket', '3');
+    (window as unknown as { shopConfig: unknown }).shopConfig = { currency: 'EUR', cart: [{ sku: 'C-7' }] };
     const { values, problems } = run({ type: 'dom-ready' });
-    expect(values.d).toMatchObject({ basket: '3', heading: 'Winter boots', sku: 'B-42', link: `${location.origin}/buy`, title: 'Keepstock — Boots', width: true });
+    expect(values.d).toMatchObject({ basket: '3', heading: 'Winter boots', sku: 'B-42', link: `${location.origin}/buy`, title: 'Keepstock — Boots', width: true, currency: 'EUR', firstSku: 'C-7' });
+    expect('noGlobal' in values.d! && values.d!.noGlobal === undefined).toBe(true);
     expect('missing' in values.d!).toBe(true);
     expect(values.d!.missing).toBeUndefined();
     // The page condition is read only for its rule's event.

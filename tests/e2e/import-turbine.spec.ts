@@ -235,13 +235,14 @@ window._satellite = { _monitors: [{ ruleCompleted: function (e) { window.__compl
 
 /**
  * Page reads (docs/import.md, "What stays on the page"): data elements and conditions that need
- * the page — Local Storage, DOM Attribute, Page Info title, custom code reading the document — run
+ * the page — Local Storage, JavaScript Variable outside the data layer, DOM Attribute, Page Info
+ * title, custom code reading the document — run
  * with turbine on one page and, imported and built with `offtag build`, in offtag.js on another
  * page with the same document and localStorage. The values (`getVar` under turbine,
  * `getVarAsync` under Offtag, each a direct call's fresh read) and the rules that complete, in
  * their order, are the same.
  */
-test('page reads: local storage, DOM attributes, the title and custom code on the page give what turbine gives', async ({ page, context }) => {
+test('page reads: local storage, page globals, DOM attributes, the title and custom code on the page give what turbine gives', async ({ page, context }) => {
   test.setTimeout(120_000);
   const library = 'tests/fixtures/launch/page-reads.js';
   const out = 'test-results/import-e2e/page-reads';
@@ -253,7 +254,7 @@ test('page reads: local storage, DOM attributes, the title and custom code on th
   const lib = readLibrary(readFileSync(library, 'utf8'), library);
   const names = Object.keys(lib.dataElements ?? {});
   const ruleNames = new Set((lib.rules ?? []).map((r) => r.name));
-  const body = '<h1>  Nitrile \n Gloves </h1><div id="product" class="card wide" data-sku="1ABC2" data-stock="yes"><a href="https://shop.example/buy?sku=1ABC2">Buy</a></div>';
+  const body = '<script>window.shopConfig = { currency: "EUR", cart: [{ sku: "C-7" }] };</script><h1>  Nitrile \n Gloves </h1><div id="product" class="card wide" data-sku="1ABC2" data-stock="yes"><a href="https://shop.example/buy?sku=1ABC2">Buy</a></div>';
   const head = '<title>Gloves | Keepstock</title>';
   await context.addInitScript(() => localStorage.setItem('basket', '3'));
 
@@ -296,7 +297,7 @@ test('page reads: local storage, DOM attributes, the title and custom code on th
   expect(values).toEqual(fromTurbine.values);
   // Not empty: page conditions passed and failed, values of each kind were read.
   expect(fromTurbine.completed).toEqual(['in stock', 'title mentions gloves', 'basket has items', 'not sold out', 'last']);
-  expect(fromTurbine.values).toMatchObject({ 'basket size': '3', 'no such item': 'none', 'heading text': 'nitrile gloves', 'product sku': '1ABC2', 'buy link': 'https://shop.example/buy?sku=1ABC2', 'product class': 'card wide', 'missing element': 'no element', 'document title': 'gloves | keepstock', 'stock from the page': 'yes' });
+  expect(fromTurbine.values).toMatchObject({ 'basket size': '3', 'no such item': 'none', 'heading text': 'nitrile gloves', 'product sku': '1ABC2', 'buy link': 'https://shop.example/buy?sku=1ABC2', 'product class': 'card wide', 'missing element': 'no element', 'document title': 'gloves | keepstock', 'stock from the page': 'yes', 'shop currency': 'eur', 'first cart sku': 'C-7', 'missing global': 'no global' });
   // The read that throws on the page: no value on either side (turbine logs the module's error), and offtag.js names it; the event went on.
   expect(fromTurbine.values['throwing code']).toBeUndefined();
   expect(lines.some((l) => l.includes('The page read of data element "throwing code" threw: TypeError'))).toBe(true);
