@@ -331,7 +331,13 @@ class Translator {
         return `launch.cookieIs(${q(s.name)}, ${match}, ${o})`;
       case 'variable.js': {
         const path = str(s.name, 'the variable');
-        if (!workerReadablePath(path, this.dataLayer)) skip(`variable ${path} is not under the data layer (${this.dataLayer})`);
+        if (!workerReadablePath(path, this.dataLayer)) {
+          // A page global: compared on the page with each event of the rule, as Core's Variable condition.
+          notes.push(`variable ${path} (outside the data layer, ${this.dataLayer}) compared on the page`);
+          const keys = q(path.replace(/\[(\d+)\]/g, '.$1').split('.'));
+          const test = s.valueIsRegex === true ? `new RegExp(${q(String(s.value ?? ''))}, "i").test(String(v))` : `String(v) === ${q(String(s.value ?? ''))}`;
+          return `launch.pageCondition((e) => { var v = ${keys}.reduce(function (o, k) { return o == null ? undefined : o[k]; }, window); return v !== undefined && v !== null && ${test}; }, ${o})`;
+        }
         return `launch.variableIs(${q(path)}, ${match}, ${o})`;
       }
       case 'customCode.js': {
