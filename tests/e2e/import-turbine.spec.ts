@@ -302,4 +302,5 @@ test('page reads: local storage, page globals, DOM attributes, the title and cus
   // The read that throws on the page: no value on either side (turbine logs the module's error), and offtag.js names it; the event went on.
   expect(fromTurbine.values['throwing code']).toBeUndefined();
   expect(lines.some((l) => l.includes('The page read of data element "throwing code" threw: TypeError'))).toBe(true);
+  expect(lines.some((l) => l.includes('The page read of condition 1 of rule "condition that throws" threw: TypeError'))).toBe(true);
 });
