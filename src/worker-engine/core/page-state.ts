@@ -32,7 +32,13 @@ export function describeProblem(p: SnapshotProblem, dataLayerName: string): stri
     case 'data-layer':
       return `window.${dataLayerName} is not readable (${p.detail}); the event goes on without it.`;
     case 'uncloneable': {
-      const paths = p.paths.map((x) => x.replace(/^snapshot\.dataLayer/, dataLayerName).replace(/^event\./, 'the event\'s '));
+      const paths = p.paths.map((x) =>
+        x
+          .replace(/^snapshot\.dataLayer/, dataLayerName)
+          .replace(/^event\./, 'the event\'s ')
+          // A page read's value (docs/containers.md, "Page reads").
+          .replace(/^snapshot\.page\.d\.([^.[]+)/, 'the page read of data element "$1"'),
+      );
       return `The data layer could not be copied as it is (${p.detail}). Left out: ${paths.join(', ') || '(nothing)'}.`;
     }
     case 'page':

@@ -149,3 +149,12 @@ describe('offtag build: a page read that sends an event', () => {
     expect(reads({ type: 'dom-ready' }, [])).toEqual({ d: { tracked: 7 } });
   });
 });
+
+describe('a page read whose value structured clone refuses', () => {
+  it('is named as that page read when the copy leaves it out', async () => {
+    const { describeProblem } = await import('../../../src/worker-engine/core/page-state.ts');
+    expect(describeProblem({ kind: 'uncloneable', detail: 'DataCloneError', paths: ['snapshot.page.d.parent node', 'snapshot.dataLayer.fn'] }, 'digitalData')).toBe(
+      'The data layer could not be copied as it is (DataCloneError). Left out: the page read of data element "parent node", digitalData.fn.',
+    );
+  });
+});
