@@ -121,11 +121,11 @@ export const pageTitle = (f?: Finish): Element => finish({ type: 'page', page: {
 
 /**
  * A function run on the page when the bridge takes each event's snapshot, its value carried to
- * the worker. It is written into offtag.js as source text: it may use its argument and the page's
+ * the worker. It gets the event and, for a page trigger's event, the element the trigger matched. It is written into offtag.js as source text: it may use its argument and the page's
  * globals, nothing else of the module (`offtag build` refuses one it cannot write). It costs the
  * main thread its own run time on every event.
  */
-export const pageCode = (code: (event: PageEvent) => unknown, f?: Finish): Element =>
+export const pageCode = (code: (event: PageEvent, element?: globalThis.Element) => unknown, f?: Finish): Element =>
   finish({ type: 'page', page: { from: 'code', code } }, f);
 
 /**

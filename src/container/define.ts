@@ -50,10 +50,10 @@ export interface Kit<N extends string, S, X> {
   when(name: string, fn: (ctx: Ctx<N, S, X>) => boolean | Promise<boolean>): ConditionDef<N, S, X>;
   /**
    * A page condition: `fn` runs on the page when the bridge takes the snapshot of an event of this
-   * rule (written into offtag.js as source text, like `pageCode`); the rule runs on when its result
-   * is truthy. For a test that needs the page (an element, a page global); `when` runs in the worker.
+   * rule (written into offtag.js as source text, like `pageCode`), with the event and, for a page
+   * trigger's event, the element it matched; the rule runs on when its result is truthy. For a test that needs the page (an element, a page global); `when` runs in the worker.
    */
-  pageCondition(name: string, fn: (event: EngineEvent) => unknown): ConditionDef<N, S, X>;
+  pageCondition(name: string, fn: (event: EngineEvent, element?: Element) => unknown): ConditionDef<N, S, X>;
   /** An action from a function. */
   run(name: string, fn: (ctx: Ctx<N, S, X>) => void | Promise<void>): ActionDef<N, S, X>;
   /** Action: an analytics page view (`t`) with these variables (needs `adobeServices`). */

@@ -12,7 +12,7 @@ export interface ApplyHooks {
   /** Where offtag-effects.js is (beside offtag.js). */
   base: string;
   /** offtag.js's `send` (a snapshot and one event): offtag-triggers.js sends the page triggers with it. */
-  send?(event: EngineEvent): number;
+  send?(event: EngineEvent, element?: Element): number;
 }
 
 let rare: typeof applyRareEffect | undefined;

@@ -22,7 +22,7 @@ declare const __OFFTAG_SESSION_KEYS__: (brand: string) => string[];
  * The container's page reads (tools/build/page-reads.ts): `0` for a container without any, so this
  * code is dropped from offtag.js; else a function of the event that fills `snapshot.page`.
  */
-declare const __OFFTAG_PAGE_READS__: 0 | ((event: EngineEvent, problems: SnapshotProblem[]) => PageValues);
+declare const __OFFTAG_PAGE_READS__: 0 | ((event: EngineEvent, problems: SnapshotProblem[], element?: Element) => PageValues);
 /** Once: the define is an expression (its reads share one re-entry flag). */
 const pageReads = __OFFTAG_PAGE_READS__;
 
@@ -111,13 +111,13 @@ const post = (input: EngineInput): unknown => {
   applyRare({ type: 'clone', value: input, event: 1, copied: (copy) => port.postMessage(copy) }, hooks);
 };
 
-/** An event now: its snapshot, posted, and kept until acknowledged. */
-const send = (event: EngineEvent): number => {
+/** An event now: its snapshot, posted, and kept until acknowledged. `element`: a page trigger's, for the page reads. */
+const send = (event: EngineEvent, element?: Element): number => {
   // No worker: say where the event went (nowhere) rather than accept it silently.
   if (dead) return noWorker(event.type), 0;
   const t0 = performance.now();
   const snapshot = takeSnapshot(++seq, applied, dataLayerName, sessionKeys, hooks.tree, !worker);
-  if (pageReads) snapshot.page = pageReads(event, snapshot.problems!);
+  if (pageReads) snapshot.page = pageReads(event, snapshot.problems!, element);
   const input: EngineInput = { type: 'event', event, snapshot };
   post(input);
   try {

@@ -36,10 +36,10 @@ export type FrameMessage = (input: Extract<EngineInput, { type: 'frame-message' 
 export interface RareHooks {
   frameMessage: FrameMessage;
   base?: string;
-  send?(event: EngineEvent): number;
+  send?(event: EngineEvent, element?: Element): number;
 }
 
-type Install = (listeners: TriggerListener[], send: (event: EngineEvent) => number) => void;
+type Install = (listeners: TriggerListener[], send: (event: EngineEvent, element?: Element) => number) => void;
 
 /**
  * The container's page triggers (docs/triggers.md): offtag-triggers.js, beside offtag.js, loaded

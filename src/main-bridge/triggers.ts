@@ -9,8 +9,9 @@ import { ELEMENT_TEXT_LIMIT } from '../protocol-keys.ts';
 import { type ElementInfo, type EngineEvent, type TriggerEvent, type TriggerListener } from '../protocol.ts';
 import { cloneable } from './snapshot.ts';
 
-type Send = (event: EngineEvent) => unknown;
-type Fire = (listener: TriggerListener, extra?: Partial<TriggerEvent>) => void;
+/** offtag.js's `send`; `element`: the element the trigger matched, for the container's page reads (docs/containers.md, "Page reads"). */
+type Send = (event: EngineEvent, element?: Element) => unknown;
+type Fire = (listener: TriggerListener, extra?: Partial<TriggerEvent>, element?: Element) => void;
 type Bubbling = Extract<TriggerListener, { type: 'click' | 'form-submit' | 'custom-event' }>;
 type Of<T extends TriggerListener['type']> = Extract<TriggerListener, { type: T }>;
 type Off = () => void;
@@ -86,7 +87,7 @@ export function bubble(ev: Event, listeners: Bubbling[], fire: Fire): void {
       if (l.selector && !matches(node, l.selector)) continue;
       const extra: Partial<TriggerEvent> = { element: elementInfo(node), target: elementInfo(target) };
       if (l.type == 'custom-event') extra.detail = travellingDetail((ev as CustomEvent).detail);
-      fire(l, extra);
+      fire(l, extra, node as Element);
       fired = true;
       if (l.bubbleStop) stop = true;
     }
@@ -134,7 +135,7 @@ function listenVisible(listeners: Array<Of<'element-visible'>>, fire: Fire): Off
       for (const entry of entries)
         if (entry.isIntersecting) {
           if (!l.everyEntry) io.unobserve(entry.target);
-          fire(l, { element: elementInfo(entry.target) });
+          fire(l, { element: elementInfo(entry.target) }, entry.target);
         }
     });
     const done = new WeakSet<Element>();
@@ -264,9 +265,9 @@ function listenTimers(listeners: Array<Of<'timer'>>, fire: Fire): Off {
 
 /** Installs the listeners the worker listed; returns what removes them (the tests use it). */
 export function installTriggers(listeners: TriggerListener[], send: Send): Off {
-  const fire: Fire = (l, extra) => {
+  const fire: Fire = (l, extra, element) => {
     try {
-      send({ type: 'trigger', key: l.key, on: l.type, ...extra });
+      send({ type: 'trigger', key: l.key, on: l.type, ...extra }, element);
     } catch {
       /* never into the page's code */
     }

@@ -247,7 +247,7 @@ test('page reads: local storage, page globals, DOM attributes, the title and cus
   const library = 'tests/fixtures/launch/page-reads.js';
   const out = 'test-results/import-e2e/page-reads';
   const { lines: report } = runImport({ library, out });
-  expect(report.at(-1)).toBe('1 rules entirely in the worker, 9 rules partly on the page, 0 items not imported.');
+  expect(report.at(-1)).toBe('1 rules entirely in the worker, 11 rules partly on the page, 0 items not imported.');
   expect(report.find((l) => l.startsWith('rule "currency is EUR"'))).toContain('1 condition(s) read on the page');
   const built = await buildLibrary({ container: `${out}/container.ts`, env: 'production', out: 'dist/import-page-reads' });
   expect(built.problems).toEqual([]);
@@ -255,7 +255,7 @@ test('page reads: local storage, page globals, DOM attributes, the title and cus
   const lib = readLibrary(readFileSync(library, 'utf8'), library);
   const names = Object.keys(lib.dataElements ?? {});
   const ruleNames = new Set((lib.rules ?? []).map((r) => r.name));
-  const body = `<script>window.digitalData = ${JSON.stringify(DATA_LAYER)}; window.shopConfig = { currency: "EUR", cart: [{ sku: "C-7" }] };</script><h1>  Nitrile \n Gloves </h1><div id="product" class="card wide" data-sku="1ABC2" data-stock="yes"><a href="https://shop.example/buy?sku=1ABC2">Buy</a></div>`;
+  const body = `<script>window.digitalData = ${JSON.stringify(DATA_LAYER)}; window.shopConfig = { currency: "EUR", cart: [{ sku: "C-7" }] };</script><h1>  Nitrile \n Gloves </h1><div id="product" class="card wide" data-sku="1ABC2" data-stock="yes"><a href="https://shop.example/buy?sku=1ABC2">Buy</a><button id="buy-now">Buy now</button></div>`;
   const head = '<title>Gloves | Keepstock</title>';
   await context.addInitScript(() => localStorage.setItem('basket', '3'));
 
@@ -268,6 +268,8 @@ test('page reads: local storage, page globals, DOM attributes, the title and cus
   await page.goto(URL_, { referer: REFERRER, waitUntil: 'load' });
   await page.evaluate(() => (window as unknown as PageWindow)._satellite.track('check'));
   await page.waitForFunction(() => (window as unknown as PageWindow).__completed.includes('last'));
+  await page.click('#buy-now');
+  await page.waitForFunction(() => (window as unknown as PageWindow).__completed.includes('buy now clicked'));
   const fromTurbine = await page.evaluate((ns) => {
     const w = window as unknown as PageWindow & { _satellite: { getVar(n: string): unknown } };
     return { completed: w.__completed, values: Object.fromEntries(ns.map((n) => [n, w._satellite.getVar(n)])) };
@@ -287,6 +289,8 @@ test('page reads: local storage, page globals, DOM attributes, the title and cus
   await offtag.waitForFunction(() => !!(window as unknown as { offtag?: unknown }).offtag);
   await offtag.evaluate(() => (window as unknown as PageWindow)._satellite.track('check'));
   await expect.poll(() => lines.includes('last')).toBe(true);
+  await offtag.click('#buy-now');
+  await expect.poll(() => lines.includes('buy now clicked')).toBe(true);
   const values = await offtag.evaluate(async (ns) => {
     const s = (window as unknown as { _satellite: { getVarAsync(n: string): Promise<unknown> } })._satellite;
     const out: Record<string, unknown> = {};
@@ -297,7 +301,7 @@ test('page reads: local storage, page globals, DOM attributes, the title and cus
   expect(lines.filter((l) => ruleNames.has(l))).toEqual(fromTurbine.completed);
   expect(values).toEqual(fromTurbine.values);
   // Not empty: page conditions passed and failed, values of each kind were read.
-  expect(fromTurbine.completed).toEqual(['in stock', 'title mentions gloves', 'basket has items', 'currency is EUR', 'cart sku matches', 'not sold out', 'last']);
+  expect(fromTurbine.completed).toEqual(['in stock', 'title mentions gloves', 'basket has items', 'currency is EUR', 'cart sku matches', 'not sold out', 'last', 'buy now clicked']);
   expect(fromTurbine.values).toMatchObject({ 'basket size': '3', 'no such item': 'none', 'heading text': 'nitrile gloves', 'product sku': '1ABC2', 'buy link': 'https://shop.example/buy?sku=1ABC2', 'product class': 'card wide', 'missing element': 'no element', 'document title': 'gloves | keepstock', 'stock from the page': 'yes', 'shop currency': 'eur', 'first cart sku': 'C-7', 'missing global': 'no global' });
   // The read that throws on the page: no value on either side (turbine logs the module's error), and offtag.js names it; the event went on.
   expect(fromTurbine.values['throwing code']).toBeUndefined();

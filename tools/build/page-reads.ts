@@ -109,10 +109,10 @@ export function pageReadsDefine(list: PageReadList): string {
   // `b`: a read that sends an event (`_satellite.track` in page code) gets no page reads for that
   // inner event, rather than reading again without end.
   return [
-    '((b)=>(e,p)=>{',
+    '((b)=>(e,p,h)=>{',
     'if(b)return{};b=1;try{',
     'const o={},',
-    'r=(g,k,f)=>{try{const v=f(e);(o[g]||(o[g]={}))[k]=v}catch(x){p.push({kind:"page",g,k,detail:x instanceof Error?x.name+": "+x.message:x&&typeof x=="object"?"a thrown object":String(x)})}},',
+    'r=(g,k,f)=>{try{const v=f(e,h);(o[g]||(o[g]={}))[k]=v}catch(x){p.push({kind:"page",g,k,detail:x instanceof Error?x.name+": "+x.message:x&&typeof x=="object"?"a thrown object":String(x)})}},',
     'l=k=>{try{return localStorage.getItem(k)}catch(x){return null}},',
     'a=(s,n)=>{const t=document.querySelector(s);if(t)return n=="text"?t.innerText||t.textContent:n in t?t[n]:t.getAttribute(n)},',
     'v=s=>s.reduce((o,k)=>o==null?void 0:o[k],window);',

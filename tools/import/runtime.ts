@@ -222,10 +222,10 @@ export const pageTitle = (finish: Finish = {}): LaunchDataElement => onPage({ fr
  * `(e) => (block)(launch event of e)`: the block gets a turbine-shaped event (`$type`, a direct
  * call's `identifier` and `detail`) and the page's own globals, `_satellite` among them.
  */
-export const pageCustomCode = (code: (event: EngineEvent) => unknown, finish: Finish = {}): LaunchDataElement => onPage({ from: 'code', code }, finish);
+export const pageCustomCode = (code: (event: EngineEvent, element?: Element) => unknown, finish: Finish = {}): LaunchDataElement => onPage({ from: 'code', code }, finish);
 
 /** A custom code condition that needs the page: evaluated on the page with each event of its rule (written as `pageCustomCode`'s code). */
-export function pageCondition(code: (event: EngineEvent) => unknown, o: ConditionOptions = {}): Condition<Name, Services> {
+export function pageCondition(code: (event: EngineEvent, element?: Element) => unknown, o: ConditionOptions = {}): Condition<Name, Services> {
   return {
     name: 'Custom Code (page)',
     page: { from: 'code', code },

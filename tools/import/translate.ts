@@ -151,10 +151,16 @@ class Translator {
     if (settings.language === 'html') skip('HTML custom code (it writes into the page)');
     const p = place(fn, SHIM_PARAMS, this.dataLayer);
     if (p.where === 'worker') return this.customCode(source, settings, notes);
-    if (/^it uses `this`/.test(p.reason ?? '')) skip(`custom code needs the page and uses \`this\`, the event's element, which a ${kind} read on the page does not get`);
+    // A condition's `this` is the element of a page trigger's event (Core calls it so); a data element gets none.
+    if (kind === 'data element' && /^it uses `this`/.test(p.reason ?? '')) skip('custom code needs the page and uses `this`, which a data element read on the page does not get');
     notes.push(`custom code on the page because ${p.reason ?? 'it needs the page'}: offtag.js runs it with each event${kind === 'condition' ? ' of its rule' : ''}`);
     // The block gets a turbine-shaped event made of the bridge's event, and the page's globals.
-    return { read: `(e) => (${indent(fn, '  ')}).call(undefined, e.type === "direct-call" ? { $type: "core.direct-call", identifier: e.id, detail: e.detail } : { $type: "core." + e.type })` };
+    return {
+      read:
+        kind === 'condition'
+          ? `(e, el) => (${indent(fn, '  ')}).call(el, e.type === "direct-call" ? { $type: "core.direct-call", identifier: e.id, detail: e.detail } : { $type: "core." + e.type, element: el }, el)`
+          : `(e) => (${indent(fn, '  ')}).call(undefined, e.type === "direct-call" ? { $type: "core.direct-call", identifier: e.id, detail: e.detail } : { $type: "core." + e.type })`,
+    };
   }
 
   /** The code of an external custom code file from `--assets` (a `_satellite.__registerScript(url, code)` file). */

@@ -26,12 +26,13 @@ export type PageRead =
    */
   | { from: 'dom'; selector: string; property: string }
   /**
-   * A function run on the page with the event (the bridge's `EngineEvent`). It is written into
+   * A function run on the page with the event (the bridge's `EngineEvent`) and, for a page
+   * trigger's event, the element it matched (the clicked card, the submitted form). It is written into
    * offtag.js as its source text, so it must use nothing from the module around it: only its
    * argument and the page's globals. Its value must be structured-cloneable (what is not is
    * dropped and named, as for the data layer).
    */
-  | { from: 'code'; code: (event: EngineEvent) => unknown };
+  | { from: 'code'; code: (event: EngineEvent, element?: Element) => unknown };
 
 /** The key of a rule's page condition: the rule's name (unique in a container) and the condition's index. */
 export const conditionKey = (rule: string, index: number): string => `${rule}#${index}`;
