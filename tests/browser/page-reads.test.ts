@@ -31,15 +31,21 @@ const container = defineContainer({
       conditions: [k.pageCondition('in stock', () => document.querySelector('#product')!.getAttribute('data-stock') === 'yes')],
       actions: [],
     },
+    {
+      name: 'Clicked',
+      events: [{ type: 'click', selector: '#product' }],
+      conditions: [k.pageCondition('the clicked element', (_event, element) => element?.getAttribute('data-sku'))],
+      actions: [],
+    },
   ],
 });
 
 /** The reads as offtag.js holds them: the define's text, evaluated on this page. */
-const reads = new Function(`return ${pageReadsDefine(pageReadsIn(container))}`)() as (e: EngineEvent, p: SnapshotProblem[]) => PageValues;
+const reads = new Function(`return ${pageReadsDefine(pageReadsIn(container))}`)() as (e: EngineEvent, p: SnapshotProblem[], element?: Element) => PageValues;
 
-const run = (event: EngineEvent) => {
+const run = (event: EngineEvent, element?: Element) => {
   const problems: SnapshotProblem[] = [];
-  return { values: reads(event, problems), problems };
+  return { values: reads(event, problems, element), problems };
 };
 
 afterEach(() => {
@@ -61,6 +67,9 @@ describe('page reads on a real page', () => {
     // The page condition is read only for its rule's event.
     expect(values.c).toBeUndefined();
     expect(run({ type: 'direct-call', id: 'buy' }).values.c).toEqual({ 'Buy#0': true });
+    // A page trigger's event: the element it matched is the read's second argument.
+    const trigger = { type: 'trigger', key: 'k1', on: 'click' } as EngineEvent;
+    expect(run(trigger, document.querySelector('#product')!).values.c).toEqual({ 'Clicked#0': 'B-42' });
     // A read that throws is left out and named; the others are kept, and the result travels to a worker as it is.
     expect(problems).toEqual([{ kind: 'page', g: 'd', k: 'broken', detail: "TypeError: Cannot read properties of null (reading 'dataset')" }]);
     expect('broken' in values.d!).toBe(false);
