@@ -3,7 +3,7 @@
  * container author gets wrong shows in the editor. Each `@ts-expect-error` line must be an error
  * (tsc fails on an unused one), and every other line must compile.
  */
-import { adobeServices, cookie, dataLayer, defineContainer, domAttribute, elements, fn, localStorage, pageCode, pageTitle } from '../../../src/container/index.ts';
+import { adobeServices, cookie, dataLayer, defineContainer, domAttribute, elements, fn, localStorage, pageCode, pageTitle, pageVariable } from '../../../src/container/index.ts';
 
 const e = elements<'section' | 'title', { siteCookie: string }>();
 
@@ -78,6 +78,8 @@ export const pageReads = defineContainer({
     sku: domAttribute('#product', 'data-sku', { lowerCase: true }),
     title: pageTitle({ cleanText: true }),
     width: pageCode((event) => (event.type === 'dom-ready' ? innerWidth : 0)),
+    currency: pageVariable('shopConfig.currency', { default: 'EUR' }),
+    clicked: pageCode((_event, element) => element?.getAttribute('data-sku')),
     // @ts-expect-error page code gets the event, not the engine's context (it runs on the page)
     wrong: pageCode((event) => event.get('title')),
   },
