@@ -53,6 +53,7 @@ describe('the report', () => {
     expect(line('rule', 'external custom code missing')).toContain('action 1 not imported: its code file RC0000000000000000000000000000000002-source.min.js is not in');
     expect(line('rule', 'page custom code action')).toBe('rule "page custom code action": partly on the page — 1 event(s), 0 condition(s) and 0 action(s) in the worker, 1 action(s) on the page; action 1: custom code on the page (page-code.js block1) because it uses `document.body`, which only the page has');
     expect(line('rule', 'page custom code condition')).toBe('rule "page custom code condition": partly on the page — 1 event(s), 0 condition(s) and 1 action(s) in the worker, 1 condition(s) read on the page; action 1: custom code in the worker');
+    expect(line('data element', 'element id')).toBe('data element "element id": not imported — custom code needs the page and uses `this`, which a data element read on the page does not get');
     // A condition's `this` is the element the Click matched, given to the page read.
     expect(line('rule', 'element custom code condition')).toContain('partly on the page — 1 event(s), 0 condition(s) and 1 action(s) in the worker, 1 condition(s) read on the page');
     expect(line('rule', 'Target')).toContain('the Adobe Target v2 extension is not one the import supports');
@@ -75,8 +76,8 @@ describe('the report', () => {
       "note: the property runs rule components without sequencing; Offtag runs each rule's conditions and actions in sequence (a component that returns a promise holds the next one)",
       'note: the property returns "" for data elements that do not exist; Offtag leaves an unknown %token% as written',
     ]);
-    // Not imported: 3 data elements, 5 rules, 1 action of an imported rule, 2 extensions, 2 ECID variables = 13.
-    expect(lines.at(-1)).toBe('5 rules entirely in the worker, 5 rules partly on the page, 13 items not imported.');
+    // Not imported: 4 data elements, 5 rules, 1 action of an imported rule, 2 extensions, 2 ECID variables = 14.
+    expect(lines.at(-1)).toBe('5 rules entirely in the worker, 5 rules partly on the page, 14 items not imported.');
     const source = readFileSync(`${TMP}/paths/container.ts`, 'utf8');
     expect(source).toContain("_satellite.logger.log('external code ran');");
     expect(source).toContain('launch.loadScript(');
