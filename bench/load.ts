@@ -21,7 +21,7 @@
  * ThreadTime (`procMs`): the two methods' figures for the same load, side by side.
  *
  * Run alone: `npx tsx bench/load.ts [--rounds 7] [--methods cdp,proc] [--throttle 1,4,6]
- * [--variants none,offtag,turbine] [--account] [--no-build]` (`--account` adds `ABLATIONS`; dist/ built: `npm run bench` builds them, or
+ * [--variants none,offtag,turbine] [--account] [--ablations <names>] [--no-build]` (`--account` adds `ABLATIONS`, `--ablations` the ones named; dist/ built: `npm run bench` builds them, or
  * `node tools/build.mjs` and a bench run). Never asserted (docs/bench.md).
  */
 import { spawn } from 'node:child_process';
@@ -369,7 +369,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const methods = arg('--methods', 'cdp,proc').split(',');
   const throttles = arg('--throttle', '1').split(',').map(Number);
   const variants = arg('--variants', LOAD_VARIANTS.join(',')).split(',') as LoadVariant[];
-  const cases = [...variantCases(variants), ...(process.argv.includes('--account') ? ABLATIONS : [])];
+  // `--ablations a,b`: only these of `ABLATIONS` (by name), e.g. `none:returning,offtag:returning,turbine:returning`.
+  const only = arg('--ablations', '');
+  const ablations = only ? ABLATIONS.filter((c) => only.split(',').includes(c.name)) : process.argv.includes('--account') ? ABLATIONS : [];
+  const cases = [...variantCases(variants), ...ablations];
   if (!process.argv.includes('--no-build')) await buildVariants([]);
   writeFileSync(`${BUILD}/silent-worker.js`, '// says nothing (bench/load.ts ABLATIONS)\n');
   const world = await startWorld();

@@ -17,13 +17,13 @@ import { DIST, startWorld } from './setup.ts';
 let src = readFileSync(`${DIST}/offtag.js`, 'utf8');
 // Patterns with the minifier's names captured, so a rebuild that renames them keeps working.
 const rep = (a: RegExp, b: string) => { if (!a.test(src)) throw new Error(String(a)); src = src.replace(a, b); };
-rep(/function (\w+)\(\)\{let (\w+)=new URL/, 'function $1(){__lap("begin");let $2=new URL');
+rep(/\(\(\)=>\{(\w+)=new URL\("\.",document\.currentScript/, '(()=>{__lap("begin");$1=new URL(".",document.currentScript');
 rep(/(\w+)=new MessageChannel/, '__T0=__lap("config+urls"),$1=new MessageChannel');
-rep(/(\w+)\(\);let (\w+)=(\w+)\(/, '__lap("channels+listener");$1();__lap("new Worker");let $2=$3(');
-rep(/(\w+)\(\{type:`library-loaded`\}\)/, '__lap("satellite+offtag");$1({type:`library-loaded`});__lap("library-loaded: snapshot, post, copy")');
+rep(/(\w+)\.onmessage=(\w+),(\w+)\(\);let (\w+)=/, '$1.onmessage=$2,__lap("channels+listener"),$3(),__lap("new Worker");let $4=');
+rep(/(\w+)\(\{type:"library-loaded"\}\)/, '__lap("satellite+offtag"),$1({type:"library-loaded"}),__lap("library-loaded: snapshot, post, copy")');
 // Since issue 12 the snapshots taken before hello skip the session reads: these laps then appear only for later events.
 rep(/try\{for\(let (\w+) of (\w+)\)(\w+)\[\1\]=sessionStorage\.getItem\(\1\)\}/, '{__lap("dl");try{for(let $1 of $2)$3[$1]=sessionStorage.getItem($1)}catch{}__lap("session")}try{}');
-rep(/(\w+)\((\w+)=>(\w+)\(\{type:`click`,link:\2\}\)\)\}/, '$1($2=>$3({type:`click`,link:$2}));__lap("rest")}');
+rep(/(\w+)&&(\w+)\(\{type:"click",link:\1\}\)\},!0\)\}\)\((\w+)\)/, '$1&&$2({type:"click",link:$1})},!0)})($3),__lap("rest")');
 const pre = `window.__L=[];let __t=performance.now();window.__lap=(k)=>{const n=performance.now();__L.push(k+' '+(n-__t).toFixed(2));__t=n};`;
 const world = await startWorld();
 try {
