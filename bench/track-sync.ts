@@ -77,8 +77,9 @@ function printProfile(profile: Profile, n: number): void {
 const INSTALL = () => {
   const w = window as unknown as Record<string, unknown> & { __laps: Array<Record<string, number>>; __mode: string };
   w.__laps = [];
+  // The snapshot-sized message goes to a worker, as the bridge's does (a port whose other end is on the page's own thread costs less to post to).
   const sink = new MessageChannel();
-  sink.port2.onmessage = () => {};
+  new Worker(URL.createObjectURL(new Blob(['onmessage = (e) => { e.ports[0].onmessage = () => {}; };']))).postMessage(0, [sink.port2]);
   const b = document.createElement('button');
   b.id = 'probe';
   b.textContent = 'probe';
@@ -87,6 +88,7 @@ const INSTALL = () => {
   b.addEventListener('click', () => {
     const laps: Record<string, number> = {};
     let t = performance.now();
+    const start = t;
     const lap = (k: string) => {
       const n = performance.now();
       laps[k] = n - t;
@@ -114,6 +116,7 @@ const INSTALL = () => {
       lap('data layer (narrow)');
       sink.port1.postMessage({ type: 'event', event: { type: 'direct-call', id: 'Element Interactions' }, snapshot: { seq: 1, applied: 0, ...page, dataLayer: narrowed, problems: [], cookie, session, viewport } });
       lap('postMessage');
+      laps['the pieces, whole'] = performance.now() - start;
     }
     w.__laps.push(laps);
   });
