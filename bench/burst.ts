@@ -113,7 +113,7 @@ await buildVariants([CONTAINER_SIZES[0]]);
 const world = await startWorld();
 const rows = AB ? DISTS : ['offtag', 'main-thread'];
 const rates: Record<string, number[]> = Object.fromEntries([...rows, 'serial', 'four'].map((k) => [k, []]));
-const ratios: Record<string, number[]> = Object.fromEntries(rows.map((k) => [k, []]));
+const ratios: Record<string, number[]> = Object.fromEntries(rows.filter((k) => k !== 'main-thread').map((k) => [k, []]));
 const reordered: number[] = [];
 const open = (row: string) =>
   openPage(world, row === 'main-thread' ? { variant: 'main-thread' } : { variant: 'offtag', config: row === 'offtag' || row === 'dist' ? {} : { workerUrl: `/build/${row}/offtag-worker.js` } });

@@ -8,7 +8,8 @@
  * - offtag: 250 Page Views through Offtag (worker engine, durable queue, SharedWorker sender);
  * - offtag-no-idb: the same build in a browser of its own, its worker served with `indexedDB`
  *   taken away (the queue on its in-memory store): what the durable store costs;
- * - serial: no engine, a SharedWorker making 250 beacon GETs one at a time (ordered sending);
+ * - serial: no engine, a SharedWorker making 250 beacon GETs one at a time (ordered sending): the
+ *   URLs Offtag's burst of the round before delivered (like for like, as bench:burst's ceiling);
  * - four: the same, 4 at a time (unordered).
  * Rate: beacons per second between the first and the last beacon's arrival at the collector (the
  * page polls for its go, so the time before the first beacon is left out for every variant).
@@ -41,6 +42,12 @@ const collector = await startCollector({ port: 0, quiet: true });
 const idService = await startIdService({ port: 0 });
 /** What the page should do next: a mode and a round tag; the page polls it. */
 let order = { k: 0, mode: 'offtag' as Mode, tag: '', n: N };
+/**
+ * The no-engine modes replay the beacon URLs Offtag's last burst delivered (≈ 1 KB each, a new
+ * random hit segment each), like for like with bench:burst's ceiling; the page fetches them once
+ * per order from /urls. Before Offtag's first burst, short made-up URLs.
+ */
+let replay: string[] = [];
 
 const page = (dist: string) => `<!doctype html><html><head><meta charset="utf-8"><title>request cpu</title><script>
 ${pageSetup(collector.url, idService.url)}
@@ -53,12 +60,17 @@ setInterval(async () => {
   if (o.k <= done) return;
   done = o.k;
   if (o.mode.startsWith('offtag')) for (let i = 0; i < o.n; i++) _satellite.track('Page View');
-  else raw.port.postMessage({ window: o.mode === 'four' ? 4 : 1, urls: Array.from({ length: o.n }, (_, i) => ${JSON.stringify(collector.url)} + '/b/ss/raw/1/JS-2.27.0/s' + o.tag + '-' + i + '?AQB=1&pageName=' + o.tag + '-' + i + '&AQE=1') });
+  else {
+    const urls = await (await fetch('/urls', { cache: 'no-store' })).json();
+    raw.port.postMessage({ window: o.mode === 'four' ? 4 : 1, urls: urls.length >= o.n ? urls.slice(0, o.n) : Array.from({ length: o.n }, (_, i) => ${JSON.stringify(collector.url)} + '/b/ss/raw/1/JS-2.27.0/s' + o.tag + '-' + i + '?AQB=1&pageName=' + o.tag + '-' + i + '&AQE=1') });
+  }
 }, 50);
 </script></body></html>`;
 
 const dist = `${DIST}/`;
 const server = createServer(async (req, res) => {
+  if (req.url === '/urls')
+    return void res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }).end(JSON.stringify(replay.map((u, i) => u.replace(/\/s[^/?]*\?/, `/s${order.tag}x${i}?`))));
   if (req.url === '/order') return void res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }).end(JSON.stringify(order));
   if (req.url === '/' || req.url === '/?no-idb')
     return void res.writeHead(200, { 'Content-Type': 'text/html', 'Cache-Control': 'no-cache' }).end(page(req.url === '/' ? 'dist' : 'dist-no-idb'));
@@ -122,6 +134,8 @@ function cpuByProcess(): Map<string, number> {
   return out;
 }
 
+/** Each beacon's path and query length, per mode: the replay is as long as Offtag's. */
+const lengths = Object.fromEntries(MODES.map((m) => [m, [] as number[]])) as Record<Mode, number[]>;
 const rates = Object.fromEntries(MODES.map((m) => [m, [] as number[]])) as Record<Mode, number[]>;
 const cpu = Object.fromEntries(MODES.map((m) => [m, new Map<string, number>()])) as Record<Mode, Map<string, number>>;
 async function burst(mode: Mode, round: number, n = N): Promise<void> {
@@ -137,6 +151,8 @@ async function burst(mode: Mode, round: number, n = N): Promise<void> {
   if (n !== N) return; // a warm-up
   const b = cpuByProcess();
   const got = collector.beacons.slice(c0, c0 + N);
+  lengths[mode].push(...got.map((x) => x.path.length + x.query.length));
+  if (mode === 'offtag') replay = got.filter((x) => x.method !== 'POST').map((x) => `${collector.url}${x.path}?${x.query}`);
   rates[mode].push(((N - 1) * 1000) / Math.max(1, got[N - 1]!.receivedAt - got[0]!.receivedAt));
   for (const [k, v] of b) cpu[mode].set(k, (cpu[mode].get(k) ?? 0) + v - (a.get(k) ?? 0));
 }
@@ -166,12 +182,13 @@ const md = [
   `| | ${MODES.join(' | ')} |`,
   `|---|${MODES.map(() => '---:').join('|')}|`,
   `| beacons/s, median (first to last arrival) | ${MODES.map((m) => Math.round(median(rates[m]))).join(' | ')} |`,
+  `| request length (path and query, median bytes) | ${MODES.map((m) => Math.round(median(lengths[m]))).join(' | ')} |`,
   `| beacons/s, each round | ${MODES.map((m) => rates[m].map((x) => Math.round(x)).join(', ')).join(' | ')} |`,
   ...kinds.map((k) => `| CPU ms per beacon: ${k} | ${MODES.map((m) => per(m, k).toFixed(2)).join(' | ')} |`),
   `| **CPU ms per beacon, all** | ${MODES.map((m) => `**${total(m).toFixed(2)}**`).join(' | ')} |`,
   `| bound: ${CORES} cores × 1000 / CPU per beacon | ${MODES.map((m) => Math.round((CORES * 1000) / total(m))).join(' | ')} |`,
   '',
-  `offtag: 250 Page Views through Offtag (engine, durable IndexedDB queue, the SharedWorker sender, one request at a time). offtag-no-idb: the same build in a browser of its own, its worker served with \`indexedDB\` taken away (the queue on its in-memory store, as where IndexedDB is missing): what the durable store costs. serial / four: no engine, a SharedWorker making 250 beacon GETs to the same collector one at a time / 4 at a time. CPU from /proc (utime + stime of each process, ${HZ} Hz ticks) between the burst's order and 100 ms after its last beacon arrived; node (collector) is this process (collector, ID service, page server).`,
+  `offtag: 250 Page Views through Offtag (engine, durable IndexedDB queue, the SharedWorker sender, one request at a time). offtag-no-idb: the same build in a browser of its own, its worker served with \`indexedDB\` taken away (the queue on its in-memory store, as where IndexedDB is missing): what the durable store costs. serial / four: no engine, a SharedWorker making 250 beacon GETs to the same collector one at a time / 4 at a time, replaying the URLs Offtag's burst of the round delivered (a new random hit segment each). CPU from /proc (utime + stime of each process, ${HZ} Hz ticks) between the burst's order and 100 ms after its last beacon arrived; node (collector) is this process (collector, ID service, page server).`,
   '',
 ].join('\n');
 await saveResult('request-cpu.md', md);

@@ -9,8 +9,9 @@ import { connectSender } from './sender.ts';
 
 export interface BeaconSink {
   /**
-   * `delivered` is called once, on a 2xx answer, with the fetch round trip in ms. With a `page`
-   * the beacon waits for that page's next `commit` (stored with its marker, then sent).
+   * `delivered` is called on a 2xx answer, with the fetch round trip in ms, unless a later beacon
+   * of the same page was delivered in the same task (`latestDelivered`). With a `page` the beacon
+   * waits for that page's next `commit` (stored with its marker, then sent).
    */
   send(req: RequestEffect, delivered?: (rttMs: number) => void, page?: string): void;
   /** Resolves once every beacon sent so far is safe (stored with the marker `ack:<page>` = seq, or delivered). */
@@ -21,6 +22,25 @@ export interface BeaconSink {
   resume(): void;
   /** The queue, once its store is open (tests and the devtools). */
   queue: Promise<BeaconQueue>;
+}
+
+/**
+ * Deliveries reported once per task and page, the latest: a run's answers arrive together, and the
+ * engine keeps only the last round trip (the next beacon's `lrt`, docs/analytics.md), each
+ * report being a dispatch of its own on the worker's thread: in a burst, one per answer message
+ * instead of one per beacon (docs/delivery.md, "Throughput").
+ */
+export function latestDelivered(): (page: string, delivered: (rttMs: number) => void) => (rttMs: number) => void {
+  const latest = new Map<string, () => void>();
+  const report = () => {
+    const calls = [...latest.values()];
+    latest.clear();
+    for (const call of calls) call();
+  };
+  return (page, delivered) => (rttMs) => {
+    if (!latest.size) setTimeout(report, 0);
+    latest.set(page, () => delivered(rttMs));
+  };
 }
 
 /** `sender`: the port of the origin's SharedWorker sender (sender.ts), when offtag.js started one. */
@@ -49,11 +69,13 @@ export function createBeaconSink(log: (message: string) => void, monitor?: (name
   // Sends are started synchronously so that beacons of one dispatch share one transaction.
   let ready: BeaconQueue | undefined;
   void queue.then((q) => (ready = q));
+  const latest = latestDelivered();
   return {
     send(req, delivered, page) {
       const b = { method: req.method, url: req.url, body: req.body, headers: req.headers };
-      if (ready) void ready.enqueue(b, delivered, page);
-      else void queue.then((q) => q.enqueue(b, delivered, page));
+      const d = delivered && latest(page ?? '', delivered);
+      if (ready) void ready.enqueue(b, d, page);
+      else void queue.then((q) => q.enqueue(b, d, page));
     },
     commit: (page, seq) => (ready ? ready.commit(page, seq) : queue.then((q) => q.commit(page, seq))),
     committed: (page) => queue.then((q) => q.committed(page)),
