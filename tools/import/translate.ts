@@ -10,7 +10,7 @@ import vm from 'node:vm';
 import { place } from './custom-code.ts';
 import { isCode, type LaunchComponent, type LaunchContainer, type LaunchDataElement, type LaunchRule, type LaunchValue } from './read.ts';
 import { storedKey } from '../../src/worker-engine/core/types.ts';
-import { workerReadablePath } from './runtime.ts';
+import { ECID_VARIABLES, workerReadablePath } from './runtime.ts';
 
 export interface TranslateOptions {
   /** The container's name (the output folder's). */
@@ -439,25 +439,29 @@ function analyticsOptions(t: Translator, extras: string[], settings: Record<stri
 }
 
 /**
- * The ECID extension's variables (VisitorAPI configuration): each one the import cannot carry is
- * named with its reason. The tracking server is carried when it is the container's own
- * `trackingServer` (the Analytics extension's); no variable's `%data element%` token is expanded.
+ * The ECID extension's variables (VisitorAPI configuration): those the engine's visitor service
+ * takes (runtime.ts `ECID_VARIABLES`) go to the ECID rule as written, `%data element%` tokens and
+ * all, and are expanded on the first event; each other one is named with its reason.
  */
-function ecidVariables(variables: Array<{ name: string; value: unknown }>, settings: Record<string, unknown>): string[] {
-  const out: string[] = [];
+function ecidVariables(variables: Array<{ name: string; value: unknown }>, out: string[]): Array<{ name: string; value: unknown }> {
+  const kept: Array<{ name: string; value: unknown }> = [];
   for (const v of variables) {
-    const value = typeof v.value === 'string' ? v.value : q(v.value);
-    if (/%[^%\n]+%/.test(value)) {
-      out.push(`ECID variable ${v.name} = ${q(value)} not imported: the worker's visitor service takes its configuration when the worker starts, before any data element has a value, so a %data element% token cannot be expanded into it; set the value in the container (settings, or window.offtagConfig on the page)`);
-    } else if (v.name === 'trackingServer' || v.name === 'trackingServerSecure') {
-      if (settings.trackingServer === undefined) settings.trackingServer = value;
-      else if (settings.trackingServer !== value) out.push(`ECID variable ${v.name} = ${q(value)} not imported: the container has one tracking server, ${q(settings.trackingServer)} (the Analytics extension's)`);
-    } else {
-      out.push(`ECID variable ${v.name} not imported: the worker's visitor service is started by adobeServices() with the container's org id and tracking server only`);
-    }
+    if (Object.prototype.hasOwnProperty.call(ECID_VARIABLES, v.name)) kept.push({ name: v.name, value: v.value });
+    else out.push(`ECID variable ${v.name} not imported: ${ECID_UNSUPPORTED[v.name] ?? "the engine's visitor service does not offer it"}`);
   }
-  return out;
+  return kept;
 }
+
+/** Why a VisitorAPI variable the engine does not take is left out, for the common ones. */
+const ECID_UNSUPPORTED: Record<string, string> = {
+  marketingCloudServer: "the engine's visitor service sends its ID calls to the container's idServiceHost setting (its Audience Manager server), and makes no call to a marketingCloudServer CNAME",
+  marketingCloudServerSecure: "the engine's visitor service sends its ID calls to the container's idServiceHost setting (its Audience Manager server), and makes no call to a marketingCloudServer CNAME",
+  audienceManagerServer: "the Audience Manager server is the container's idServiceHost setting; set it there",
+  audienceManagerServerSecure: "the Audience Manager server is the container's idServiceHost setting; set it there",
+  cookieDomain: "the engine's visitor service writes the AMCV cookie on the cookie domain the bridge detects, as VisitorAPI does without it",
+  cookieLifetime: "the engine's visitor service writes the AMCV cookie for two years, VisitorAPI's default",
+  loadTimeout: "the engine's visitor service waits 30 seconds for an ID call, VisitorAPI's default",
+};
 
 export function translate(c: LaunchContainer, o: TranslateOptions): Translation {
   const dataLayer = o.dataLayer ?? commonestRoot(c);
@@ -499,7 +503,7 @@ export function translate(c: LaunchContainer, o: TranslateOptions): Translation 
   const analytics = analyticsOptions(t, extras, settings);
   const ecidSettings = c.extensions?.['adobe-mcid']?.settings as Settings | undefined;
   if (typeof ecidSettings?.orgId === 'string') settings.orgId = ecidSettings.orgId;
-  extras.push(...ecidVariables((ecidSettings?.variables ?? []) as Array<{ name: string; value: unknown }>, settings));
+  const ecidVars = ecidVariables((ecidSettings?.variables ?? []) as Array<{ name: string; value: unknown }>, extras);
 
   const ecid = Boolean(c.extensions?.['adobe-mcid']);
   if (t.pageBlocks.size) settings[PAGE_CODE_SETTING] = `/${o.name}.page-code.js`;
@@ -522,7 +526,7 @@ export const container = defineContainer({
   dataElements: launch.dataElements({
 ${deCode.map((d) => '    ' + indent(d, '    ')).join(',\n')}
   }),
-  rules: () => [${ecid ? '\n    // The Experience Cloud ID Service extension starts with the library, before every rule.\n    launch.ecidRule(),' : ''}
+  rules: () => [${ecid ? '\n    // The Experience Cloud ID Service extension starts with the library, before every rule.\n    launch.ecidRule(' + (ecidVars.length ? q(ecidVars) : '') + '),' : ''}
 ${ruleCode.map((r) => '    ' + indent(r, '    ')).join(',\n')}
   ],
 });

@@ -60,9 +60,9 @@ describe('the report', () => {
     expect(line('rule', 'click delaying the link')).toContain(': worker — 1 event(s), 0 condition(s) and 1 action(s) in the worker; Click\'s "delay link navigation" (anchorDelay 100 ms) is not offered');
     expect(line('rule', 'in view for a second')).toContain('not imported — Enters Viewport\'s "in view for 1000 ms" (delay) is not offered');
     expect(lines).toContain('extension "Acme Vendor Pixel" (acme-vendor) not imported: the import supports Core, Adobe Analytics and the Experience Cloud ID Service');
-    expect(lines).toContain('ECID variable marketingCloudServer = "%page type%.keepstock.example" not imported: the worker\'s visitor service takes its configuration when the worker starts, before any data element has a value, so a %data element% token cannot be expanded into it; set the value in the container (settings, or window.offtagConfig on the page)');
-    expect(lines).toContain("ECID variable cookieDomain not imported: the worker's visitor service is started by adobeServices() with the container's org id and tracking server only");
-    expect(readFileSync(`${TMP}/paths/container.ts`, 'utf8')).toContain('"trackingServer": "metrics.keepstock.example"');
+    expect(lines).toContain("ECID variable marketingCloudServer not imported: the engine's visitor service sends its ID calls to the container's idServiceHost setting (its Audience Manager server), and makes no call to a marketingCloudServer CNAME");
+    expect(lines).toContain("ECID variable cookieDomain not imported: the engine's visitor service writes the AMCV cookie on the cookie domain the bridge detects, as VisitorAPI does without it");
+    expect(readFileSync(`${TMP}/paths/container.ts`, 'utf8')).toContain('launch.ecidRule([{"name":"trackingServer","value":"metrics.keepstock.example"}])');
     expect(readFileSync(`${TMP}/paths/container.ts`, 'utf8')).toContain('events: [launch.customEvent("cart:add", "button.add", {"bubbleFireIfParent":true})]');
     expect(readFileSync(`${TMP}/paths/container.ts`, 'utf8')).toContain('events: [launch.click("a.buy")]');
     expect(lines).toContain('missing asset RC0000000000000000000000000000000002-source.min.js: give --assets <dir> with it');
