@@ -10,7 +10,7 @@ import vm from 'node:vm';
 import { place } from './custom-code.ts';
 import { isCode, type LaunchComponent, type LaunchContainer, type LaunchDataElement, type LaunchRule, type LaunchValue } from './read.ts';
 import { storedKey } from '../../src/worker-engine/core/types.ts';
-import { ECID_VARIABLES, workerReadablePath } from './runtime.ts';
+import { ECID_VARIABLES, VISITOR_ATTRIBUTES, VISITOR_COOKIE, VISITOR_SESSION_KEY, workerReadablePath, type VisitorAttribute } from './runtime.ts';
 
 export interface TranslateOptions {
   /** The container's name (the output folder's). */
@@ -83,6 +83,8 @@ function finishArgs(de: LaunchDataElement, notes: string[]): string {
 /** The importer's view of one translation in progress. */
 class Translator {
   readonly sessionKeys = new Set<string>();
+  /** A Visitor Behavior data element was imported: the container counts page views (runtime.ts `visitorTrackingRule`). */
+  visitorTracking = false;
   readonly missingAssets: string[] = [];
   /** The data elements imported so far (they are translated before the rules). */
   readonly imported = new Set<string>();
@@ -184,7 +186,11 @@ class Translator {
       case 'domAttribute.js':
         return skip(`DOM Attribute (${q(s.elementSelector ?? '')}): the worker has no DOM, and the bridge (at its size budget) sends no element reads with the event; a data layer value, or a page trigger's element, carries it instead`);
       case 'visitorBehavior.js':
-        return skip(`Visitor Behavior (${q(s.attribute ?? '')}): Launch counts sessions, page views and new visitors in the page's localStorage, which the worker never sees, so its values would restart at the first page under Offtag`);
+        if (!VISITOR_ATTRIBUTES.includes(s.attribute as VisitorAttribute)) skip(`Visitor Behavior ${q(s.attribute ?? '')} is not an attribute of Core's data element`);
+        this.sessionKeys.add(VISITOR_SESSION_KEY);
+        this.visitorTracking = true;
+        notes.push(`counted in the worker: the session's facts in sessionStorage (${VISITOR_SESSION_KEY}), the visitor's counts in the ${VISITOR_COOKIE} cookie`);
+        return `launch.visitorBehavior(${q(s.attribute)}, ${f})`;
       case 'randomNumber.js':
       {
         const min = Number(s.min ?? 0);
@@ -526,7 +532,7 @@ export const container = defineContainer({
   dataElements: launch.dataElements({
 ${deCode.map((d) => '    ' + indent(d, '    ')).join(',\n')}
   }),
-  rules: () => [${ecid ? '\n    // The Experience Cloud ID Service extension starts with the library, before every rule.\n    launch.ecidRule(' + (ecidVars.length ? q(ecidVars) : '') + '),' : ''}
+  rules: () => [${ecid ? '\n    // The Experience Cloud ID Service extension starts with the library, before every rule.\n    launch.ecidRule(' + (ecidVars.length ? q(ecidVars) : '') + '),' : ''}${t.visitorTracking ? "\n    // Core's visitor tracking counts this page view when the library loads, before every rule.\n    launch.visitorTrackingRule()," : ''}
 ${ruleCode.map((r) => '    ' + indent(r, '    ')).join(',\n')}
   ],
 });
