@@ -16,6 +16,7 @@ import { safeJson } from '../../src/worker-engine/core/safe-json.ts';
 import { storedKey } from '../../src/worker-engine/core/types.ts';
 import type { Action, Condition, CookieJar, DataElement, DataElementContext, Rule, RuleContext, RuleEventSpec, SessionStore } from '../../src/worker-engine/core/types.ts';
 import type { AnalyticsHit, Services } from '../../src/worker-engine/services.ts';
+import type { ElementProperty } from '../../src/protocol.ts';
 import type { Settings } from '../../src/worker-engine/core/settings.ts';
 import type { VisitorOptions } from '../../src/worker-engine/visitor/service.ts';
 
@@ -302,13 +303,18 @@ export const windowLoaded = (): RuleEventSpec => ({ type: 'window-loaded' });
 export const pageBottom = (): RuleEventSpec => ({ type: 'dom-ready' });
 export const directCall = (identifier: string): RuleEventSpec => ({ type: 'direct-call', id: identifier.trim() });
 
-/** Adobe's bubbling options (the Core extension's `createBubbly`), only those the settings give. */
+/** Adobe's bubbling options (the Core extension's `createBubbly`), only those the settings give, and its element property filter. */
 export interface LaunchBubbling {
   bubbleFireIfParent?: boolean;
   bubbleFireIfChildFired?: boolean;
   bubbleStop?: boolean;
+  elementProperties?: ElementProperty[];
 }
+/** The element property filter as the engine's triggers take it (an empty one is none). */
+const props = (o: { elementProperties?: ElementProperty[] }) =>
+  o.elementProperties?.length ? { properties: o.elementProperties.map((p) => ({ name: p.name, value: p.value, ...(p.valueIsRegex ? { valueIsRegex: true } : {}) })) } : {};
 const bubbling = (o: LaunchBubbling) => ({
+  ...props(o),
   ...(o.bubbleFireIfParent !== undefined ? { bubbleFireIfParent: o.bubbleFireIfParent } : {}),
   ...(o.bubbleFireIfChildFired !== undefined ? { bubbleFireIfChildFired: o.bubbleFireIfChildFired } : {}),
   ...(o.bubbleStop !== undefined ? { bubbleStop: o.bubbleStop } : {}),
@@ -327,16 +333,24 @@ const anyElement = { selector: '*', bubbleFireIfParent: false } as const;
 export const customEvent = (type: string, elementSelector?: string, o: LaunchBubbling = {}): RuleEventSpec =>
   elementSelector
     ? { type: 'custom-event', name: type, target: 'window', selector: elementSelector, ...bubbling(o) }
-    : { type: 'custom-event', name: type, target: 'window' };
+    : { type: 'custom-event', name: type, target: 'window', ...props(o) };
 /** Core Click: a click on an element matching the selector (or inside one, by the bubbling options). */
 export const click = (elementSelector?: string, o: LaunchBubbling = {}): RuleEventSpec =>
-  elementSelector ? { type: 'click', selector: elementSelector, ...bubbling(o) } : { type: 'click', ...anyElement };
+  elementSelector ? { type: 'click', selector: elementSelector, ...bubbling(o) } : { type: 'click', ...props(o), ...anyElement };
 /** Core Form Submission. */
 export const formSubmission = (elementSelector?: string, o: LaunchBubbling = {}): RuleEventSpec =>
-  elementSelector ? { type: 'form-submit', selector: elementSelector, ...bubbling(o) } : { type: 'form-submit' };
-/** Core Enters Viewport: `frequency` "firstEntry" (Launch's default) or "everyEntry". */
-export const entersViewport = (elementSelector: string, frequency?: string): RuleEventSpec =>
-  frequency === 'everyEntry' ? { type: 'element-visible', selector: elementSelector, everyEntry: true } : { type: 'element-visible', selector: elementSelector };
+  elementSelector ? { type: 'form-submit', selector: elementSelector, ...bubbling(o) } : { type: 'form-submit', ...props(o) };
+/**
+ * Core Enters Viewport: `frequency` "firstEntry" (Launch's default) or "everyEntry"; `delay`: the
+ * milliseconds the element must stay in view ("in view for"); `elementProperties` checked as it enters.
+ */
+export const entersViewport = (elementSelector: string, frequency?: string, o: { delay?: number; elementProperties?: ElementProperty[] } = {}): RuleEventSpec => ({
+  type: 'element-visible',
+  selector: elementSelector,
+  ...(frequency === 'everyEntry' ? { everyEntry: true } : {}),
+  ...props(o),
+  ...(o.delay ? { delay: o.delay } : {}),
+});
 /** Core Time On Page: once, after that many seconds of page-visible time. */
 export const timeOnPage = (seconds: number): RuleEventSpec => ({ type: 'timer', ms: seconds * 1000 });
 /** Core Data Element Change: the data element's value differs from its previous reading. */

@@ -226,23 +226,26 @@ class Translator {
       case 'directCall.js':
         return `launch.directCall(${q(str(s.identifier, 'the identifier'))})`;
       case 'customEvent.js':
-        this.noElementProperties(s, 'Custom Event');
         notes.push(`custom event ${q(str(s.type, 'the event type'))} observed on the page (offtag-triggers.js), on window as Launch listens`);
         return `launch.customEvent(${q(s.type)}${this.bubbly(s)})`;
       case 'click.js':
-        this.noElementProperties(s, 'Click');
         if (s.anchorDelay) notes.push(`Click's "delay link navigation" (anchorDelay ${q(s.anchorDelay)} ms) is not offered: Offtag never holds the page's navigation`);
         notes.push('click observed on the page (offtag-triggers.js)');
-        return `launch.click(${s.elementSelector ? q(str(s.elementSelector, 'the selector')) : ''}${this.bubbly(s, true)})`;
+        return `launch.click(${this.bubbly(s, true)})`;
       case 'submit.js':
-        this.noElementProperties(s, 'Form Submission');
         notes.push('form submission observed on the page (offtag-triggers.js)');
-        return `launch.formSubmission(${s.elementSelector ? q(str(s.elementSelector, 'the selector')) : ''}${this.bubbly(s, true)})`;
-      case 'entersViewport.js':
-        this.noElementProperties(s, 'Enters Viewport');
-        if (typeof s.delay === 'number' && s.delay > 0) skip(`Enters Viewport's "in view for ${s.delay} ms" (delay) is not offered by the engine's element-visible trigger`);
+        return `launch.formSubmission(${this.bubbly(s, true)})`;
+      case 'entersViewport.js': {
+        const o: Settings = { ...this.elementProperties(s) };
+        if (s.delay !== undefined && s.delay !== '' && s.delay !== 0) {
+          const delay = Number(s.delay);
+          if (!(delay > 0)) skip(`Enters Viewport's "in view for" ${q(s.delay)} is not a number of milliseconds`);
+          o.delay = delay;
+        }
         notes.push('element entering the viewport observed on the page (offtag-triggers.js)');
-        return `launch.entersViewport(${q(str(s.elementSelector, 'the selector'))}${s.frequency ? `, ${q(s.frequency)}` : ''})`;
+        const frequency = s.frequency ? q(s.frequency) : Object.keys(o).length ? 'undefined' : '';
+        return `launch.entersViewport(${q(str(s.elementSelector, 'the selector'))}${frequency ? `, ${frequency}` : ''}${Object.keys(o).length ? `, ${q(o)}` : ''})`;
+      }
       case 'timeOnPage.js': {
         const seconds = Number(s.timeOnPage);
         if (!(seconds > 0)) skip(`Time On Page of ${q(s.timeOnPage ?? null)} seconds is not a time`);
@@ -261,19 +264,44 @@ class Translator {
     }
   }
 
-  /** Adobe's `elementProperties` filter has no engine equivalent: the event is not imported when it has one. */
-  private noElementProperties(s: Settings, what: string): void {
-    if (Array.isArray(s.elementProperties) && s.elementProperties.length)
-      skip(`${what}'s element property filter (elementProperties) is not offered by the engine; a condition reading %this.getAttribute(name)% does the same`);
+  /**
+   * Adobe's `elementProperties` filter, checked on the page as the event happens (offtag-triggers.js):
+   * names and text values as written; a value with a %data element% token (which turbine expands
+   * when the rule is set up, on the page) or a regular expression that does not compile is not imported.
+   */
+  private elementProperties(s: Settings): { elementProperties?: Array<{ name: string; value: string; valueIsRegex?: boolean }> } {
+    if (s.elementProperties === undefined || (Array.isArray(s.elementProperties) && !s.elementProperties.length)) return {};
+    if (!Array.isArray(s.elementProperties)) skip('the element property filter (elementProperties) is not a list');
+    const out = (s.elementProperties as Settings[]).map((p) => {
+      const name = str(p.name, 'an element property name');
+      const value = p.value === undefined || p.value === null ? '' : String(p.value);
+      if (/%[^%\n]+%/.test(value)) skip(`element property ${q(name)} = ${q(value)}: a %data element% token in an element property filter is not imported`);
+      if (p.valueIsRegex === true) {
+        try {
+          new RegExp(value, 'i');
+        } catch {
+          skip(`element property ${q(name)}: ${q(value)} is not a regular expression`);
+        }
+      }
+      return { name, value, ...(p.valueIsRegex === true ? { valueIsRegex: true } : {}) };
+    });
+    return { elementProperties: out };
   }
 
-  /** `, {bubbling options}` when the settings give an element selector (without one the event fires for its target only). */
-  private bubbly(s: Settings, selectorArgDone = false): string {
-    if (!s.elementSelector) return '';
-    const o = Object.fromEntries((['bubbleFireIfParent', 'bubbleFireIfChildFired', 'bubbleStop'] as const).filter((k) => typeof s[k] === 'boolean').map((k) => [k, s[k]]));
-    const sel = selectorArgDone ? '' : `, ${q(str(s.elementSelector, 'the selector'))}`;
-    return `${sel}${Object.keys(o).length ? `, ${q(o)}` : ''}`;
+  /**
+   * The arguments after the event type: the selector, then `{bubbling options, elementProperties}`
+   * (bubbling only with a selector: without one the event fires for its target only).
+   */
+  private bubbly(s: Settings, selectorFirst = false): string {
+    const o: Settings = s.elementSelector
+      ? Object.fromEntries((['bubbleFireIfParent', 'bubbleFireIfChildFired', 'bubbleStop'] as const).filter((k) => typeof s[k] === 'boolean').map((k) => [k, s[k]]))
+      : {};
+    Object.assign(o, this.elementProperties(s));
+    const sel = s.elementSelector ? q(str(s.elementSelector, 'the selector')) : Object.keys(o).length ? 'undefined' : '';
+    const args = [sel, Object.keys(o).length ? q(o) : ''].filter(Boolean).join(', ');
+    return selectorFirst ? args : args ? `, ${args}` : '';
   }
+
 
   condition(c: LaunchComponent & { negate?: boolean; timeout?: number }, notes: string[]): string {
     const s = (c.settings ?? {}) as Settings;

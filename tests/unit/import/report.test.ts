@@ -56,9 +56,10 @@ describe('the report', () => {
     expect(line('rule', 'custom event')).toBe('rule "custom event": worker — 1 event(s), 0 condition(s) and 1 action(s) in the worker; custom event "cart:add" observed on the page (offtag-triggers.js), on window as Launch listens; action 1: custom code in the worker');
     expect(line('rule', 'hero banner changed')).toContain('not imported — Data Element Change: the data element "hero banner id" was not imported');
     expect(line('rule', 'history change')).toContain('not imported — event core/src/lib/events/historyChange.js is not one the engine observes yet');
-    expect(line('rule', 'click with element properties')).toContain("not imported — Click's element property filter (elementProperties) is not offered by the engine");
+    expect(line('rule', 'click with element properties')).toContain('not imported — element property "innerText" = "%page type%": a %data element% token in an element property filter is not imported');
     expect(line('rule', 'click delaying the link')).toContain(': worker — 1 event(s), 0 condition(s) and 1 action(s) in the worker; Click\'s "delay link navigation" (anchorDelay 100 ms) is not offered');
-    expect(line('rule', 'in view for a second')).toContain('not imported — Enters Viewport\'s "in view for 1000 ms" (delay) is not offered');
+    expect(line('rule', 'in view for a second')).toContain(': worker — 1 event(s), 0 condition(s) and 1 action(s) in the worker; element entering the viewport observed on the page');
+    expect(readFileSync(`${TMP}/paths/container.ts`, 'utf8')).toContain('events: [launch.entersViewport(".promo", "firstEntry", {"delay":1000})]');
     expect(lines).toContain('extension "Acme Vendor Pixel" (acme-vendor) not imported: the import supports Core, Adobe Analytics and the Experience Cloud ID Service');
     expect(lines).toContain("ECID variable marketingCloudServer not imported: the engine's visitor service sends its ID calls to the container's idServiceHost setting (its Audience Manager server), and makes no call to a marketingCloudServer CNAME");
     expect(lines).toContain("ECID variable cookieDomain not imported: the engine's visitor service writes the AMCV cookie on the cookie domain the bridge detects, as VisitorAPI does without it");
@@ -70,8 +71,8 @@ describe('the report', () => {
       "note: the property runs rule components without sequencing; Offtag runs each rule's conditions and actions in sequence (a component that returns a promise holds the next one)",
       'note: the property returns "" for data elements that do not exist; Offtag leaves an unknown %token% as written',
     ]);
-    // Not imported: 7 data elements, 4 rules, 1 action of an imported rule, 2 extensions, 2 ECID variables, and the rest.
-    expect(lines.at(-1)).toBe('5 rules entirely in the worker, 2 rules partly on the page, 19 items not imported.');
+    // Not imported: 7 data elements, 3 rules, 1 action of an imported rule, 2 extensions, 2 ECID variables, and the rest.
+    expect(lines.at(-1)).toBe('6 rules entirely in the worker, 2 rules partly on the page, 18 items not imported.');
     const source = readFileSync(`${TMP}/paths/container.ts`, 'utf8');
     expect(source).toContain("_satellite.logger.log('external code ran');");
     expect(source).toContain('launch.loadScript(');
