@@ -1,60 +1,131 @@
 /**
- * `npm run bench:burst`: beacons per second in a burst of 250 Page Views, the worker (the durable
- * IndexedDB queue, requests from the origin's SharedWorker sender) side by side with the same
- * engine on the main thread (bare `fetch`), in one run, variants interleaved sample by sample.
- * Beside them, what the network allows with no engine at all: a SharedWorker making 250 beacon
- * GETs to the same collector one at a time (the ceiling for beacons that must arrive in the
- * order made), and 4 at a time (with how many arrived out of order). Each sample opens fresh
- * browser contexts (`--same-context`: one set for the whole run, as before 2026-11-24). Writes bench/results/burst.md
- * (docs/delivery.md, "Throughput"). The offtag figure is also the "beacons per second" row of the
- * full bench (bench/results/latest.md).
+ * `npm run bench:burst`: beacons per second in a burst of 250 Page Views, Offtag's worker (the
+ * durable IndexedDB queue, requests from the origin's SharedWorker sender) beside the bare
+ * ceiling, in one run, sample by sample (docs/bench.md, "Burst throughput"; docs/delivery.md,
+ * "Throughput").
+ *
+ * The ceiling is like for like in what reaches the collector: a SharedWorker with no engine and no
+ * queue replays the very requests Offtag's burst of the same sample delivered (same URLs, lengths,
+ * methods and bodies; only the hit's random path segment is new), one at a time in the order
+ * made, `credentials: 'include'` and `keepalive` as Offtag's sender. Both are timed the same way:
+ * from the bench's order to the page (Node's clock) to the collector's arrival time of the last
+ * beacon. The goal (issue 26): Offtag ≥ 90% of it, the ratio taken sample by sample.
+ * Beside them: the same engine on the main thread (bare `fetch`, no queue, all at once) and the
+ * same replay 4 at a time (unordered: with how many arrived out of order).
+ *
+ * Each sample opens fresh browser contexts (`--same-context`: one set for the whole run, as before
+ * 2026-11-24). `--dists=a,b`: Offtag builds side by side (folders under bench/.build/ holding a
+ * copy of dist/'s offtag*.js, or `dist`), each its own row and ratio; only the default run writes
+ * bench/results/burst.md. The offtag figure is also the "beacons per second" row of the full bench
+ * (bench/results/latest.md, measured there with measure.ts `sample`).
  */
 import type { Page } from 'playwright';
 import { saveResult } from './report.ts';
-import { median, openPage, sample, warm } from './measure.ts';
-import { buildVariants, CEILING_WORKER, CONTAINER_SIZES, startWorld, type Variant, type World } from './setup.ts';
+import { median, openPage, warm, type OpenPage } from './measure.ts';
+import { buildVariants, CONTAINER_SIZES, startWorld, type World } from './setup.ts';
+import type { CollectedBeacon } from '../tools/collector/server.ts';
 
-const N = Number(process.argv.find((a) => a.startsWith('--n='))?.slice(4)) || 250;
-const SAMPLES = Number(process.argv.find((a) => a.startsWith('--samples='))?.slice(10)) || 7;
+const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const N = Number(arg('n')) || 250;
+const SAMPLES = Number(arg('samples')) || 7;
 const SAME_CONTEXT = process.argv.includes('--same-context');
-const variants: Variant[] = ['offtag', 'main-thread'];
+/** Offtag builds to compare: `dist` (the one `npm run bench:burst` builds) or a folder of bench/.build/. */
+const DISTS = (arg('dists') ?? 'dist').split(',');
+const AB = DISTS.length > 1 || DISTS[0] !== 'dist';
 
-async function ceiling(world: World, page: Page, window: number, round: number): Promise<{ perSec: number; outOfOrder: number }> {
-  const tag = `c${window}r${round}`;
-  const urls = Array.from({ length: N }, (_, i) => `${world.collector.url}/b/ss/ceiling/1/JS-2.27.0/s${tag}${i}?AQB=1&pageName=${tag}-${i}&AQE=1`);
-  const before = world.collector.beacons.length;
-  const ms = await page.evaluate(
-    ([code, urls, window]) =>
-      new Promise<number>((resolve) => {
-        const w = new SharedWorker(URL.createObjectURL(new Blob([code], { type: 'text/javascript' })));
-        w.port.onmessage = (e) => resolve(e.data as number);
-        w.port.postMessage({ urls, window });
-      }),
-    [CEILING_WORKER, urls, window] as const,
+/** A request as Offtag's sender makes it. */
+interface Replay {
+  url: string;
+  method: string;
+  body?: string;
+}
+
+/**
+ * The bare ceiling: a SharedWorker making the requests it is sent, `window` at a time, in the order
+ * given, with the options of Offtag's sender; it answers once all are done.
+ */
+const REPLAY_WORKER = `onconnect = (c) => { const port = c.ports[0]; port.onmessage = async ({ data: { reqs, window } }) => {
+  let next = 0;
+  const lane = async () => { while (next < reqs.length) { const r = reqs[next++];
+    await fetch(r.url, { method: r.method, body: r.body, headers: r.body ? { 'Content-Type': 'application/x-www-form-urlencoded' } : undefined, credentials: 'include', keepalive: true }); } };
+  await Promise.all(Array.from({ length: window }, lane));
+  port.postMessage('done');
+}; }; `;
+
+/** Waits until `n` beacons arrived after `from`; their arrival order, and the last arrival (epoch ms). */
+async function arrivals(world: World, from: number, n: number): Promise<CollectedBeacon[]> {
+  const end = Date.now() + 120_000;
+  while (world.collector.beacons.length < from + n) {
+    if (Date.now() > end) throw new Error(`bench: timed out waiting for ${n} beacons`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  return world.collector.beacons.slice(from, from + n);
+}
+
+const rate = (t0: number, got: CollectedBeacon[]) => got.length / (Math.max(1, got[got.length - 1]!.receivedAt - t0) / 1000);
+
+/** One burst of `N` Page Views from one page task; its beacons' rate, and the requests as delivered. */
+async function burst(world: World, p: OpenPage): Promise<{ perSec: number; reqs: Replay[] }> {
+  const from = world.collector.beacons.length;
+  const t0 = Date.now();
+  await p.page.evaluate((n) => {
+    setTimeout(() => {
+      const s = (window as unknown as { _satellite: { track(id: string): void } })._satellite;
+      for (let i = 0; i < n; i++) s.track('Page View');
+    }, 0);
+  }, N);
+  const got = await arrivals(world, from, N);
+  const reqs = got.map((b) => ({ url: `${world.collector.url}${b.path}${b.method === 'POST' ? '' : `?${b.query}`}`, method: b.method ?? 'GET', body: b.method === 'POST' ? b.query : undefined }));
+  return { perSec: rate(t0, got), reqs };
+}
+
+/** The ceiling's SharedWorker in a blank page, connected before it is timed. */
+async function replayer(page: Page): Promise<void> {
+  await page.evaluate((code) => {
+    const w = new SharedWorker(URL.createObjectURL(new Blob([code], { type: 'text/javascript' })));
+    (window as unknown as { replay: MessagePort }).replay = w.port;
+    w.port.start();
+  }, REPLAY_WORKER);
+}
+
+/** Offtag's requests replayed `lanes` at a time, each with a new random path segment (the collector keys hits by it). */
+async function ceiling(world: World, page: Page, reqs: Replay[], lanes: number, tag: string): Promise<{ perSec: number; outOfOrder: number }> {
+  const fresh = reqs.map((r, i) => ({ ...r, url: r.url.replace(/\/s[^/?]*(\?|$)/, `/s${tag}x${i}$1`) }));
+  const from = world.collector.beacons.length;
+  const t0 = Date.now();
+  await page.evaluate(
+    ([reqs, lanes]) => (window as unknown as { replay: MessagePort }).replay.postMessage({ reqs, window: lanes }),
+    [fresh, lanes] as const,
   );
-  const order = world.collector.beacons.slice(before).map((b) => Number(String(b.pageName).split('-')[1]));
+  const got = await arrivals(world, from, N);
   // Out of order: a beacon that arrived after one made later than it.
   let highest = -1;
   let outOfOrder = 0;
-  for (const i of order) {
+  for (const b of got) {
+    const i = Number(/x(\d+)$/.exec(b.path)?.[1]);
     if (i < highest) outOfOrder++;
     highest = Math.max(highest, i);
   }
-  return { perSec: N / (ms / 1000), outOfOrder };
+  return { perSec: rate(t0, got), outOfOrder };
 }
 
 await buildVariants([CONTAINER_SIZES[0]]);
 const world = await startWorld();
-const rates: Record<string, number[]> = { offtag: [], 'main-thread': [], serial: [], four: [] };
+const rows = AB ? DISTS : ['offtag', 'main-thread'];
+const rates: Record<string, number[]> = Object.fromEntries([...rows, 'serial', 'four'].map((k) => [k, []]));
+const ratios: Record<string, number[]> = Object.fromEntries(rows.map((k) => [k, []]));
 const reordered: number[] = [];
+const open = (row: string) =>
+  openPage(world, row === 'main-thread' ? { variant: 'main-thread' } : { variant: 'offtag', config: row === 'offtag' || row === 'dist' ? {} : { workerUrl: `/build/${row}/offtag-worker.js` } });
 try {
   // Each sample in fresh browser contexts unless --same-context: Chromium slows every request of a
   // context down ~2-3x some seconds into a run of thousands of requests (docs/delivery.md,
   // "Throughput"), which would make later samples measure that rather than Offtag.
   const fresh = async () => {
-    const pages = await Promise.all(variants.map((variant) => openPage(world, { variant })));
+    const pages = await Promise.all(rows.map(open));
     const blank = await (await world.browser.newContext()).newPage();
     await blank.goto(`${world.base}/blank`);
+    await replayer(blank);
     for (const p of pages) await warm(world, p, 5);
     return { pages, blank, close: async () => { for (const p of pages) await p.close(); await blank.context().close(); } };
   };
@@ -64,9 +135,17 @@ try {
       await set.close();
       set = await fresh();
     }
-    for (const p of set.pages) rates[p.variant]!.push((await sample(world, p, 'Page View', N)).eventsPerSec);
-    rates.serial!.push((await ceiling(world, set.blank, 1, s)).perSec);
-    const four = await ceiling(world, set.blank, 4, s);
+    let reqs: Replay[] = [];
+    const got: Record<string, number> = {};
+    for (const [i, row] of rows.entries()) {
+      const b = await burst(world, set.pages[i]!);
+      rates[row]!.push((got[row] = b.perSec));
+      if (row !== 'main-thread' && !reqs.length) reqs = b.reqs;
+    }
+    const serial = (await ceiling(world, set.blank, reqs, 1, `c1r${s}`)).perSec;
+    rates.serial!.push(serial);
+    for (const row of rows) if (row !== 'main-thread') ratios[row]!.push(got[row]! / serial);
+    const four = await ceiling(world, set.blank, reqs, 4, `c4r${s}`);
     rates.four!.push(four.perSec);
     reordered.push(four.outOfOrder);
   }
@@ -74,21 +153,26 @@ try {
 } finally {
   await world.close();
 }
-const row = (v: string, label = v) => `| ${label} | ${Math.round(median(rates[v]!))} | ${rates[v]!.map((r) => Math.round(r)).join(', ')} |`;
+const pct = (x: number) => `${Math.round(x * 100)}%`;
+const row = (v: string, label = v) =>
+  `| ${label} | ${Math.round(median(rates[v]!))} | ${ratios[v] ? `**${pct(median(ratios[v]!))}** (${ratios[v]!.map(pct).join(', ')})` : ''} | ${rates[v]!.map((r) => Math.round(r)).join(', ')} |`;
+const label: Record<string, string> = {
+  offtag: "Offtag: worker engine, durable IndexedDB queue, the origin's SharedWorker sender, one at a time",
+  'main-thread': 'the same engine on the main thread, bare `fetch` (no queue, all at once)',
+};
 const md = [
   `# Burst throughput: ${N} Page Views from one page task, until the last beacon reached the collector`,
   '',
-  `\`npm run bench:burst${SAME_CONTEXT ? ' -- --same-context' : ''}\` · ${new Date().toISOString().slice(0, 10)} · median of ${SAMPLES} samples, variants interleaved, ${SAME_CONTEXT ? 'every sample in the same browser contexts' : 'each sample in fresh browser contexts'}`,
+  `\`npm run bench:burst${SAME_CONTEXT ? ' -- --same-context' : ''}${AB ? ` -- --dists=${DISTS.join(',')}` : ''}\` · ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC · median of ${SAMPLES} samples, variants interleaved, ${SAME_CONTEXT ? 'every sample in the same browser contexts' : 'each sample in fresh browser contexts'} · load average at the end ${(await import('node:os')).loadavg()[0]!.toFixed(1)}`,
   '',
-  '| variant | beacons/s (median) | samples |',
-  '|---|---|---|',
-  row('offtag'),
-  row('main-thread'),
-  row('serial', 'no engine: a SharedWorker, one GET at a time'),
-  row('four', 'no engine: a SharedWorker, 4 GETs at a time'),
+  '| variant | beacons/s (median) | of the bare ceiling, per sample (median) | samples |',
+  '|---|---:|---|---|',
+  ...rows.map((r) => row(r, label[r] ?? `Offtag, build ${r}`)),
+  row('serial', "bare ceiling: a SharedWorker replaying Offtag's requests, one at a time in order"),
+  row('four', 'the same replay, 4 at a time (unordered)'),
   '',
-  `offtag: the worker engine, every beacon through the durable IndexedDB queue (stored before it is sent, one transaction per batch), requests from the origin's SharedWorker sender, one at a time in the order made. main-thread: the same engine on the page, beacons sent with bare \`fetch\` (no queue, all at once). No engine: ${N} beacon GETs to the same collector from a SharedWorker, the ceiling of ordered (one at a time) and of unordered (4 at a time) sending on this machine; with 4 at a time, beacons that arrived after one made later than them, per sample: ${reordered.join(', ')} of ${N}.`,
+  `The bare ceiling sends the requests Offtag delivered in the same sample (the same URLs, lengths, methods and bodies, to the same collector; a new random hit segment each), with the options of Offtag's sender (\`credentials: 'include'\`, \`keepalive\`), from a SharedWorker connected before the clock starts; it has no engine, no store and no messages between threads. Offtag does, on the same two cores: 250 Page Views computed in its worker, each beacon committed to IndexedDB with its page's acknowledgement marker before it is sent and deleted after, and handed to the sender in runs. Both clocks run from the bench's order to the page to the collector's arrival time of the last beacon. 4 at a time: beacons that arrived after one made later than them, per sample: ${reordered.join(', ')} of ${N}.`,
   '',
 ].join('\n');
-await saveResult('burst.md', md);
+if (!AB) await saveResult('burst.md', md);
 console.log(md);

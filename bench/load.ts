@@ -12,10 +12,13 @@
  *   phone figures). DevTools is attached.
  * - `loadProc` (the check without DevTools): Chromium started by hand, a new browser and profile
  *   per load, no DevTools protocol, no Playwright; the renderer main thread's
- *   CPU read from `/proc/<pid>/task/<tid>/schedstat` (nanoseconds) when the page, 1 s after its
+ *   CPU read from `/proc/<pid>/task/<pid>/schedstat` (nanoseconds) when the page, 1 s after its
  *   load event, fetches `/done`. A renderer process starts for the page, so its main thread's CPU
  *   is navigation (and the renderer's own start, the same for every variant) to load + 1 s.
- *   Linux only.
+ *   Beside it, the whole renderer process (every thread: Offtag's worker and sender run there
+ *   too, off the main thread). Linux only.
+ * `loadCdp` also reads the page renderer's main thread from /proc around the same window as
+ * ThreadTime (`procMs`): the two methods' figures for the same load, side by side.
  *
  * Run alone: `npx tsx bench/load.ts [--rounds 7] [--methods cdp,proc] [--throttle 1,4,6]
  * [--variants none,offtag,turbine] [--account] [--no-build]` (`--account` adds `ABLATIONS`; dist/ built: `npm run bench` builds them, or
@@ -71,6 +74,13 @@ export interface LoadSample {
   taskMs?: number;
   /** `loadProc` only: main-thread CPU from navigation to the load event (ms). */
   toLoadMs?: number;
+  /** `loadProc` only: the page renderer's whole process, every live thread (ms): the main thread, the workers, compositor, IO… */
+  rendererMs?: number;
+  /** `loadProc` only: of it, the dedicated worker threads (Offtag's worker) and the SharedWorker threads (its sender) (ms). */
+  workerMs?: number;
+  senderMs?: number;
+  /** `loadCdp` only: the page renderer's main thread from /proc over the same window as ThreadTime (ms): the cross-check of the two methods. */
+  procMs?: number;
   loadEventMs: number;
   /** The longest `longtask` entry (ms, wall; 0: none). */
   longestTaskMs: number;
@@ -84,18 +94,26 @@ export interface LoadFigures {
   none: number;
   /** The same to the load event (`loadProc` only). */
   toLoadOverNone: Record<string, number>;
+  /** The same for the page renderer's whole process (`loadProc` only) and for the /proc main thread beside ThreadTime (`loadCdp` only). */
+  rendererOverNone: Record<string, number>;
+  procOverNone: Record<string, number>;
 }
 
 export function summarize(samples: Record<string, LoadSample[]>): LoadFigures {
   const none = samples.none ?? [];
   const overNone: Record<string, number> = {};
   const toLoadOverNone: Record<string, number> = {};
+  const rendererOverNone: Record<string, number> = {};
+  const procOverNone: Record<string, number> = {};
+  const over = (xs: LoadSample[], k: keyof LoadSample) => median(xs.map((x, r) => (x[k] ?? NaN) - (none[r]?.[k] ?? NaN)));
   for (const [v, xs] of Object.entries(samples)) {
     if (v === 'none') continue;
     overNone[v] = median(xs.map((x, r) => x.threadMs - (none[r]?.threadMs ?? 0)));
-    toLoadOverNone[v] = median(xs.map((x, r) => (x.toLoadMs ?? NaN) - (none[r]?.toLoadMs ?? NaN)));
+    toLoadOverNone[v] = over(xs, 'toLoadMs');
+    rendererOverNone[v] = over(xs, 'rendererMs');
+    procOverNone[v] = over(xs, 'procMs');
   }
-  return { samples, overNone, none: median(none.map((x) => x.threadMs)), toLoadOverNone };
+  return { samples, overNone, none: median(none.map((x) => x.threadMs)), toLoadOverNone, rendererOverNone, procOverNone };
 }
 
 /** One load with CDP attached: fresh context, blank page, ThreadTime to load + 1 s; the Page View's beacon must arrive. */
@@ -118,10 +136,13 @@ export async function loadOnceCdp(world: World, c: LoadCase, throttle = 1): Prom
     await cdp.send('Performance.enable');
     if (throttle !== 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: throttle });
     const c0 = v === 'none' ? 0 : arrived(world, v);
+    // Playwright's Chromium is this process's child: its renderers' /proc figures beside ThreadTime.
+    const p0 = rendererCpu(process.pid);
     const m0 = await metrics(cdp);
     await page.goto(world.pageUrl({ pageView: true, ...c.page, tail: TAIL('window.__done = 1') }), { waitUntil: 'load' });
     await page.waitForFunction(() => (window as unknown as { __done?: number }).__done === 1, undefined, { polling: 50, timeout: 30_000 });
     const m1 = await metrics(cdp);
+    const procMs = (pageRenderer(p0, rendererCpu(process.pid))?.[1].main ?? NaN) / 1e6;
     if (expectsBeacon(c)) await waitFor(() => arrived(world, v as Variant) >= c0 + 1, 30_000, `the load's Page View from ${c.name}`);
     if (throttle !== 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
     const { loadEventMs, longestTaskMs } = await page.evaluate(() => ({
@@ -130,7 +151,7 @@ export async function loadOnceCdp(world: World, c: LoadCase, throttle = 1): Prom
     }));
     // The blank page and the bench page share the renderer (same origin); a new one would have restarted the count.
     const d = (k: string) => (m1[k] - (m1[k] < m0[k] ? 0 : m0[k])) * 1000;
-    return { threadMs: d('ThreadTime'), taskMs: d('TaskDuration'), loadEventMs, longestTaskMs };
+    return { threadMs: d('ThreadTime'), taskMs: d('TaskDuration'), procMs, loadEventMs, longestTaskMs };
   } finally {
     await ctx.close();
   }
@@ -170,16 +191,49 @@ function descendants(root: number): number[] {
   return out;
 }
 
-/** CPU ns of the main thread of each of the browser's renderer processes, by pid. */
-function rendererMainNs(browser: number): Map<number, number> {
-  const out = new Map<number, number>();
+/**
+ * One renderer process's CPU (ns), from `/proc/<pid>/task/<tid>/schedstat`: its main thread, the
+ * whole process (every live thread), and the worker threads by name. The main thread is the one
+ * whose tid is the pid: Chromium names its threads (`CrRendererMain`, `DedicatedWorker`,
+ * `SharedWorker th…`, `Compositor`, `Chrome_ChildIOThread`, …) with prctl, but not the process's
+ * first thread, which would rename the process; so the main thread's comm stays `chromium`, and a
+ * Chrome trace of the same renderer (bench/load.ts `loadCdp`'s /proc figure beside ThreadTime) names
+ * that tid `CrRendererMain`. `--no-sandbox` (chromium.ts): no PID namespace, so these are the
+ * system's pids.
+ */
+export interface RendererCpu {
+  main: number;
+  all: number;
+  /** `DedicatedWorker` threads: Offtag's worker (and any other dedicated worker of the page). */
+  dedicated: number;
+  /** `SharedWorker th…` threads: Offtag's sender, which Chromium runs in the page's own renderer when it can. */
+  shared: number;
+}
+
+function cpuOf(pid: number): RendererCpu {
+  const ns = (tid: string) => Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+  const out: RendererCpu = { main: ns(String(pid)), all: 0, dedicated: 0, shared: 0 };
+  for (const tid of readdirSync(`/proc/${pid}/task`))
+    try {
+      const t = ns(tid);
+      out.all += t;
+      const comm = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8');
+      if (comm.startsWith('DedicatedWorker')) out.dedicated += t;
+      if (comm.startsWith('SharedWorker')) out.shared += t;
+    } catch {
+      /* the thread ended (its time is lost to the whole-process sum) */
+    }
+  return out;
+}
+
+/** The CPU of each of the browser's renderer processes (its page renderers, not headless Chromium's own WebUI one), by pid. */
+export function rendererCpu(browser: number): Map<number, RendererCpu> {
+  const out = new Map<number, RendererCpu>();
   for (const pid of descendants(browser)) {
     try {
       const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      // Headless Chromium's own WebUI renderer is not a page's.
       if (!cmd.includes('--type=renderer') || cmd.includes('--top-chrome-webui')) continue;
-      // The main thread is the process's first (its comm stays the process's name, not CrRendererMain).
-      out.set(pid, Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[0]));
+      out.set(pid, cpuOf(pid));
     } catch {
       /* the process ended */
     }
@@ -187,23 +241,36 @@ function rendererMainNs(browser: number): Map<number, number> {
   return out;
 }
 
+/** The page's renderer: the one whose main thread ran longest between `a` and `b` (the others are Chromium's spare renderer and out-of-process frames). */
+export function pageRenderer(a: Map<number, RendererCpu> | undefined, b: Map<number, RendererCpu>): [number, RendererCpu] | undefined {
+  const zero: RendererCpu = { main: 0, all: 0, dedicated: 0, shared: 0 };
+  const d = [...b].map(([pid, x]): [number, RendererCpu] => {
+    const y = a?.get(pid) ?? zero;
+    return [pid, { main: x.main - y.main, all: x.all - y.all, dedicated: x.dedicated - y.dedicated, shared: x.shared - y.shared }];
+  });
+  return d.sort((p, q) => q[1].main - p[1].main)[0];
+}
+
 /**
  * Loads without DevTools. Servers of its own (the bench's collector and ID service are reused from
  * `world` for the pages' setup); each load a new Chromium on a new profile, straight on the page.
- * The page's renderer is the one whose main thread ran longest (the others, the sender's
- * SharedWorker and Chromium's spare renderer, idle at a few ms): reported apart as `otherMs`.
+ * The page's renderer is the one whose main thread ran longest; each sample has its main thread
+ * (the figure) and its whole process (`rendererMs`: the page's dedicated worker and, as Chromium
+ * runs it in the page's renderer when it can, the sender's SharedWorker are threads of it). The
+ * other renderers (Chromium's spare one; an out-of-process frame) are reported apart as `otherMs`,
+ * whole processes.
  */
 export async function loadProc(world: World, cases: LoadCase[], rounds: number, log?: (m: string) => void): Promise<LoadFigures & { otherMs: Record<string, number> }> {
-  let waiting: { browser: number; atLoad?: Map<number, number>; resolve(ns: Map<number, number>): void } | undefined;
+  let waiting: { browser: number; atLoad?: Map<number, RendererCpu>; resolve(cpu: Map<number, RendererCpu>): void } | undefined;
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     if (url.pathname === '/at-load') {
-      if (waiting) waiting.atLoad = rendererMainNs(waiting.browser);
+      if (waiting) waiting.atLoad = rendererCpu(waiting.browser);
       return void res.writeHead(204).end();
     }
     if (url.pathname === '/done') {
       const w = waiting;
-      if (w) w.resolve(rendererMainNs(w.browser));
+      if (w) w.resolve(rendererCpu(w.browser));
       return void res.writeHead(204).end();
     }
     // Everything else from the bench's own server.
@@ -223,15 +290,24 @@ export async function loadProc(world: World, cases: LoadCase[], rounds: number, 
         const c0 = v === 'none' ? 0 : arrived(world, v);
         const url = world.pageUrl({ pageView: true, ...c.page, tail: TAIL(`fetch('/done')`, `fetch('/at-load')`) }).replace(world.base, base);
         const chrome = spawn(CHROMIUM_PATH, [...CHROMIUM_ARGS, '--headless=new', `--user-data-dir=${profile}`, url], { stdio: 'ignore', detached: true });
-        const done = new Promise<Map<number, number>>((resolve) => (waiting = { browser: chrome.pid!, resolve }));
+        const done = new Promise<Map<number, RendererCpu>>((resolve) => (waiting = { browser: chrome.pid!, resolve }));
         try {
           const ns = await Promise.race([done, sleep(60_000).then(() => Promise.reject(new Error(`load: no /done from ${v}`)))]);
           // (Alloy's edge is routed by Playwright only: without it its request fails, after the window.)
           if (expectsBeacon(c) && v !== 'alloy') await waitFor(() => arrived(world, v as Variant) >= c0 + 1, 30_000, `the load's Page View from ${c.name}`);
-          const pageRenderer = [...ns.entries()].sort((a, b) => b[1] - a[1])[0];
-          const atLoad = waiting?.atLoad?.get(pageRenderer?.[0] ?? -1);
-          samples[c.name].push({ threadMs: (pageRenderer?.[1] ?? NaN) / 1e6, toLoadMs: (atLoad ?? NaN) / 1e6, loadEventMs: NaN, longestTaskMs: NaN });
-          others[c.name].push([...ns.values()].reduce((a, b) => a + b, 0) / 1e6 - (pageRenderer?.[1] ?? 0) / 1e6);
+          const [pid, cpu] = pageRenderer(undefined, ns) ?? [-1, { main: NaN, all: NaN, dedicated: NaN, shared: NaN }];
+          const atLoad = waiting?.atLoad?.get(pid)?.main;
+          samples[c.name].push({
+            threadMs: cpu.main / 1e6,
+            toLoadMs: (atLoad ?? NaN) / 1e6,
+            rendererMs: cpu.all / 1e6,
+            workerMs: cpu.dedicated / 1e6,
+            senderMs: cpu.shared / 1e6,
+            loadEventMs: NaN,
+            longestTaskMs: NaN,
+          });
+          // Where the sender ran: a SharedWorker thread in another renderer would show here.
+          others[c.name].push([...ns].reduce((a, [p, x]) => a + (p === pid ? 0 : x.all), 0) / 1e6);
         } finally {
           waiting = undefined;
           const exited = new Promise((res) => chrome.once('exit', res));
@@ -265,19 +341,25 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   if (!process.argv.includes('--no-build')) await buildVariants([]);
   writeFileSync(`${BUILD}/silent-worker.js`, '// says nothing (bench/load.ts ABLATIONS)\n');
   const world = await startWorld();
+  const fx = (x: number | undefined, plus = true) => (x === undefined || !Number.isFinite(x) ? '—' : `${plus && x >= 0 ? '+' : ''}${x.toFixed(1)}`);
+  /** A table per method: over no tag, median of per-round differences; "Offtag ÷" is Offtag's figure over this variant's (issue 26's goal: ≤ 0.10 against the legacy stack). */
   const show = (name: string, f: LoadFigures) => {
-    console.log(`\n${name}: no tag ${f.none.toFixed(1)} ms; over no tag (median of per-round differences):`);
-    for (const [v, ms] of Object.entries(f.overNone).filter(([, x]) => Number.isFinite(x)))
+    const med = (v: string, k: keyof LoadSample) => median(f.samples[v].map((x) => (x[k] as number | undefined) ?? NaN));
+    console.log(`\n${name}: no tag ${f.none.toFixed(1)} ms (main thread)${Number.isFinite(med('none', 'rendererMs')) ? `, ${med('none', 'rendererMs').toFixed(1)} ms (whole renderer)` : ''}; over no tag, median of per-round differences (ms):`);
+    console.log(`  ${'page'.padEnd(22)} | main thread | Offtag ÷ | to load | whole renderer | Offtag ÷ | worker thr. | sender thr. | /proc main (CDP window) | raw main thread`);
+    const o = f.overNone.offtag;
+    const ro = f.rendererOverNone.offtag;
+    for (const [v, x] of Object.entries(f.overNone).filter(([, y]) => Number.isFinite(y)))
       console.log(
-        `  ${v.padEnd(22)} +${ms.toFixed(1)} ms (tasks' wall +${median(f.samples[v].map((x, r) => (x.taskMs ?? NaN) - (f.samples.none[r]?.taskMs ?? NaN))).toFixed(1)})  (${(ms / f.overNone.offtag).toFixed(1)}× Offtag)${Number.isFinite(f.toLoadOverNone[v]) ? `, to load +${f.toLoadOverNone[v].toFixed(1)} ms` : ''}  raw ${f.samples[v].map((x) => x.threadMs.toFixed(1)).join(' ')}`,
+        `  ${v.padEnd(22)} | ${fx(x).padStart(11)} | ${fx(o / x, false).padStart(8)} | ${fx(f.toLoadOverNone[v]).padStart(7)} | ${fx(f.rendererOverNone[v]).padStart(14)} | ${fx(ro / f.rendererOverNone[v], false).padStart(8)} | ${fx(med(v, 'workerMs'), false).padStart(11)} | ${fx(med(v, 'senderMs'), false).padStart(11)} | ${fx(f.procOverNone[v]).padStart(23)} | ${f.samples[v].map((y) => y.threadMs.toFixed(1)).join(' ')}`,
       );
-    console.log(`  none         raw ${f.samples.none.map((x) => x.threadMs.toFixed(1)).join(' ')}`);
+    console.log(`  ${'none'.padEnd(22)} | raw ${f.samples.none.map((y) => y.threadMs.toFixed(1)).join(' ')}${Number.isFinite(med('none', 'procMs')) ? ` | /proc ${f.samples.none.map((y) => (y.procMs ?? NaN).toFixed(1)).join(' ')}` : ''}`);
   };
   try {
     if (methods.includes('proc')) {
       const f = await loadProc(world, cases, rounds, console.log);
       show('without DevTools (/proc schedstat, renderer main thread)', f);
-      console.log('  other renderers\' main threads, median ms:', JSON.stringify(f.otherMs));
+      console.log('  other renderers (whole processes: the spare renderer, out-of-process frames), median ms:', JSON.stringify(f.otherMs));
     }
     if (methods.includes('cdp')) for (const t of throttles) show(`CDP ThreadTime, ${t}x CPU throttling`, await loadCdp(world, cases, rounds, t, console.log));
   } finally {

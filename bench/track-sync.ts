@@ -21,6 +21,57 @@ const arg = (name: string, d: string) => {
 const clicks = Number(arg('--clicks', '30'));
 const throttle = Number(arg('--throttle', '4'));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** `--profile`: every click calls `track`, under the CDP sampling profiler (20 µs); prints the time under `track` by function. */
+const PROFILE = process.argv.includes('--profile');
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+  children?: number[];
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/**
+ * The samples under the probe's click listener, by the function they were in (self time) and by
+ * the offtag.js function on the stack nearest to them, ms per click. Minified names: the
+ * column in dist/offtag.js is printed beside them.
+ */
+function printProfile(profile: Profile, n: number): void {
+  const byId = new Map(profile.nodes.map((x) => [x.id, x]));
+  const parent = new Map<number, number>();
+  for (const x of profile.nodes) for (const c of x.children ?? []) parent.set(c, x.id);
+  const name = (x: ProfileNode) => `${x.callFrame.functionName || '(anonymous)'} ${x.callFrame.url.replace(/^.*\//, '')}${x.callFrame.url ? ':' + x.callFrame.columnNumber : ''}`;
+  const self: Record<string, number> = {};
+  const nearest: Record<string, number> = {};
+  let total = 0;
+  for (let i = 0; i < profile.samples.length; i++) {
+    const dt = (profile.timeDeltas[i + 1] ?? 0) / 1000;
+    let x = byId.get(profile.samples[i]);
+    const leaf = x;
+    let inTrack = false;
+    let near: ProfileNode | undefined;
+    for (; x; x = byId.get(parent.get(x.id) ?? -1)) {
+      if (!near && x.callFrame.url.endsWith('offtag.js')) near = x;
+      if (x.callFrame.url === '' && x.callFrame.functionName === '' ) continue;
+      if (x.callFrame.functionName === 'track') inTrack = true;
+    }
+    if (!inTrack || !leaf) continue;
+    total += dt;
+    self[name(leaf)] = (self[name(leaf)] ?? 0) + dt;
+    if (near) nearest[name(near)] = (nearest[name(near)] ?? 0) + dt;
+  }
+  const show = (t: Record<string, number>) =>
+    Object.entries(t)
+      .sort((a, b) => b[1] - a[1])
+      .filter(([, v]) => v / n >= 0.001)
+      .map(([k, v]) => `    ${(v / n).toFixed(3)}  ${k}`)
+      .join('\n');
+  console.log(`profile: ${(total / n).toFixed(3)} ms per click under \`track\` (sampled), by function (self):\n${show(self)}\n  by the nearest offtag.js function on the stack:\n${show(nearest)}`);
+}
 
 /** In the page: the button and its two handlers; each click pushes its laps to `__laps`. */
 const INSTALL = () => {
@@ -81,14 +132,20 @@ try {
   const cdp = await ctx.newCDPSession(page);
   await metrics(cdp);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: throttle });
+  if (PROFILE) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 20 });
+    await cdp.send('Profiler.start');
+  }
   for (let i = 0; i < clicks * 2; i++) {
-    const mode = i % 2 ? 'pieces' : 'track';
+    const mode = PROFILE || i % 2 == 0 ? 'track' : 'pieces';
     await page.evaluate((m) => ((window as unknown as { __mode: string }).__mode = m), mode);
     const c0 = arrived(world, 'offtag');
     await page.click('#probe');
     if (mode === 'track') await waitFor(() => arrived(world, 'offtag') >= c0 + 1, 30_000, 'the click beacon');
     await sleep(40);
   }
+  if (PROFILE) printProfile(((await cdp.send('Profiler.stop')) as { profile: Profile }).profile, clicks * 2);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
   const laps = await page.evaluate(() => (window as unknown as { __laps: Array<Record<string, number>> }).__laps);
   const keys = [...new Set(laps.flatMap((l) => Object.keys(l)))];

@@ -30,6 +30,18 @@ export interface Snapshot {
   gpc: boolean;
   /** Problems the bridge met while reading; the worker words them (see `describeProblem`). */
   problems?: SnapshotProblem[];
+  /**
+   * What the container reads on the page with each event (local storage, the title, a DOM
+   * attribute, custom code), by data element name (`d`) and by page condition (`c`, keyed
+   * `conditionKey(rule, index)`): only for a container built with page reads (docs/containers.md).
+   */
+  page?: PageValues;
+}
+
+/** The page reads' values; a read that threw is absent, and named in `problems` (kind `page`). */
+export interface PageValues {
+  d?: Record<string, unknown>;
+  c?: Record<string, unknown>;
 }
 
 /**
@@ -40,7 +52,9 @@ export type SnapshotProblem =
   | { kind: 'session'; detail: string }
   | { kind: 'data-layer'; detail: string }
   /** The native clone failed; `paths` were left out of the copy (relative to the input). */
-  | { kind: 'uncloneable'; detail: string; paths: string[] };
+  | { kind: 'uncloneable'; detail: string; paths: string[] }
+  /** A page read threw: `g` its group (`d` a data element, `c` a page condition), `k` its key. */
+  | { kind: 'page'; g: 'd' | 'c'; k: string; detail: string };
 
 /** The part of `PageInfo` the bridge reads; the worker knows the rest itself (its navigator, the origin's scheme). */
 export type PageFacts = Pick<PageInfo, 'screen' | 'cookieDomain' | 'origin' | 'cookiesEnabled'>;

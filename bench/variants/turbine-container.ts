@@ -170,7 +170,7 @@ const ruleContext = (turbine: Turbine, ruleName: string): RuleContext<string, Se
 mod('conditions/customCode.js', 'custom-code', (module, _e, _r, turbine) => {
   module.exports = (s: { rule: number; condition: number }) => {
     const rule = container.rules[s.rule];
-    return rule.conditions![s.condition].fn(ruleContext(turbine, rule.name));
+    return rule.conditions![s.condition].fn!(ruleContext(turbine, rule.name));
   };
 });
 mod('actions/customCode.js', 'custom-code', (module, _e, _r, turbine) => {

@@ -1,10 +1,12 @@
 /**
  * Data element helpers: where a value comes from (the data layer, a cookie, sessionStorage, the
- * query string, a constant, a function) and how it is finished (default, lower-casing, clean
+ * query string, a constant, a function, or the page itself: localStorage, a DOM attribute, the
+ * title, a function run on the page) and how it is finished (default, lower-casing, clean
  * text, storage duration). Each returns the engine's `DataElement` (core/types.ts), so a table of
  * helpers and a table of hand-written elements are the same thing.
  */
 import type { DataElement, DataElementContext } from '../worker-engine/core/types.ts';
+import type { EngineEvent } from '../protocol.ts';
 import type { Settings } from '../worker-engine/core/settings.ts';
 
 /**
@@ -88,6 +90,37 @@ export const fn = <N extends string = string, X = object>(
     f,
   );
 
+/** What a page code data element or page condition gets: the event the bridge is sending (its `type`, a direct call's `id` and `detail`…). */
+export type PageEvent = EngineEvent;
+
+/**
+ * A localStorage item, read on the page with each event (offtag.js then carries the read: see
+ * docs/containers.md, "Page reads"). `null` when the item is absent or localStorage cannot be
+ * read, so the default applies.
+ */
+export const localStorage = (key: string, f?: Finish): Element => finish({ type: 'page', page: { from: 'local-storage', key } }, f);
+
+/**
+ * An attribute or property of the first element matching `selector`, read on the page with each
+ * event, as Launch's DOM Attribute: `text` is the element's text (`innerText`), a property the
+ * element has (`id`, `className`, `href`, `value`, `innerHTML`…) is read as a property, any other
+ * name (`data-sku`) as an attribute; undefined (so the default) when no element matches.
+ */
+export const domAttribute = (selector: string, property: string, f?: Finish): Element =>
+  finish({ type: 'page', page: { from: 'dom', selector, property } }, f);
+
+/** `document.title`, read on the page with each event. */
+export const pageTitle = (f?: Finish): Element => finish({ type: 'page', page: { from: 'title' } }, f);
+
+/**
+ * A function run on the page when the bridge takes each event's snapshot, its value carried to
+ * the worker. It is written into offtag.js as source text: it may use its argument and the page's
+ * globals, nothing else of the module (`offtag build` refuses one it cannot write). It costs the
+ * main thread its own run time on every event.
+ */
+export const pageCode = (code: (event: PageEvent) => unknown, f?: Finish): Element =>
+  finish({ type: 'page', page: { from: 'code', code } }, f);
+
 /**
  * The helpers bound to a container's data element names `N` and settings `X`, for tables whose
  * function elements read other elements (`ctx.get('page type')` is then checked) or settings.
@@ -100,5 +133,9 @@ export function elements<N extends string, X = object>() {
     queryString,
     constant,
     fn: fn<N, X>,
+    localStorage,
+    domAttribute,
+    pageTitle,
+    pageCode,
   };
 }

@@ -7,6 +7,7 @@
 import type { ContainerHooks, DataElement, EngineContext, Action, Condition, Rule, RuleContext, RuleEventSpec, Container } from '../worker-engine/core/types.ts';
 import { storedKey } from '../worker-engine/core/types.ts';
 import type { Settings } from '../worker-engine/core/settings.ts';
+import type { EngineEvent } from '../protocol.ts';
 import type { Services } from '../worker-engine/services.ts';
 import type { CheckedMap, CheckedText } from './tokens.ts';
 import { linkHit, pageViewHit, send, type LinkOptions, type VariableMap } from './analytics.ts';
@@ -47,6 +48,12 @@ export interface Kit<N extends string, S, X> {
   valueIs(name: N, value: unknown | readonly unknown[]): ConditionDef<N, S, X>;
   /** A condition from a function. */
   when(name: string, fn: (ctx: Ctx<N, S, X>) => boolean | Promise<boolean>): ConditionDef<N, S, X>;
+  /**
+   * A page condition: `fn` runs on the page when the bridge takes the snapshot of an event of this
+   * rule (written into offtag.js as source text, like `pageCode`); the rule runs on when its result
+   * is truthy. For a test that needs the page (an element, a page global); `when` runs in the worker.
+   */
+  pageCondition(name: string, fn: (event: EngineEvent) => unknown): ConditionDef<N, S, X>;
   /** An action from a function. */
   run(name: string, fn: (ctx: Ctx<N, S, X>) => void | Promise<void>): ActionDef<N, S, X>;
   /** Action: an analytics page view (`t`) with these variables (needs `adobeServices`). */
@@ -96,6 +103,7 @@ function kit<N extends string, S, X>(): Kit<N, S, X> {
       fn: (ctx) => (Array.isArray(value) ? value.includes(ctx.get(name)) : ctx.get(name) === value),
     }),
     when: (name, fn) => ({ name, fn }),
+    pageCondition: (name, code) => ({ name, page: { from: 'code', code } }),
     run: (name, fn) => ({ name, fn }),
     pageView: (map, name = 'Send page view beacon'): A => ({
       name,

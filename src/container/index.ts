@@ -4,8 +4,9 @@
  */
 export { defineContainer, sessionKeysOf } from './define.ts';
 export type { ActionDef, ConditionDef, ContainerDef, ContainerSettings, Ctx, DefinedContainer, Kit, RuleDef, ServicesDef } from './define.ts';
-export { constant, cookie, dataLayer, elements, fn, queryString, sessionStorage, storedKey } from './data-elements.ts';
-export type { ElementCtx, Finish, StorageDuration } from './data-elements.ts';
+export { constant, cookie, dataLayer, domAttribute, elements, fn, localStorage, pageCode, pageTitle, queryString, sessionStorage, storedKey } from './data-elements.ts';
+export type { ElementCtx, Finish, PageEvent, StorageDuration } from './data-elements.ts';
+export type { PageRead } from '../worker-engine/core/page-reads.ts';
 export { evaluateVariables, linkHit, pageViewHit, send, DEFAULT_LINK_NAME, CUSTOM_LINK_TYPE } from './analytics.ts';
 export type { LinkOptions, VariableMap } from './analytics.ts';
 export { adobeServices } from './services.ts';

@@ -7,7 +7,7 @@
  * localStorage or probes cookies; the init message (debug flag, orphans, page facts with the
  * cached cookie domain) is built when the worker says hello.
  */
-import type { EffectBatch, EngineEvent, EngineInput, InitMessage } from '../protocol.ts';
+import type { EffectBatch, EngineEvent, EngineInput, InitMessage, PageValues, SnapshotProblem } from '../protocol.ts';
 import { ORPHAN_KEY } from '../protocol-keys.ts';
 import { applyEffects, applyRare, type ApplyHooks } from './apply-effects.ts';
 import { listenForClicks } from './clicks.ts';
@@ -18,6 +18,11 @@ import { pageSetting } from '../page-settings.ts';
 
 /** The sessionStorage keys the container reads, written by the build from the container (tools/build.mjs); `{brand}` is the brand setting. */
 declare const __OFFTAG_SESSION_KEYS__: (brand: string) => string[];
+/**
+ * The container's page reads (tools/build/page-reads.ts): `0` for a container without any, so this
+ * code is dropped from offtag.js; else a function of the event that fills `snapshot.page`.
+ */
+declare const __OFFTAG_PAGE_READS__: 0 | ((event: EngineEvent, problems: SnapshotProblem[]) => PageValues);
 
 declare global {
   interface Window {
@@ -109,7 +114,9 @@ const send = (event: EngineEvent): number => {
   // No worker: say where the event went (nowhere) rather than accept it silently.
   if (dead) return noWorker(event.type), 0;
   const t0 = performance.now();
-  const input: EngineInput = { type: 'event', event, snapshot: takeSnapshot(++seq, applied, dataLayerName, sessionKeys, hooks.tree, !worker) };
+  const snapshot = takeSnapshot(++seq, applied, dataLayerName, sessionKeys, hooks.tree, !worker);
+  if (__OFFTAG_PAGE_READS__) snapshot.page = __OFFTAG_PAGE_READS__(event, snapshot.problems!);
+  const input: EngineInput = { type: 'event', event, snapshot };
   post(input);
   try {
     // Kept as of now (docs/runtime.md, "The pagehide copy"): a snapshot narrowed to the read set is

@@ -14,6 +14,8 @@ import { safeDecode } from '../../src/worker-engine/core/cookies.ts';
 import { readPath } from '../../src/worker-engine/core/data-layer.ts';
 import { safeJson } from '../../src/worker-engine/core/safe-json.ts';
 import { storedKey } from '../../src/worker-engine/core/types.ts';
+import { pageValue, type PageRead } from '../../src/worker-engine/core/page-reads.ts';
+import type { EngineEvent } from '../../src/protocol.ts';
 import type { Action, Condition, CookieJar, DataElement, DataElementContext, Rule, RuleContext, RuleEventSpec, SessionStore } from '../../src/worker-engine/core/types.ts';
 import type { AnalyticsHit, Services } from '../../src/worker-engine/services.ts';
 import type { ElementProperty } from '../../src/protocol.ts';
@@ -41,17 +43,21 @@ export const storageKey = storedKey;
 const pageviewCaches = new WeakMap<SessionStore, Map<string, unknown>>();
 const nameOf = new WeakMap<DataElement<Name>, string>();
 
-/** Turbine's finishing: storage duration, then the default for null or undefined. */
-function finished(read: (ctx: DCtx) => unknown, finish: Finish, reads?: string[], sideEffects = false): LaunchDataElement {
+/**
+ * Turbine's finishing: storage duration, then the default for null or undefined. `page`: the
+ * element is read on the page with each event (its `read` looks the value up by the element's name).
+ */
+function finished(read: (ctx: DCtx, name: string) => unknown, finish: Finish, reads?: string[], sideEffects = false, page?: PageRead): LaunchDataElement {
   const de: LaunchDataElement = {
     type: 'custom',
     ...(reads ? { reads } : {}),
     ...(finish.cleanText ? { cleanText: true } : {}),
     ...(finish.forceLowerCase ? { forceLowerCase: true } : {}),
     ...(sideEffects || finish.storageDuration ? { sideEffects: true } : {}),
+    ...(page ? { page } : {}),
     fn: (ctx) => {
-      let value = read(ctx);
       const name = nameOf.get(de) ?? '';
+      let value = read(ctx, name);
       if (finish.storageDuration === 'pageview') {
         let cache = pageviewCaches.get(ctx.session);
         if (!cache) pageviewCaches.set(ctx.session, (cache = new Map()));
@@ -193,6 +199,38 @@ export function randomNumber(min: number, max: number, finish: Finish = {}): Lau
 /** Core Session Storage: an item of the page's sessionStorage (the bridge reads the keys the container names). */
 export function sessionStorageItem(key: string, finish: Finish = {}): LaunchDataElement {
   return finished((ctx) => ctx.session.get(key), finish, []);
+}
+
+// ---- data elements read on the page with each event (src/worker-engine/core/page-reads.ts) --------
+
+/** A data element offtag.js reads on the page when it takes each event's snapshot (the build writes the read in). */
+const onPage = (read: PageRead, finish: Finish): LaunchDataElement => finished((ctx, name) => pageValue(ctx.snapshot, 'd', name), finish, [], false, read);
+
+/** Core Local Storage: `localStorage.getItem(name)`, null when localStorage cannot be read. */
+export const localStorageItem = (key: string, finish: Finish = {}): LaunchDataElement => onPage({ from: 'local-storage', key }, finish);
+
+/** Core DOM Attribute: the first element matching the selector; `text`, a property, or an attribute. */
+export const domAttribute = (elementSelector: string, elementProperty: string, finish: Finish = {}): LaunchDataElement =>
+  onPage({ from: 'dom', selector: elementSelector, property: elementProperty }, finish);
+
+/** Core Page Info `title`: `document.title`. */
+export const pageTitle = (finish: Finish = {}): LaunchDataElement => onPage({ from: 'title' }, finish);
+
+/**
+ * Custom code that needs the page, run there with each event. `code` is written by the import as
+ * `(e) => (block)(launch event of e)`: the block gets a turbine-shaped event (`$type`, a direct
+ * call's `identifier` and `detail`) and the page's own globals, `_satellite` among them.
+ */
+export const pageCustomCode = (code: (event: EngineEvent) => unknown, finish: Finish = {}): LaunchDataElement => onPage({ from: 'code', code }, finish);
+
+/** A custom code condition that needs the page: evaluated on the page with each event of its rule (written as `pageCustomCode`'s code). */
+export function pageCondition(code: (event: EngineEvent) => unknown, o: ConditionOptions = {}): Condition<Name, Services> {
+  return {
+    name: 'Custom Code (page)',
+    page: { from: 'code', code },
+    ...(o.negate ? { negate: true } : {}),
+    ...(o.timeout !== undefined ? { timeout: o.timeout } : {}),
+  };
 }
 
 /**

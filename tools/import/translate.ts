@@ -134,6 +134,31 @@ class Translator {
     return { factory: `(_satellite, sessionStorage, window, ${this.dataLayer}) => (${fn})`, sideEffects: p.sideEffects, readsDataLayer: p.readsDataLayer === true };
   }
 
+  /** Data elements read on the page with each event (their rules are partly on the page). */
+  readonly pageElements = new Set<string>();
+
+  /** Notes a data element read on the page (offtag.js reads it when it takes each event's snapshot). */
+  onPage(notes: string[], what: string): void {
+    notes.push(`${what} read on the page with each event (offtag.js, built with it)`);
+  }
+
+  /**
+   * A custom code data element or condition: in the worker when it can run there, else read on the
+   * page with each event (of its rule, for a condition), as a function the build writes into
+   * offtag.js. A block using `this` (the event's element, for a condition) or one that cannot be
+   * read is not imported: a page read gets the event, never an element.
+   */
+  placeRead(source: LaunchValue | undefined, settings: Settings, notes: string[], kind: 'data element' | 'condition'): { factory: string; sideEffects: boolean; readsDataLayer: boolean } | { read: string } {
+    const fn = this.blockSource(source, settings);
+    if (settings.language === 'html') skip('HTML custom code (it writes into the page)');
+    const p = place(fn, SHIM_PARAMS, this.dataLayer);
+    if (p.where === 'worker') return this.customCode(source, settings, notes);
+    if (/^it uses `this`/.test(p.reason ?? '')) skip(`custom code needs the page and uses \`this\`, the event's element, which a ${kind} read on the page does not get`);
+    notes.push(`custom code on the page because ${p.reason ?? 'it needs the page'}: offtag.js runs it with each event${kind === 'condition' ? ' of its rule' : ''}`);
+    // The block gets a turbine-shaped event made of the bridge's event, and the page's globals.
+    return { read: `(e) => (${indent(fn, '  ')}).call(undefined, e.type === "direct-call" ? { $type: "core.direct-call", identifier: e.id, detail: e.detail } : { $type: "core." + e.type })` };
+  }
+
   /** The code of an external custom code file from `--assets` (a `_satellite.__registerScript(url, code)` file). */
   asset(url: string): string {
     const file = basename(new URL(url, 'https://assets.invalid/').pathname);
@@ -176,15 +201,23 @@ class Translator {
       case 'queryStringParameter.js':
         return `launch.queryStringParameter(${q(str(s.name, 'the parameter name'))}, ${s.caseInsensitive === true}, ${f})`;
       case 'pageInfo.js':
-        if (s.attribute === 'title') skip('Page Info "title": the document title is not in the event\'s snapshot, and the bridge (offtag.js, at its size budget) cannot grow to send it; a data layer value with the title reads the same');
+        if (s.attribute === 'title') {
+          this.onPage(notes, 'Page Info "title" (document.title)');
+          return `launch.pageTitle(${f})`;
+        }
         if (!['url', 'hostname', 'pathname', 'protocol', 'referrer'].includes(String(s.attribute))) skip(`Page Info "${String(s.attribute)}" is not a known attribute`);
         return `launch.pageInfo(${q(s.attribute)}, ${f})`;
       case 'mergedObjects.js':
         return `launch.mergedObjects(${q(Array.isArray(s.objects) ? s.objects : skip('the objects to merge are missing'))}, ${f})`;
       case 'localStorage.js':
-        return skip('Local Storage: the bridge sends the worker the sessionStorage keys the container declares, not localStorage, and cannot grow to (offtag.js is at its size budget)');
-      case 'domAttribute.js':
-        return skip(`DOM Attribute (${q(s.elementSelector ?? '')}): the worker has no DOM, and the bridge (at its size budget) sends no element reads with the event; a data layer value, or a page trigger's element, carries it instead`);
+        this.onPage(notes, `Local Storage item ${q(str(s.name, 'the item name'))}`);
+        return `launch.localStorageItem(${q(s.name)}, ${f})`;
+      case 'domAttribute.js': {
+        const selector = str(s.elementSelector, 'the element selector');
+        const property = str(s.elementProperty, 'the element property');
+        this.onPage(notes, `DOM Attribute ${q(property)} of ${q(selector)}`);
+        return `launch.domAttribute(${q(selector)}, ${q(property)}, ${f})`;
+      }
       case 'visitorBehavior.js':
         if (!VISITOR_ATTRIBUTES.includes(s.attribute as VisitorAttribute)) skip(`Visitor Behavior ${q(s.attribute ?? '')} is not an attribute of Core's data element`);
         this.sessionKeys.add(VISITOR_SESSION_KEY);
@@ -203,7 +236,9 @@ class Translator {
         this.sessionKeys.add(str(s.name, 'the item name'));
         return `launch.sessionStorageItem(${q(s.name)}, ${f})`;
       case 'customCode.js': {
-        const { factory, sideEffects, readsDataLayer } = this.customCode(s.source, s, notes);
+        const placed = this.placeRead(s.source, s, notes, 'data element');
+        if ('read' in placed) return `launch.pageCustomCode(${placed.read}, ${f})`;
+        const { factory, sideEffects, readsDataLayer } = placed;
         return `launch.customCode(${factory}, ${f}${sideEffects || readsDataLayer ? `, ${sideEffects}` : ''}${readsDataLayer ? ', true' : ''})`;
       }
       default:
@@ -330,8 +365,10 @@ class Translator {
         if (!workerReadablePath(path, this.dataLayer)) skip(`variable ${path} is not under the data layer (${this.dataLayer})`);
         return `launch.variableIs(${q(path)}, ${match}, ${o})`;
       }
-      case 'customCode.js':
-        return `launch.customCondition(${this.customCode(s.source, s, notes).factory}, ${o})`;
+      case 'customCode.js': {
+        const placed = this.placeRead(s.source, s, notes, 'condition');
+        return 'read' in placed ? `launch.pageCondition(${placed.read}, ${o})` : `launch.customCondition(${placed.factory}, ${o})`;
+      }
       default:
         return skip(`condition ${c.modulePath} is not one the import supports`);
     }
@@ -376,6 +413,16 @@ export const orderSuffix = (order: number, pageBottom = false) => ` (${pageBotto
  * order moved below every DOM Ready rule's, keeping the order among Page Bottom rules.
  */
 export const PAGE_BOTTOM_SHIFT = -1e9;
+
+/** The runtime's data elements read on the page with each event (runtime.ts). */
+const PAGE_ELEMENT = /^launch\.(pageTitle|localStorageItem|domAttribute|pageCustomCode)\(/;
+
+/** The data elements read on the page that a rule names (`%name%` in its settings, `getVar('name')` in its code, a Data Element Change event). */
+function pageElementsOf(t: Translator, r: LaunchRule): string[] {
+  const text = JSON.stringify(r);
+  const changes = (r.events ?? []).filter((e) => e.modulePath === CORE + 'events/dataElementChange.js').map((e) => (e.settings as Settings | undefined)?.name);
+  return [...t.pageElements].filter((n) => changes.includes(n) || text.includes(`%${n}%`) || new RegExp(`getVar\\(\\s*\\\\?['"]${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\\\?['"]`).test(text));
+}
 
 function commonestRoot(c: LaunchContainer): string {
   const counts = new Map<string, number>();
@@ -439,8 +486,11 @@ function translateRule(t: Translator, r: LaunchRule): { item: ReportItem; code: 
       }),
     );
     if (byOrder.size > 1) notes.push(`its events have ${byOrder.size} rule orders: one rule per order, the others named "${r.name}${orderSuffix(0).replace('0', 'N')}"`);
-    notes.unshift(`${r.events!.length} event(s), ${conditions.length} condition(s) and ${actions.length - onPage} action(s) in the worker${onPage ? `, ${onPage} action(s) on the page` : ''}`);
-    return { item: { kind: 'rule', name: r.name, where: onPage ? 'page' : 'worker', notes, dropped }, code };
+    const pageConditions = conditions.filter((c) => c.startsWith('launch.pageCondition(')).length;
+    const reads = pageElementsOf(t, r);
+    if (reads.length) notes.push(`reads ${reads.map((n) => q(n)).join(', ')}, read on the page with each event`);
+    notes.unshift(`${r.events!.length} event(s), ${conditions.length - pageConditions} condition(s) and ${actions.length - onPage} action(s) in the worker${pageConditions ? `, ${pageConditions} condition(s) read on the page` : ''}${onPage ? `, ${onPage} action(s) on the page` : ''}`);
+    return { item: { kind: 'rule', name: r.name, where: onPage || pageConditions || reads.length ? 'page' : 'worker', notes, dropped }, code };
   } catch (err) {
     if (!(err instanceof Skip)) throw err;
     return { item: { kind: 'rule', name: r.name, where: 'not imported', notes: [err.message], dropped: 0 }, code: [] };
@@ -508,9 +558,12 @@ export function translate(c: LaunchContainer, o: TranslateOptions): Translation 
   for (const [name, de] of Object.entries(c.dataElements ?? {})) {
     const notes: string[] = [];
     try {
-      deCode.push(`${q(name)}: ${t.dataElement(name, de, notes)}`);
+      const code = t.dataElement(name, de, notes);
+      deCode.push(`${q(name)}: ${code}`);
       t.imported.add(name);
-      items.push({ kind: 'data element', name, where: 'worker', notes, dropped: 0 });
+      const onPage = PAGE_ELEMENT.test(code);
+      if (onPage) t.pageElements.add(name);
+      items.push({ kind: 'data element', name, where: onPage ? 'page' : 'worker', notes, dropped: 0 });
     } catch (err) {
       if (!(err instanceof Skip)) throw err;
       items.push({ kind: 'data element', name, where: 'not imported', notes: [err.message], dropped: 0 });
@@ -582,7 +635,7 @@ export default container;
 
 /** The report: every data element and rule once, then the extras, then the one-line summary. */
 export function reportText(tr: Translation): string[] {
-  const lines = tr.items.map((i) => `${i.kind} ${q(i.name)}: ${i.where === 'page' ? 'partly on the page' : i.where}${i.notes.length ? ' — ' + i.notes.join('; ') : ''}`);
+  const lines = tr.items.map((i) => `${i.kind} ${q(i.name)}: ${i.where === 'page' ? (i.kind === 'rule' ? 'partly on the page' : 'on the page') : i.where}${i.notes.length ? ' — ' + i.notes.join('; ') : ''}`);
   lines.push(...tr.extras);
   for (const f of new Set(tr.missingAssets)) lines.push(`missing asset ${f}: give --assets <dir> with it`);
   lines.push(...tr.notices);

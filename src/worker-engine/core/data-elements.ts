@@ -7,6 +7,7 @@
 import type { EngineEvent, LogLevel, PageInfo, Snapshot } from '../../protocol.ts';
 import { safeDecode } from './cookies.ts';
 import { readPath } from './data-layer.ts';
+import { pageValue } from './page-reads.ts';
 import type { Settings } from './settings.ts';
 import { storedKey, type CookieJar, type DataElement, type DataElementContext, type SessionStore } from './types.ts';
 
@@ -57,7 +58,7 @@ export function createResolver<N extends string>(
   const memo = new Map<string, unknown>();
   const stack: string[] = [];
 
-  const readSource = (de: DataElement<N>, ctx: DataElementContext<N>): unknown => {
+  const readSource = (name: string, de: DataElement<N>, ctx: DataElementContext<N>): unknown => {
     switch (de.type) {
       case 'data-layer':
         return readPath(deps.snapshot.dataLayer, de.path);
@@ -72,6 +73,8 @@ export function createResolver<N extends string>(
       }
       case 'constant':
         return de.value;
+      case 'page':
+        return pageValue(deps.snapshot, 'd', name);
       case 'custom': {
         if (typeof de.fn !== 'function') throw new Error('Module did not export a function.');
         return de.fn(ctx);
@@ -119,7 +122,7 @@ export function createResolver<N extends string>(
       stack.push(name);
       let value: unknown;
       try {
-        value = readSource(de, ctx);
+        value = readSource(name, de, ctx);
         if (de.storage === 'session') value = stored(name, value);
         if (isMissing(value)) {
           if (de.missingMessage) deps.log('log', de.missingMessage);

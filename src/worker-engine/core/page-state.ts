@@ -6,6 +6,7 @@ import type { Effect, Snapshot, SnapshotProblem } from '../../protocol.ts';
 import type { OverlayJar } from './cookies.ts';
 import type { SessionStore } from './types.ts';
 import { dropCycles } from './data-layer.ts';
+import { describePageProblem } from './page-reads.ts';
 
 export function emptySnapshot(): Snapshot {
   return {
@@ -34,6 +35,8 @@ export function describeProblem(p: SnapshotProblem, dataLayerName: string): stri
       const paths = p.paths.map((x) => x.replace(/^snapshot\.dataLayer/, dataLayerName).replace(/^event\./, 'the event\'s '));
       return `The data layer could not be copied as it is (${p.detail}). Left out: ${paths.join(', ') || '(nothing)'}.`;
     }
+    case 'page':
+      return describePageProblem(p);
   }
 }
 

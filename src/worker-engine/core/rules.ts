@@ -4,6 +4,7 @@
  * order); a failing or timed-out component is logged and stops only its own rule.
  */
 import type { EngineEvent } from '../../protocol.ts';
+import { conditionKey, pageValue } from './page-reads.ts';
 import { triggerMatches } from './triggers.ts';
 import type { Action, Condition, Rule, RuleContext, RuleEventSpec } from './types.ts';
 
@@ -71,11 +72,14 @@ export async function runRule<N extends string, S>(
   ctx: RuleContext<N, S>,
   sleep: (ms: number) => Promise<void>,
 ): Promise<RunOutcome> {
-  for (const cond of rule.conditions ?? ([] as Condition<N, S>[])) {
+  const conditions = rule.conditions ?? ([] as Condition<N, S>[]);
+  for (let i = 0; i < conditions.length; i++) {
+    const cond = conditions[i];
     const timeoutMs = cond.timeout ?? COMPONENT_TIMEOUT_MS;
     let passed: boolean;
     try {
-      passed = Boolean(await runComponent<boolean>(cond.fn, ctx, timeoutMs, sleep));
+      // A page condition was evaluated on the page with the event's snapshot (page-reads.ts).
+      passed = Boolean(cond.page ? pageValue(ctx.snapshot, 'c', conditionKey(rule.name, i)) : await runComponent<boolean>(cond.fn, ctx, timeoutMs, sleep));
     } catch (err) {
       ctx.log('error', `Failed to execute "${cond.name}" for "${rule.name}" rule. ${failure(err, 'condition', timeoutMs)}`);
       return { rule: rule.name, fired: false, stoppedAt: cond.name };

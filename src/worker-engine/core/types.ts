@@ -4,6 +4,7 @@
  */
 import type { Effect, ElementProperty, EngineEvent, LinkClick, LogLevel, NetResponse, PageInfo, RequestEffect, Snapshot } from '../../protocol.ts';
 import type { Settings } from './settings.ts';
+import type { PageRead } from './page-reads.ts';
 
 /** Deterministic inputs the core must not take from the world itself. */
 export interface EngineEnv {
@@ -64,6 +65,8 @@ export type DataElementSource<N extends string, X = unknown> =
   | { type: 'cookie'; name: string | ((s: Settings & X) => string); decode?: boolean }
   | { type: 'session'; key: string | ((s: Settings & X) => string) }
   | { type: 'constant'; value: unknown }
+  /** A value read on the page with each event (`page`, below): the snapshot's `page.d[name]`. */
+  | { type: 'page' }
   | {
       type: 'custom';
       fn: (ctx: DataElementContext<N, X>) => unknown;
@@ -95,6 +98,12 @@ export type DataElement<N extends string, X = unknown> = DataElementSource<N, X>
    * and answers while the source is missing, for the rest of the session (Launch's storage duration).
    */
   storage?: 'session';
+  /**
+   * Read on the page when the bridge takes each event's snapshot (src/worker-engine/core/page-reads.ts):
+   * `offtag build` writes the read into offtag.js. The element's value is the snapshot's
+   * `page.d[name]` (a `page` element; an imported element's own code reads it the same way).
+   */
+  page?: PageRead;
 };
 
 /** The sessionStorage key of a data element stored for the session (Launch's key). */
@@ -179,7 +188,14 @@ export interface RuleContext<N extends string, S = unknown, X = unknown> {
 
 export interface Condition<N extends string, S = unknown, X = unknown> {
   name: string;
-  fn: (ctx: RuleContext<N, S, X>) => boolean | Promise<boolean>;
+  /** The test, run in the worker. Absent for a page condition (`page`). */
+  fn?: (ctx: RuleContext<N, S, X>) => boolean | Promise<boolean>;
+  /**
+   * A page condition: evaluated on the page when the bridge takes the snapshot of an event of
+   * its rule (offtag build writes it into offtag.js); the rule engine reads its result,
+   * `page.c[conditionKey(rule, index)]`, from the snapshot.
+   */
+  page?: PageRead;
   negate?: boolean;
   /** The data elements it reads, by name or `%token%` text: `offtag build` checks that they exist. */
   uses?: string[];

@@ -4,7 +4,7 @@
  * transaction and only then lets it be sent; markers older than `ACK_MAX_AGE_MS` are pruned.
  */
 import { ACK_MAX_AGE_MS } from './queue-policy.ts';
-import { insert, type QueueState } from './queue-state.ts';
+import { insert, pumpSoon, type QueueState } from './queue-state.ts';
 import type { AckRecord } from './store.ts';
 
 export const ACK_PREFIX = 'ack:';
@@ -37,7 +37,7 @@ export async function commit(q: QueueState, page: string, seq: number): Promise<
   void stored.then(() => {
     q.parkedCount -= mine.length;
     for (const k of mine) insert(q, k);
-    void q.pump();
+    pumpSoon(q);
   });
   if (await stored) return;
   const waiting = new Set([...q.parked.values()].flat());

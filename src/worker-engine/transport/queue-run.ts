@@ -11,8 +11,10 @@ import type { ChainResult } from './queue-types.ts';
 /**
  * Hands the beacons at the head of the line to the sender as one run. While the run is out,
  * beacons that join the line extend it (up to `RUN_MAX` handed and not yet answered), so the
- * sender is not left waiting for this thread, busy with a burst's events. Resolves with the key
- * of the beacon that failed (it waits, as after `attempt`), or undefined.
+ * sender is not left waiting for this thread, busy with a burst's events; a line longer than
+ * that is handed on as answers come back, once half a run is left (a message to the sender per
+ * half run, not per answer: messages take the sender's thread between its requests). Resolves
+ * with the key of the beacon that failed (it waits, as after `attempt`), or undefined.
  */
 export async function sendRun(q: QueueState): Promise<string | undefined> {
   const { held, work } = q;
@@ -61,7 +63,7 @@ export async function sendRun(q: QueueState): Promise<string | undefined> {
       // The round trip is the sender's own timing (`ms`), which `settle` prefers.
       if (!settle(q, keys[i]!, r, 0)) return keys[i];
       drop(q, keys[i]!);
-      hand(true);
+      if (keys.length - answered <= RUN_MAX / 2) hand(true);
     }
     return undefined;
   } finally {

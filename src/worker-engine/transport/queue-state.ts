@@ -37,6 +37,8 @@ export interface QueueState {
   idleWaiters: Array<() => void>;
   /** Starts the send loop, or extends the run that is out (set by `createBeaconQueue`). */
   pump(): Promise<void>;
+  /** A `pump` is asked for after the current microtasks (`pumpSoon`). */
+  pumpAsked: boolean;
 }
 
 export function createQueueState(opts: BeaconQueueOptions): QueueState {
@@ -57,7 +59,22 @@ export function createQueueState(opts: BeaconQueueOptions): QueueState {
     deferred: 0,
     idleWaiters: [],
     pump: () => Promise.resolve(),
+    pumpAsked: false,
   };
+}
+
+/**
+ * `pump` once the microtasks queued so far ran: the commits that one transaction covered each put
+ * their beacons in line in a reaction of their own, and their beacons then reach the sender in one
+ * message, not one per commit (docs/delivery.md, "The sender").
+ */
+export function pumpSoon(q: QueueState): void {
+  if (q.pumpAsked) return;
+  q.pumpAsked = true;
+  queueMicrotask(() => {
+    q.pumpAsked = false;
+    void q.pump();
+  });
 }
 
 /** Puts a beacon in line: never ahead of the beacon in progress; otherwise in key (= creation) order. */

@@ -34,7 +34,8 @@ export interface StoreWriterOptions {
 export function createStoreWriter({ store, timeoutMs, log, holding, ...o }: StoreWriterOptions): StoreWriter {
   let durable = o.durable;
   let storeChain: Promise<unknown> = Promise.resolve();
-  let puts: Array<[string, unknown]> = [];
+  /** By key: a key written again before its transaction (a page's marker, event after event) is put once, with its last value. */
+  let puts = new Map<string, unknown>();
   let dels: string[] = [];
   let flushing: Promise<boolean> | undefined;
   let lastFlush = -Infinity;
@@ -85,9 +86,9 @@ export function createStoreWriter({ store, timeoutMs, log, holding, ...o }: Stor
       .then(() => {
         flushing = undefined;
         lastFlush = performance.now();
-        const p = puts;
+        const p = [...puts];
         const d = dels;
-        puts = [];
+        puts = new Map();
         dels = [];
         return p.length || d.length ? run(() => store.setMany(p, d)) : durable;
       });
@@ -99,9 +100,9 @@ export function createStoreWriter({ store, timeoutMs, log, holding, ...o }: Stor
     },
     failed,
     run,
-    write: (key, value) => (puts.push([key, value]), flush()),
+    write: (key, value) => (puts.set(key, value), flush()),
     remove: (key) => (dels.push(key), void flush()),
-    stage: (key, value) => void puts.push([key, value]),
+    stage: (key, value) => void puts.set(key, value),
     caughtUp: () => Promise.resolve(flushing).then(() => storeChain),
   };
 }

@@ -19,7 +19,7 @@
 import { adopt } from './queue-claims.ts';
 import { commit, committed, park, pruneMarkers } from './queue-commit.ts';
 import { pump } from './queue-pump.ts';
-import { createQueueState, insert, settleIdle } from './queue-state.ts';
+import { createQueueState, insert, pumpSoon, settleIdle } from './queue-state.ts';
 import type { BeaconQueue, BeaconQueueOptions } from './queue-types.ts';
 import type { StoredBeacon } from './store.ts';
 
@@ -50,7 +50,7 @@ export function createBeaconQueue(opts: BeaconQueueOptions): BeaconQueue {
       const written = writer.write(id, { ...entry });
       insert(q, id);
       // Sent after the write was started: the transaction is queued before the request leaves.
-      void written.then(() => q.pump());
+      void written.then(() => pumpSoon(q));
       return written.then(() => id);
     },
     commit: (page, n) => commit(q, page, n),

@@ -3,7 +3,7 @@
  * container author gets wrong shows in the editor. Each `@ts-expect-error` line must be an error
  * (tsc fails on an unused one), and every other line must compile.
  */
-import { adobeServices, cookie, dataLayer, defineContainer, elements, fn } from '../../../src/container/index.ts';
+import { adobeServices, cookie, dataLayer, defineContainer, domAttribute, elements, fn, localStorage, pageCode, pageTitle } from '../../../src/container/index.ts';
 
 const e = elements<'section' | 'title', { siteCookie: string }>();
 
@@ -66,6 +66,27 @@ export const triggers = defineContainer({
       name: 'Seen',
       events: [{ type: 'element-visible', selector: '.promo', everyEntry: true }, { type: 'scroll-depth', percent: 50 }, { type: 'timer', ms: 30_000, limit: 2 }, { type: 'data-element-change', name: 'cart' }],
       actions: [k.run('say', (ctx) => void ctx.replaceTokens('%event.percent%'))],
+    },
+  ],
+});
+
+/** Page reads (docs/containers.md, "Page reads"): element helpers with the usual finishing, a page condition of the event. */
+export const pageReads = defineContainer({
+  name: 'page reads',
+  dataElements: {
+    basket: localStorage('basket', { default: '0', storage: 'session' }),
+    sku: domAttribute('#product', 'data-sku', { lowerCase: true }),
+    title: pageTitle({ cleanText: true }),
+    width: pageCode((event) => (event.type === 'dom-ready' ? innerWidth : 0)),
+    // @ts-expect-error page code gets the event, not the engine's context (it runs on the page)
+    wrong: pageCode((event) => event.get('title')),
+  },
+  rules: (k) => [
+    {
+      name: 'Wide',
+      events: [{ type: 'dom-ready' }],
+      conditions: [k.valueIs('title', 'Shop'), k.pageCondition('wide page', (event) => event.type === 'dom-ready' && innerWidth > 800)],
+      actions: [k.run('x', (ctx) => void ctx.get('basket'))],
     },
   ],
 });

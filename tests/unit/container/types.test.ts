@@ -38,6 +38,7 @@ describe('defineContainer types', () => {
     expect(out).toContain(`Argument of type '"missing"' is not assignable`);
     expect(out).toContain(`Argument of type '"nope"' is not assignable`);
     expect(out).toContain(`'"no-such-event"' is not assignable`);
-    expect(out.trim().split('\n').filter((l) => l.includes('error TS'))).toHaveLength(6);
+    expect(out).toContain(`Property 'get' does not exist on type`);
+    expect(out.trim().split('\n').filter((l) => l.includes('error TS'))).toHaveLength(7);
   }, 60_000);
 });

@@ -1,6 +1,6 @@
 /**
  * Imported containers build with `offtag build` (tools/build/build.ts): the build's validation
- * accepts them, offtag.js stays within its budget, and `_satellite.buildInfo` carries the Launch
+ * accepts them, offtag.js's bridge stays within its budget (a container's page reads are its own code on top), and `_satellite.buildInfo` carries the Launch
  * library's build date.
  */
 import { readFileSync } from 'node:fs';
@@ -16,7 +16,18 @@ describe('offtag build of imported containers', () => {
     const result = await buildLibrary({ container: `${OUT}/${name}/container.ts`, env: 'production', out: `${OUT}/dist-${name}`, buildDate: undefined });
     expect(result.problems).toEqual([]);
     expect(result.gzip).toBeGreaterThan(0);
-    expect(result.gzip).toBeLessThanOrEqual(BRIDGE_BUDGET);
+    // The budget is the bridge's; a container's page reads are its own code on top (docs/containers.md, "Page reads").
+    expect(result.bridge).toBeLessThanOrEqual(BRIDGE_BUDGET);
+    const source = readFileSync(`${OUT}/dist-${name}/offtag.js`, 'utf8');
+    if (name === 'report-paths') {
+      expect(result.gzip).toBeGreaterThan(result.bridge);
+      expect(source).toContain('localStorage.getItem');
+      expect(source).toContain('"hero banner id"');
+    } else {
+      expect(result.gzip).toBe(result.bridge);
+      expect(source).not.toContain('"kind":"page"');
+      expect(source).not.toContain('kind:"page"');
+    }
     expect(readFileSync(`${OUT}/dist-${name}/offtag.js`, 'utf8')).toContain('2026-01-15T10:00:00Z');
   }, 120_000);
 });

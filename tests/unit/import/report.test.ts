@@ -41,20 +41,24 @@ describe('the report', () => {
     const { lines } = runImport({ library: `${FIX}/report-paths.js`, out: `${TMP}/paths`, assets: `${FIX}/assets` });
     const line = (kind: string, name: string) => lines.find((l) => l.startsWith(`${kind} ${JSON.stringify(name)}:`))!;
     expect(line('data element', 'page type')).toContain(': worker — JavaScript variable digitalData.page.pageInfo.pageType');
-    expect(line('data element', 'heading text')).toContain('not imported — custom code needs the page: it uses `document.querySelector`');
+    // Read on the page with each event (offtag.js, built with them): docs/import.md, "What stays on the page".
+    expect(line('data element', 'heading text')).toBe('data element "heading text": on the page — custom code on the page because it uses `document.querySelector`, which only the page has: offtag.js runs it with each event');
     expect(line('data element', 'other global')).toContain('not under the data layer (digitalData)');
-    expect(line('data element', 'hero banner id')).toContain('not imported — DOM Attribute (".hero"): the worker has no DOM');
+    expect(line('data element', 'hero banner id')).toBe('data element "hero banner id": on the page — DOM Attribute "id" of ".hero" read on the page with each event (offtag.js, built with it)');
+    expect(line('data element', 'visitor id in local storage')).toBe('data element "visitor id in local storage": on the page — Local Storage item "vid" read on the page with each event (offtag.js, built with it)');
     expect(line('data element', 'landing page')).toBe('data element "landing page": worker — counted in the worker: the session\'s facts in sessionStorage (offtag_vts), the visitor\'s counts in the offtag_vt cookie');
-    expect(line('data element', 'document title')).toContain('not imported — Page Info "title": the document title is not in the event\'s snapshot');
+    expect(line('data element', 'document title')).toBe('data element "document title": on the page — Page Info "title" (document.title) read on the page with each event (offtag.js, built with it)');
     expect(line('data element', 'dice roll, empty range')).toContain('not imported — Random Number from 6 to 1 is not a range of integers');
     expect(line('rule', 'external custom code present')).toContain(': worker — 1 event(s), 0 condition(s) and 1 action(s) in the worker');
     expect(line('rule', 'external custom code missing')).toContain('action 1 not imported: its code file RC0000000000000000000000000000000002-source.min.js is not in');
     expect(line('rule', 'page custom code action')).toBe('rule "page custom code action": partly on the page — 1 event(s), 0 condition(s) and 0 action(s) in the worker, 1 action(s) on the page; action 1: custom code on the page (page-code.js block1) because it uses `document.body`, which only the page has');
-    expect(line('rule', 'page custom code condition')).toContain('not imported — condition 1: custom code needs the page: it uses `window.innerWidth`, which only the page has; only actions run on the page in this version');
+    expect(line('rule', 'page custom code condition')).toBe('rule "page custom code condition": partly on the page — 1 event(s), 0 condition(s) and 1 action(s) in the worker, 1 condition(s) read on the page; action 1: custom code in the worker');
+    expect(line('rule', 'element custom code condition')).toContain("not imported — condition 1: custom code needs the page and uses `this`, the event's element, which a condition read on the page does not get");
     expect(line('rule', 'Target')).toContain('the Adobe Target v2 extension is not one the import supports');
     expect(line('rule', 'vendor script')).toContain('third-party script https://cdn.vendor.example/tag.js');
     expect(line('rule', 'custom event')).toBe('rule "custom event": worker — 1 event(s), 0 condition(s) and 1 action(s) in the worker; custom event "cart:add" observed on the page (offtag-triggers.js), on window as Launch listens; action 1: custom code in the worker');
-    expect(line('rule', 'hero banner changed')).toContain('not imported — Data Element Change: the data element "hero banner id" was not imported');
+    expect(line('rule', 'hero banner changed')).toContain(': partly on the page — ');
+    expect(line('rule', 'hero banner changed')).toContain('reads "hero banner id", read on the page with each event');
     expect(line('rule', 'history change')).toContain('not imported — event core/src/lib/events/historyChange.js is not one the engine observes yet');
     expect(line('rule', 'click with element properties')).toContain('not imported — element property "innerText" = "%page type%": a %data element% token in an element property filter is not imported');
     expect(line('rule', 'click delaying the link')).toContain(': worker — 1 event(s), 0 condition(s) and 1 action(s) in the worker; Click\'s "delay link navigation" (anchorDelay 100 ms) is not offered');
@@ -71,8 +75,8 @@ describe('the report', () => {
       "note: the property runs rule components without sequencing; Offtag runs each rule's conditions and actions in sequence (a component that returns a promise holds the next one)",
       'note: the property returns "" for data elements that do not exist; Offtag leaves an unknown %token% as written',
     ]);
-    // Not imported: 7 data elements, 3 rules, 1 action of an imported rule, 2 extensions, 2 ECID variables, and the rest.
-    expect(lines.at(-1)).toBe('6 rules entirely in the worker, 2 rules partly on the page, 18 items not imported.');
+    // Not imported: 3 data elements, 5 rules, 1 action of an imported rule, 2 extensions, 2 ECID variables = 13.
+    expect(lines.at(-1)).toBe('6 rules entirely in the worker, 4 rules partly on the page, 13 items not imported.');
     const source = readFileSync(`${TMP}/paths/container.ts`, 'utf8');
     expect(source).toContain("_satellite.logger.log('external code ran');");
     expect(source).toContain('launch.loadScript(');
