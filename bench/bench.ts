@@ -251,7 +251,12 @@ export async function runBench(plan: Plan): Promise<{ outDir: string; markdown: 
     });
     results.load = {
       cdp: Object.fromEntries(Object.entries(loadCdpByRate).map(([rate, f]) => [rate, figures(f)])),
-      proc: { ...figures(proc), otherRenderersMs: Object.fromEntries(Object.entries(proc.otherMs).map(([v, x]) => [v, round(x, 1)])) },
+      proc: {
+        ...figures(proc),
+        // The page renderer's whole process (its worker and sender threads too), beside its main thread (docs/bench.md, "Page load").
+        rendererOverNone: Object.fromEntries(Object.entries(proc.rendererOverNone).map(([v, x]) => [v, round(x, 1)])),
+        otherRenderersMs: Object.fromEntries(Object.entries(proc.otherMs).map(([v, x]) => [v, round(x, 1)])),
+      },
       longestTaskMs: Object.fromEntries(LOAD_VARIANTS.map((v) => [v, round(Math.max(0, ...loadCdpByRate[1].samples[v].map((x) => x.longestTaskMs)), 0)])),
       loadEventMs: Object.fromEntries(LOAD_VARIANTS.map((v) => [v, round(median(loadCdpByRate[1].samples[v].map((x) => x.loadEventMs)), 0)])),
     };

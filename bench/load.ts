@@ -41,7 +41,15 @@ export const LOAD_VARIANTS: LoadVariant[] = ['none', ...VARIANTS];
 export interface LoadCase {
   name: string;
   page: PageOptions;
+  /** A returning visitor: the same page loaded once before, in the same profile (its cookies, the cached cookie domain, the ID-sync records); compared with `none:returning`. */
+  repeat?: boolean;
 }
+/** `idSyncOrigin: CROSS_SITE` in a case's config: the ID-sync iframe from the bench's ID service on another site (`localhost` against the page's `127.0.0.1`), as `*.demdex.net` is on a real site. */
+export const CROSS_SITE = 'cross-site';
+const urlFor = (world: World, c: LoadCase, tail: string) => {
+  const idSyncOrigin = c.page.config?.idSyncOrigin === CROSS_SITE ? world.idService.url.replace('127.0.0.1', 'localhost') : undefined;
+  return world.pageUrl({ pageView: true, ...c.page, ...(idSyncOrigin ? { config: { ...c.page.config, idSyncOrigin } } : {}), tail });
+};
 export const variantCases = (vs: LoadVariant[]): LoadCase[] => vs.map((v) => ({ name: v, page: { variant: v } }));
 
 /**
@@ -57,6 +65,13 @@ export const ABLATIONS: LoadCase[] = [
   { name: 'offtag:silent-worker', page: { variant: 'offtag', config: { workerUrl: '/build/silent-worker.js' } } },
   // No Page View at load.
   { name: 'offtag:no-page-view', page: { variant: 'offtag', pageView: false } },
+  // The ID-sync iframe on another site than the page (as on a real site): its document runs in a renderer of its own (site isolation, desktop Chrome).
+  { name: 'offtag:frame-cross-site', page: { variant: 'offtag', config: { idSyncOrigin: CROSS_SITE } } },
+  { name: 'turbine:frame-cross-site', page: { variant: 'turbine', config: { idSyncOrigin: CROSS_SITE } } },
+  // A returning visitor (the page loaded once before in the same profile), each against the no-tag page's second load.
+  { name: 'none:returning', page: { variant: 'none' }, repeat: true },
+  { name: 'offtag:returning', page: { variant: 'offtag' }, repeat: true },
+  { name: 'turbine:returning', page: { variant: 'turbine' }, repeat: true },
 ];
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -105,10 +120,12 @@ export function summarize(samples: Record<string, LoadSample[]>): LoadFigures {
   const toLoadOverNone: Record<string, number> = {};
   const rendererOverNone: Record<string, number> = {};
   const procOverNone: Record<string, number> = {};
-  const over = (xs: LoadSample[], k: keyof LoadSample) => median(xs.map((x, r) => (x[k] ?? NaN) - (none[r]?.[k] ?? NaN)));
   for (const [v, xs] of Object.entries(samples)) {
-    if (v === 'none') continue;
-    overNone[v] = median(xs.map((x, r) => x.threadMs - (none[r]?.threadMs ?? 0)));
+    if (v === 'none' || v === 'none:returning') continue;
+    // A returning visitor's load against the no-tag page's returning load.
+    const base = (v.endsWith(':returning') && samples['none:returning']) || none;
+    const over = (ys: LoadSample[], k: keyof LoadSample) => median(ys.map((x, r) => ((x[k] as number | undefined) ?? NaN) - ((base[r]?.[k] as number | undefined) ?? NaN)));
+    overNone[v] = median(xs.map((x, r) => x.threadMs - (base[r]?.threadMs ?? 0)));
     toLoadOverNone[v] = over(xs, 'toLoadMs');
     rendererOverNone[v] = over(xs, 'rendererMs');
     procOverNone[v] = over(xs, 'procMs');
@@ -131,6 +148,13 @@ export async function loadOnceCdp(world: World, c: LoadCase, throttle = 1): Prom
         world.edgeHits.push(Date.now());
         return route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ requestId: 'bench', handle: [] }) });
       });
+    const url = urlFor(world, c, TAIL('window.__done = 1'));
+    const before = v === 'none' ? 0 : arrived(world, v);
+    if (c.repeat) {
+      await page.goto(url, { waitUntil: 'load' });
+      await page.waitForFunction(() => (window as unknown as { __done?: number }).__done === 1, undefined, { polling: 50, timeout: 30_000 });
+      if (expectsBeacon(c)) await waitFor(() => arrived(world, v as Variant) >= before + 1, 30_000, `the first load's Page View from ${c.name}`);
+    }
     await page.goto(`${world.base}/blank`);
     const cdp = await ctx.newCDPSession(page);
     await cdp.send('Performance.enable');
@@ -139,7 +163,7 @@ export async function loadOnceCdp(world: World, c: LoadCase, throttle = 1): Prom
     // Playwright's Chromium is this process's child: its renderers' /proc figures beside ThreadTime.
     const p0 = rendererCpu(process.pid);
     const m0 = await metrics(cdp);
-    await page.goto(world.pageUrl({ pageView: true, ...c.page, tail: TAIL('window.__done = 1') }), { waitUntil: 'load' });
+    await page.goto(url, { waitUntil: 'load' });
     await page.waitForFunction(() => (window as unknown as { __done?: number }).__done === 1, undefined, { polling: 50, timeout: 30_000 });
     const m1 = await metrics(cdp);
     const procMs = (pageRenderer(p0, rendererCpu(process.pid))?.[1].main ?? NaN) / 1e6;
@@ -261,9 +285,14 @@ export function pageRenderer(a: Map<number, RendererCpu> | undefined, b: Map<num
  * whole processes.
  */
 export async function loadProc(world: World, cases: LoadCase[], rounds: number, log?: (m: string) => void): Promise<LoadFigures & { otherMs: Record<string, number> }> {
-  let waiting: { browser: number; atLoad?: Map<number, RendererCpu>; resolve(cpu: Map<number, RendererCpu>): void } | undefined;
+  let waiting: { browser: number; primed?: Map<number, RendererCpu>; atLoad?: Map<number, RendererCpu>; resolve(cpu: Map<number, RendererCpu>): void } | undefined;
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
+    // A returning visitor's first load is over: the figure counts from here.
+    if (url.pathname === '/primed') {
+      if (waiting) waiting.primed = rendererCpu(waiting.browser);
+      return void res.writeHead(204).end();
+    }
     if (url.pathname === '/at-load') {
       if (waiting) waiting.atLoad = rendererCpu(waiting.browser);
       return void res.writeHead(204).end();
@@ -288,18 +317,21 @@ export async function loadProc(world: World, cases: LoadCase[], rounds: number, 
         const v = c.page.variant;
         const profile = mkdtempSync(join(tmpdir(), PROFILE_TAG));
         const c0 = v === 'none' ? 0 : arrived(world, v);
-        const url = world.pageUrl({ pageView: true, ...c.page, tail: TAIL(`fetch('/done')`, `fetch('/at-load')`) }).replace(world.base, base);
-        const chrome = spawn(CHROMIUM_PATH, [...CHROMIUM_ARGS, '--headless=new', `--user-data-dir=${profile}`, url], { stdio: 'ignore', detached: true });
+        const url = urlFor(world, c, TAIL(`fetch('/done')`, `fetch('/at-load')`)).replace(world.base, base);
+        // A returning visitor: the page once before, which then (1 s after its load) goes to the measured load.
+        const first = c.repeat ? urlFor(world, c, TAIL(`fetch('/primed').then(() => { location.href = ${JSON.stringify(url)}; })`)).replace(world.base, base) : url;
+        const chrome = spawn(CHROMIUM_PATH, [...CHROMIUM_ARGS, '--headless=new', `--user-data-dir=${profile}`, first], { stdio: 'ignore', detached: true });
         const done = new Promise<Map<number, RendererCpu>>((resolve) => (waiting = { browser: chrome.pid!, resolve }));
         try {
           const ns = await Promise.race([done, sleep(60_000).then(() => Promise.reject(new Error(`load: no /done from ${v}`)))]);
           // (Alloy's edge is routed by Playwright only: without it its request fails, after the window.)
-          if (expectsBeacon(c) && v !== 'alloy') await waitFor(() => arrived(world, v as Variant) >= c0 + 1, 30_000, `the load's Page View from ${c.name}`);
-          const [pid, cpu] = pageRenderer(undefined, ns) ?? [-1, { main: NaN, all: NaN, dedicated: NaN, shared: NaN }];
-          const atLoad = waiting?.atLoad?.get(pid)?.main;
+          if (expectsBeacon(c) && v !== 'alloy') await waitFor(() => arrived(world, v as Variant) >= c0 + (c.repeat ? 2 : 1), 30_000, `the load's Page View from ${c.name}`);
+          const primed = waiting?.primed;
+          const [pid, cpu] = pageRenderer(primed, ns) ?? [-1, { main: NaN, all: NaN, dedicated: NaN, shared: NaN }];
+          const atLoad = (waiting?.atLoad?.get(pid)?.main ?? NaN) - (primed?.get(pid)?.main ?? 0);
           samples[c.name].push({
             threadMs: cpu.main / 1e6,
-            toLoadMs: (atLoad ?? NaN) / 1e6,
+            toLoadMs: atLoad / 1e6,
             rendererMs: cpu.all / 1e6,
             workerMs: cpu.dedicated / 1e6,
             senderMs: cpu.shared / 1e6,
@@ -307,7 +339,7 @@ export async function loadProc(world: World, cases: LoadCase[], rounds: number, 
             longestTaskMs: NaN,
           });
           // Where the sender ran: a SharedWorker thread in another renderer would show here.
-          others[c.name].push([...ns].reduce((a, [p, x]) => a + (p === pid ? 0 : x.all), 0) / 1e6);
+          others[c.name].push([...ns].reduce((a, [p, x]) => a + (p === pid ? 0 : x.all - (primed?.get(p)?.all ?? 0)), 0) / 1e6);
         } finally {
           waiting = undefined;
           const exited = new Promise((res) => chrome.once('exit', res));

@@ -49,7 +49,7 @@ export interface LoadResults {
   /** CDP ThreadTime, by CPU throttling rate. */
   cdp: Record<string, LoadFiguresJson>;
   /** Without DevTools: Chromium by hand, the page renderer's main thread from /proc. */
-  proc: LoadFiguresJson & { otherRenderersMs: Record<string, Num> };
+  proc: LoadFiguresJson & { otherRenderersMs: Record<string, Num>; rendererOverNone?: Record<string, Num> };
   longestTaskMs: Record<string, Num>;
   loadEventMs: Record<string, Num>;
 }
@@ -162,13 +162,13 @@ export function renderMarkdown(r: Results): string {
   const ld = r.load;
   const rates = Object.keys(ld.cdp);
   L.push(
-    `A product page that fires one Page View right after the tag (the no-tag page fires nothing); a fresh browser context per load (a first visit); ${m.plan.loads} rounds, each loading every variant once in an order that rotates round by round; the figure is the median of the per-round differences to the no-tag page (bench/load.ts). **Without DevTools**: Chromium started by hand, a new browser and profile per load, no DevTools protocol; the page renderer's main-thread CPU from \`/proc/<pid>/task/<pid>/schedstat\`, read when the page (1 s after its load event) and at its load event fetches a marker URL. **CDP**: \`Performance.getMetrics\` ThreadTime from a same-origin blank page to load + 1 s, with \`Emulation.setCPUThrottlingRate\` for the phone columns (throttling spins the thread, so its CPU time grows with the rate).`,
+    `A product page that fires one Page View right after the tag (the no-tag page fires nothing); a fresh browser context per load (a first visit); ${m.plan.loads} rounds, each loading every variant once in an order that rotates round by round; the figure is the median of the per-round differences to the no-tag page (bench/load.ts). **Without DevTools**: Chromium started by hand, a new browser and profile per load, no DevTools protocol; the page renderer's main-thread CPU from \`/proc/<pid>/task/<pid>/schedstat\`, read when the page (1 s after its load event) and at its load event fetches a marker URL; beside it the renderer's whole process (every thread: Offtag's worker and its SharedWorker sender are threads of the page's renderer, off its main thread). **CDP**: \`Performance.getMetrics\` ThreadTime from a same-origin blank page to load + 1 s, with \`Emulation.setCPUThrottlingRate\` for the phone columns (throttling spins the thread, so its CPU time grows with the rate).`,
   );
   L.push('');
-  L.push(`| variant | without DevTools, to load + 1 s (ms) | × Offtag | to the load event (ms) | ${rates.map((x) => `CDP ${x}× (ms)`).join(' | ')} | longest task (ms) | load event (ms) | main-thread script (raw / gzip) |`);
-  L.push(`|---|---:|---:|---:|${rates.map(() => '---:|').join('')}---:|---:|---:|`);
+  L.push(`| variant | without DevTools, to load + 1 s (ms) | × Offtag | to the load event (ms) | whole renderer process, to load + 1 s (ms) | ${rates.map((x) => `CDP ${x}× (ms)`).join(' | ')} | longest task (ms) | load event (ms) | main-thread script (raw / gzip) |`);
+  L.push(`|---|---:|---:|---:|---:|${rates.map(() => '---:|').join('')}---:|---:|---:|`);
   L.push(
-    `| ${VARIANT_LABEL.none} (absolute) | ${ms(ld.proc.noneMs, 1)} | — | — | ${rates.map((x) => ms(ld.cdp[x].noneMs, 1)).join(' | ')} | ${ms(ld.longestTaskMs.none, 0)} | ${ms(ld.loadEventMs.none, 0)} | — |`,
+    `| ${VARIANT_LABEL.none} (absolute) | ${ms(ld.proc.noneMs, 1)} | — | — | — | ${rates.map((x) => ms(ld.cdp[x].noneMs, 1)).join(' | ')} | ${ms(ld.longestTaskMs.none, 0)} | ${ms(ld.loadEventMs.none, 0)} | — |`,
   );
   const plus = (x: Num) => (x === null ? '—' : `${x >= 0 ? '+' : ''}${x.toFixed(1)}`);
   for (const v of VARIANTS) {
@@ -176,12 +176,12 @@ export function renderMarkdown(r: Results): string {
     const worker = b.worker ? ` (+ worker ${(b.worker.raw / 1e3).toFixed(0)} KB / ${(b.worker.gzip / 1e3).toFixed(1)} KB gzip, off the main thread)` : '';
     const o = ld.proc.overNone.offtag;
     L.push(
-      `| ${VARIANT_LABEL[v]} | ${plus(ld.proc.overNone[v])} | ${v === 'offtag' || o === null || ld.proc.overNone[v] === null ? '—' : times(ld.proc.overNone[v]! / o)} | ${plus(ld.proc.toLoadOverNone[v])} | ${rates.map((x) => plus(ld.cdp[x].overNone[v])).join(' | ')} | ${ms(ld.longestTaskMs[v], 0)} | ${ms(ld.loadEventMs[v], 0)} | ${(b.mainThread.raw / 1e3).toFixed(1)} KB / ${(b.mainThread.gzip / 1e3).toFixed(1)} KB${worker} |`,
+      `| ${VARIANT_LABEL[v]} | ${plus(ld.proc.overNone[v])} | ${v === 'offtag' || o === null || ld.proc.overNone[v] === null ? '—' : times(ld.proc.overNone[v]! / o)} | ${plus(ld.proc.toLoadOverNone[v])} | ${plus(ld.proc.rendererOverNone?.[v] ?? null)} | ${rates.map((x) => plus(ld.cdp[x].overNone[v])).join(' | ')} | ${ms(ld.longestTaskMs[v], 0)} | ${ms(ld.loadEventMs[v], 0)} | ${(b.mainThread.raw / 1e3).toFixed(1)} KB / ${(b.mainThread.gzip / 1e3).toFixed(1)} KB${worker} |`,
     );
   }
   L.push('');
   L.push(
-    `Per-load figures (ms, variant then no tag, round by round, without DevTools): ${VARIANTS.map((v) => `${v} ${ld.proc.samples[v]?.map((x) => ms(x, 0)).join(' ')}`).join('; ')}; no tag ${ld.proc.samples.none?.map((x) => ms(x, 0)).join(' ')}. The other renderers' main threads (the sender's SharedWorker, Chromium's spare renderer), median per load: ${Object.entries(ld.proc.otherRenderersMs).map(([v, x]) => `${v} ${ms(x, 1)}`).join(', ')} ms.`,
+    `Per-load figures (ms, variant then no tag, round by round, without DevTools): ${VARIANTS.map((v) => `${v} ${ld.proc.samples[v]?.map((x) => ms(x, 0)).join(' ')}`).join('; ')}; no tag ${ld.proc.samples.none?.map((x) => ms(x, 0)).join(' ')}. The other renderer processes (Chromium's spare renderer; the page's worker and sender are threads of its own renderer), whole processes, median per load: ${Object.entries(ld.proc.otherRenderersMs).map(([v, x]) => `${v} ${ms(x, 1)}`).join(', ')} ms.`,
   );
   L.push('');
   L.push('## 3. Scaling');

@@ -23,6 +23,8 @@ declare const __OFFTAG_SESSION_KEYS__: (brand: string) => string[];
  * code is dropped from offtag.js; else a function of the event that fills `snapshot.page`.
  */
 declare const __OFFTAG_PAGE_READS__: 0 | ((event: EngineEvent, problems: SnapshotProblem[]) => PageValues);
+/** Once: the define is an expression (its reads share one re-entry flag). */
+const pageReads = __OFFTAG_PAGE_READS__;
 
 declare global {
   interface Window {
@@ -115,7 +117,7 @@ const send = (event: EngineEvent): number => {
   if (dead) return noWorker(event.type), 0;
   const t0 = performance.now();
   const snapshot = takeSnapshot(++seq, applied, dataLayerName, sessionKeys, hooks.tree, !worker);
-  if (__OFFTAG_PAGE_READS__) snapshot.page = __OFFTAG_PAGE_READS__(event, snapshot.problems!);
+  if (pageReads) snapshot.page = pageReads(event, snapshot.problems!);
   const input: EngineInput = { type: 'event', event, snapshot };
   post(input);
   try {

@@ -255,3 +255,71 @@ window._satellite = { _monitors: [{ ruleCompleted: function (e) { window.__compl
   expect(fromTurbine['customer combination key']).toBe('0812345:SAP-99');
   expect(fromTurbine['previous page name']).toBe('acme:educational content:order management');
 });
+
+/**
+ * Page reads (docs/import.md, "What stays on the page"): data elements and conditions that need
+ * the page — Local Storage, DOM Attribute, Page Info title, custom code reading the document — run
+ * with turbine on one page and, imported and built with `offtag build`, in offtag.js on another
+ * page with the same document and localStorage. The values (`getVar` under turbine,
+ * `getVarAsync` under Offtag, each a direct call's fresh read) and the rules that complete, in
+ * their order, are the same.
+ */
+test('page reads: local storage, DOM attributes, the title and custom code on the page give what turbine gives', async ({ page, context }) => {
+  test.setTimeout(120_000);
+  const library = 'tests/fixtures/launch/page-reads.js';
+  const out = 'test-results/import-e2e/page-reads';
+  const { lines: report } = runImport({ library, out });
+  expect(report.at(-1)).toBe('1 rules entirely in the worker, 6 rules partly on the page, 0 items not imported.');
+  const built = await buildLibrary({ container: `${out}/container.ts`, env: 'production', out: 'dist/import-page-reads' });
+  expect(built.problems).toEqual([]);
+  expect(built.gzip).toBeGreaterThan(built.bridge);
+  const lib = readLibrary(readFileSync(library, 'utf8'), library);
+  const names = Object.keys(lib.dataElements ?? {});
+  const ruleNames = new Set((lib.rules ?? []).map((r) => r.name));
+  const body = '<h1>  Nitrile \n Gloves </h1><div id="product" class="card wide" data-sku="1ABC2" data-stock="yes"><a href="https://shop.example/buy?sku=1ABC2">Buy</a></div>';
+  const head = '<title>Gloves | Keepstock</title>';
+  await context.addInitScript(() => localStorage.setItem('basket', '3'));
+
+  // ---- turbine, in Chromium ----
+  await context.route(`${ORIGIN}/**`, (route) =>
+    new URL(route.request().url()).pathname === '/launch.js'
+      ? route.fulfill({ contentType: 'text/javascript', body: readFileSync(library, 'utf8') + turbine() })
+      : route.fulfill({ contentType: 'text/html', body: PAGE.replace('<title>Gloves</title>', head).replace('<p>every module</p>', body) }),
+  );
+  await page.goto(URL_, { referer: REFERRER, waitUntil: 'load' });
+  await page.evaluate(() => (window as unknown as PageWindow)._satellite.track('check'));
+  await page.waitForFunction(() => (window as unknown as PageWindow).__completed.includes('last'));
+  const fromTurbine = await page.evaluate((ns) => {
+    const w = window as unknown as PageWindow & { _satellite: { getVar(n: string): unknown } };
+    return { completed: w.__completed, values: Object.fromEntries(ns.map((n) => [n, w._satellite.getVar(n)])) };
+  }, names);
+
+  // ---- the imported container, built: offtag.js reads the page with each event ----
+  const offtag = await context.newPage();
+  const lines = consoleOf(offtag);
+  await context.route(`${SERVERS.page}/import-page-reads.html`, (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: `<!doctype html><html><head><meta charset="utf-8">${head}<script src="/offtag-config.js"></script>
+<script src="/dist/import-page-reads/offtag.js"></script></head><body>${body}</body></html>`,
+    }),
+  );
+  await offtag.goto(`${SERVERS.page}/import-page-reads.html`, { waitUntil: 'load' });
+  await offtag.waitForFunction(() => !!(window as unknown as { offtag?: unknown }).offtag);
+  await offtag.evaluate(() => (window as unknown as PageWindow)._satellite.track('check'));
+  await expect.poll(() => lines.includes('last')).toBe(true);
+  const values = await offtag.evaluate(async (ns) => {
+    const s = (window as unknown as { _satellite: { getVarAsync(n: string): Promise<unknown> } })._satellite;
+    const out: Record<string, unknown> = {};
+    for (const n of ns) out[n] = await s.getVarAsync(n);
+    return out;
+  }, names);
+
+  expect(lines.filter((l) => ruleNames.has(l))).toEqual(fromTurbine.completed);
+  expect(values).toEqual(fromTurbine.values);
+  // Not empty: page conditions passed and failed, values of each kind were read.
+  expect(fromTurbine.completed).toEqual(['in stock', 'title mentions gloves', 'basket has items', 'not sold out', 'last']);
+  expect(fromTurbine.values).toMatchObject({ 'basket size': '3', 'no such item': 'none', 'heading text': 'nitrile gloves', 'product sku': '1ABC2', 'buy link': 'https://shop.example/buy?sku=1ABC2', 'product class': 'card wide', 'missing element': 'no element', 'document title': 'gloves | keepstock', 'stock from the page': 'yes' });
+  // The read that throws on the page: offtag.js names it, and the event went on.
+  expect(lines.some((l) => l.includes('The page read of data element "throwing code" threw: TypeError'))).toBe(true);
+});

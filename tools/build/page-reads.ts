@@ -109,7 +109,7 @@ export function pageReadsDefine(list: PageReadList): string {
     '((b)=>(e,p)=>{',
     'if(b)return{};b=1;try{',
     'const o={},',
-    'r=(g,k,f)=>{try{(o[g]||(o[g]={}))[k]=f(e)}catch(x){p.push({kind:"page",g,k,detail:x instanceof Error?x.name+": "+x.message:x&&typeof x=="object"?"a thrown object":String(x)})}},',
+    'r=(g,k,f)=>{try{const v=f(e);(o[g]||(o[g]={}))[k]=v}catch(x){p.push({kind:"page",g,k,detail:x instanceof Error?x.name+": "+x.message:x&&typeof x=="object"?"a thrown object":String(x)})}},',
     'l=k=>{try{return localStorage.getItem(k)}catch(x){return null}},',
     'a=(s,n)=>{const t=document.querySelector(s);if(t)return n=="text"?t.innerText||t.textContent:n in t?t[n]:t.getAttribute(n)};',
     ...lines,

@@ -35,6 +35,8 @@ export function createAcknowledger(o: AcknowledgerOptions): Acknowledger {
   /** The highest seq handled, and the highest acknowledged (or being committed). */
   let done = 0;
   let asked = 0;
+  /** The highest seq the page was told. */
+  let said = 0;
   /** A beacon of this page waits for the next commit (one that came after the last event's acknowledgement: a late batch). */
   let fresh = false;
   let recheck: ReturnType<typeof setTimeout> | undefined;
@@ -59,8 +61,14 @@ export function createAcknowledger(o: AcknowledgerOptions): Acknowledger {
     fresh = false;
     const seq = (asked = done);
     // Acknowledgements are cumulative: one that a newer one follows is not posted (in a burst, one
-    // message to the page instead of one per event; docs/runtime.md, "Messages per event").
-    void Promise.all([o.orphansDone(), beacons.commit(o.pid, seq)]).then(() => asked > seq || o.post(seq));
+    // message to the page instead of one per event; docs/runtime.md, "Messages per event"), nor one
+    // the page already has (a late batch's commit: at load, the Page View's beacon waits for the
+    // visitor ids and is committed after its event was acknowledged).
+    void Promise.all([o.orphansDone(), beacons.commit(o.pid, seq)]).then(() => {
+      if (asked > seq || seq <= said) return;
+      said = seq;
+      o.post(seq);
+    });
   }
   return {
     handled(input) {

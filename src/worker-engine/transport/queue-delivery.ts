@@ -42,7 +42,9 @@ export function settle(q: QueueState, key: string, result: SendResult, rttMs: nu
   if (isSettled(result)) {
     if (result.status >= 200 && result.status < 300) q.onDelivered.get(key)?.(result.ms ?? rttMs);
     forget(q, key);
-    q.writer.remove(key);
+    // More to send now (the line holds others): its delete waits until the line is empty (`pump`).
+    if (q.running && q.work.some((k) => k !== key)) q.writer.removeLater(key);
+    else (q.writer.remove(key), q.writer.release());
     if (b.attempts > 0) q.opts.log(`Analytics beacon delivered after ${b.attempts + 1} attempts.`);
     return true;
   }

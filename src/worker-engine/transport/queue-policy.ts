@@ -21,6 +21,11 @@ export const RENEW_BATCH = 200;
 export const RUN_MAX = 64;
 /** Store transactions start at most this often (ms): a burst's writes and deletes share them. */
 export const STORE_GROUP_MS = 8;
+/**
+ * Deletes of delivered beacons wait while the line has more to send, at most this many
+ * (`StoreWriter.removeLater`): a page that dies meanwhile has them sent again by the next one.
+ */
+export const DELETES_WAIT_MAX = 256;
 /** Ack markers older than this are pruned at start. */
 export const ACK_MAX_AGE_MS = 7 * 864e5;
 /** A claim must cover a whole request and this much more for the request to start (`claimRunsOut`). */

@@ -39,6 +39,8 @@ export async function pump(q: QueueState): Promise<void> {
     }
   } finally {
     q.running = false;
+    // The line is empty: the deletes of the beacons it delivered go now (`removeLater`).
+    q.writer.release();
     settleIdle(q);
   }
 }

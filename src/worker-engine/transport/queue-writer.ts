@@ -2,7 +2,7 @@
  * The beacon queue's writes to its store: batched, one transaction per batch, in order, and
  * the store's failure noticed once (the queue then keeps its beacons in memory only).
  */
-import { STORE_GROUP_MS } from './queue-policy.ts';
+import { DELETES_WAIT_MAX, STORE_GROUP_MS } from './queue-policy.ts';
 import type { BeaconStore } from './store.ts';
 
 export interface StoreWriter {
@@ -16,6 +16,14 @@ export interface StoreWriter {
   write(key: string, value: unknown): Promise<boolean>;
   /** Deletes `key` in the next transaction. */
   remove(key: string): void;
+  /**
+   * Deletes `key` once `release` is called (the line has nothing more to send), or once
+   * `DELETES_WAIT_MAX` wait: a delivered beacon's delete, which costs the store per key, does not
+   * compete with the sends of a burst (docs/delivery.md, "The path of a beacon", step 4).
+   */
+  removeLater(key: string): void;
+  /** The deletes `removeLater` holds go in the next transaction. */
+  release(): void;
   /** Puts `value` in the next transaction without starting one (a `write` right after takes it along). */
   stage(key: string, value: unknown): void;
   /** Resolves once the transactions asked for so far are over. */
@@ -37,6 +45,8 @@ export function createStoreWriter({ store, timeoutMs, log, holding, ...o }: Stor
   /** By key: a key written again before its transaction (a page's marker, event after event) is put once, with its last value. */
   let puts = new Map<string, unknown>();
   let dels: string[] = [];
+  /** Deletes held by `removeLater`. */
+  let later: string[] = [];
   let flushing: Promise<boolean> | undefined;
   let lastFlush = -Infinity;
 
@@ -102,6 +112,15 @@ export function createStoreWriter({ store, timeoutMs, log, holding, ...o }: Stor
     run,
     write: (key, value) => (puts.set(key, value), flush()),
     remove: (key) => (dels.push(key), void flush()),
+    removeLater(key) {
+      if (later.push(key) >= DELETES_WAIT_MAX) this.release();
+    },
+    release() {
+      if (!later.length) return;
+      dels.push(...later);
+      later = [];
+      void flush();
+    },
     stage: (key, value) => void puts.set(key, value),
     caughtUp: () => Promise.resolve(flushing).then(() => storeChain),
   };

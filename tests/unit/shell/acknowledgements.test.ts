@@ -66,8 +66,8 @@ describe('acknowledgements', () => {
     expect(posted).toEqual([1]);
   });
 
-  it('a beacon made after the last acknowledgement (a late batch) is committed in the next task, with no new event', async () => {
-    const { acks, commits } = setup();
+  it('a beacon made after the last acknowledgement (a late batch) is committed in the next task, with no new event; the page, told already, is not told again', async () => {
+    const { acks, commits, posted } = setup();
     acks.handled(event(1));
     acks.acknowledge();
     await vi.advanceTimersByTimeAsync(0);
@@ -75,6 +75,11 @@ describe('acknowledgements', () => {
     expect(commits).toEqual([1]);
     await vi.advanceTimersByTimeAsync(0);
     expect(commits).toEqual([1, 1]);
+    expect(posted).toEqual([1]);
+    acks.handled(event(2));
+    acks.acknowledge();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(posted).toEqual([1, 2]);
   });
 
   it('are said only once the orphans handed over at init are finished', async () => {

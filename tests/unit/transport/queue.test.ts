@@ -317,6 +317,37 @@ describe.each(MODES)('%s', (m) => {
       await c;
       expect(collector.beacons.map((b) => b.pageName)).toEqual(['p3']);
     });
+    it('a delivered beacon\'s delete waits while the line has more to send; the line\'s end deletes them together', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance', 'Date'] });
+      try {
+        const base = memoryStore();
+        const deletes: string[][] = [];
+        const store: BeaconStore = { ...base, setMany: async (e, d = []) => (d.length && deletes.push(d), base.setMany(e, d)) };
+        let release!: () => void;
+        const gate = new Promise<void>((r) => (release = r));
+        const sent: string[] = [];
+        const { q } = queue({
+          store,
+          fetch: async (u) => {
+            sent.push(u);
+            if (sent.length === 3) await gate;
+            return { status: 204 };
+          },
+        });
+        for (let n = 1; n <= 3; n++) void q.enqueue({ method: 'GET', url: beaconUrl(n) });
+        // 1 and 2 delivered, 3 out: many transaction slots later, nothing is deleted yet.
+        await vi.advanceTimersByTimeAsync(10 * STORE_GROUP_MS);
+        expect(sent).toHaveLength(3);
+        expect(deletes).toEqual([]);
+        release();
+        await vi.advanceTimersByTimeAsync(3 * STORE_GROUP_MS);
+        await q.idle();
+        expect(deletes.map((d) => d.length)).toEqual([3]);
+        expect(await base.keys()).toEqual([]);
+      } finally {
+        vi.useRealTimers();
+      }
+    });
     it(`store transactions start at most every ${STORE_GROUP_MS} ms: a burst's events share them`, async () => {
       // The queue's own clock: twelve events 1 ms apart are 1 ms apart however busy the machine is.
       vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance', 'Date'] });
