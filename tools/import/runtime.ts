@@ -836,6 +836,13 @@ export const ECID_VARIABLES: Record<string, (v: unknown) => VisitorOptions | str
   idSyncDisableSyncs: (v) => ({ disableIdSyncs: visitorBoolean(v) }),
   disableThirdPartyCookies: (v) => ({ disableThirdPartyCookies: visitorBoolean(v) }),
   idSyncDisable3rdPartySyncing: (v) => ({ disableThirdPartyCookies: visitorBoolean(v) }),
+  cookieDomain: (v) => ({ cookieDomain: String(v) }),
+  cookieLifetime: (v) => {
+    const text = String(v);
+    if (text === 'SESSION' || text === 'NONE') return { cookieLifetime: text };
+    const n = Number(v);
+    return Number.isFinite(n) && n > 0 ? { cookieLifetime: n } : `cookieLifetime ${JSON.stringify(v)} is neither seconds, SESSION nor NONE; the AMCV cookie lives two years`;
+  },
 };
 
 /** VisitorAPI's reading of a boolean option: the strings "true" and "false" are booleans, anything else by its truth. */

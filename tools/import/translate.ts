@@ -542,8 +542,6 @@ const ECID_UNSUPPORTED: Record<string, string> = {
   marketingCloudServerSecure: "the engine's visitor service sends its ID calls to the container's idServiceHost setting (its Audience Manager server), and makes no call to a marketingCloudServer CNAME",
   audienceManagerServer: "the Audience Manager server is the container's idServiceHost setting; set it there",
   audienceManagerServerSecure: "the Audience Manager server is the container's idServiceHost setting; set it there",
-  cookieDomain: "the engine's visitor service writes the AMCV cookie on the cookie domain the bridge detects, as VisitorAPI does without it",
-  cookieLifetime: "the engine's visitor service writes the AMCV cookie for two years, VisitorAPI's default",
   loadTimeout: "the engine's visitor service waits 30 seconds for an ID call, VisitorAPI's default",
 };
 

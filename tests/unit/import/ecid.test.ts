@@ -29,6 +29,7 @@ const library = {
     'tracking server': jsVar('digitalData.site.trackingServer'),
     'sync container': jsVar('digitalData.site.syncContainer'),
     'crm id': jsVar('digitalData.user.crmId'),
+    'cookie domain': jsVar('digitalData.site.cookieDomain'),
   },
   extensions: {
     core: { displayName: 'Core', hostedLibFilesBaseUrl: 'https://assets.example.com/extensions/core/', modules: {} },
@@ -38,7 +39,9 @@ const library = {
       variables: [
         { name: 'trackingServer', value: '%tracking server%' },
         { name: 'idSyncContainerID', value: '%sync container%' },
+        { name: 'cookieDomain', value: '%cookie domain%' },
         { name: 'cookieLifetime', value: '86400' },
+        { name: 'loadTimeout', value: '5000' },
       ],
     }),
   },
@@ -50,8 +53,10 @@ const library = {
   ],
 };
 
+const START = Date.UTC(2026, 0, 15, 10, 0, 0);
 const fixture = (dataLayer: unknown): Fixture => ({
   name: 'ECID variables from data elements',
+  clock: { start: START },
   page: { url: 'https://www.keepstock.example/', cookieDomain: '.keepstock.example' },
   // An analytics visitor id the library takes only with a tracking server.
   cookies: { s_vi: '[CS]v1|2F0A1B2C3D4E5F60-6000012345678901[CE]' },
@@ -69,12 +74,16 @@ describe('an imported ECID extension with %data element% variables', () => {
   const load = async () => ((await import(/* @vite-ignore */ '../../../' + TMP + '/out/container.ts')) as { container: NonNullable<Parameters<typeof replay>[1]>['container'] }).container!;
 
   it('reports only the variable the engine does not take', () => {
-    expect(lines.filter((l) => l.startsWith('ECID variable'))).toEqual(["ECID variable cookieLifetime not imported: the engine's visitor service writes the AMCV cookie for two years, VisitorAPI's default"]);
+    expect(lines.filter((l) => l.startsWith('ECID variable'))).toEqual(["ECID variable loadTimeout not imported: the engine's visitor service waits 30 seconds for an ID call, VisitorAPI's default"]);
   });
 
   it('expands the tokens on the first event: the ID call carries the container id, the beacon the analytics id; customer ids from a data element reach the ID call', async () => {
     const container = await load();
-    const { effects } = await replay(fixture({ site: { trackingServer: 'metrics.keepstock.example', syncContainer: 7 }, user: { crmId: 'u-1' } }), { container, services: container.services! });
+    const { effects } = await replay(fixture({ site: { trackingServer: 'metrics.keepstock.example', syncContainer: 7, cookieDomain: 'keepstock.example' }, user: { crmId: 'u-1' } }), { container, services: container.services! });
+    // The AMCV cookie on the cookie domain from the data layer, for a day (cookieLifetime 86400).
+    const amcv = effects.filter((e): e is Extract<Effect, { type: 'cookie' }> => e.type === 'cookie' && e.name.startsWith('AMCV_'));
+    expect(amcv.length).toBeGreaterThan(0);
+    for (const c of amcv) expect({ domain: c.domain, expires: c.expires }).toEqual({ domain: 'keepstock.example', expires: START + 86_400_000 });
     const ids = requests(effects, '/id?');
     expect(ids.length).toBe(2);
     expect(ids[0]).toContain('&d_nsid=7&');
@@ -88,6 +97,9 @@ describe('an imported ECID extension with %data element% variables', () => {
     const container = await load();
     const { effects } = await replay(fixture({ user: { crmId: 'u-1' } }), { container, services: container.services! });
     expect(requests(effects, '/id?')[0]).toContain('&d_nsid=0&');
+    const amcv = effects.filter((e): e is Extract<Effect, { type: 'cookie' }> => e.type === 'cookie' && e.name.startsWith('AMCV_'));
+    // Without the data element's value: the detected cookie domain.
+    expect(amcv.map((c) => c.domain)).toContain('.keepstock.example');
     expect(requests(effects, '/b/ss/')[0]).not.toContain('aid=');
   });
 });
