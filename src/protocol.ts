@@ -159,6 +159,17 @@ export interface TriggerEvent {
  * A listener the worker asks the bridge to install (the `listen` effect). One per distinct rule
  * event; `key` comes back in each `trigger` event it causes.
  */
+/**
+ * Adobe's element property filter (`elementProperties`): the element's property `name` (its
+ * attribute when it has no such property; `@text`/`innerText`: its text) equals `value`, or
+ * matches it as a case-insensitive regular expression.
+ */
+export interface ElementProperty {
+  name: string;
+  value: string;
+  valueIsRegex?: boolean;
+}
+
 export type TriggerListener =
   | {
       key: string;
@@ -167,6 +178,7 @@ export type TriggerListener =
       bubbleFireIfParent?: boolean;
       bubbleFireIfChildFired?: boolean;
       bubbleStop?: boolean;
+      properties?: ElementProperty[];
     }
   | {
       key: string;
@@ -177,8 +189,10 @@ export type TriggerListener =
       bubbleFireIfParent?: boolean;
       bubbleFireIfChildFired?: boolean;
       bubbleStop?: boolean;
+      properties?: ElementProperty[];
     }
-  | { key: string; type: 'element-visible'; selector: string; everyEntry?: boolean }
+  /** `delay`: ms the element must stay in view before it fires. */
+  | { key: string; type: 'element-visible'; selector: string; everyEntry?: boolean; properties?: ElementProperty[]; delay?: number }
   | { key: string; type: 'scroll-depth'; percent: number }
   /** `limit`: how many times it fires; 0: no limit. */
   | { key: string; type: 'timer'; ms: number; limit: number };

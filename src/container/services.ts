@@ -6,11 +6,13 @@
  */
 import { createServices } from '../worker-engine/adobe-services.ts';
 import type { Services } from '../worker-engine/services.ts';
+import type { VisitorOptions } from '../worker-engine/visitor/service.ts';
 import type { ServicesDef } from './define.ts';
 
-export function adobeServices(): ServicesDef<Services> {
+/** `visitor`: the visitor-ID service's fixed configuration (what the ECID extension holds, docs/visitor.md). */
+export function adobeServices(options: { visitor?: VisitorOptions } = {}): ServicesDef<Services> {
   return {
-    create: createServices,
+    create: (ctx) => createServices(ctx, options.visitor),
     hooks: ({ visitor, analytics }) => ({
       // Automatic link tracking (download and exit links) runs before the click rules.
       onClick: (link) => analytics.onClick(link),

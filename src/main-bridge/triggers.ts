@@ -6,7 +6,7 @@
  * listener's key. No handler throws into the page: a failure is caught and dropped.
  */
 import { ELEMENT_TEXT_LIMIT } from '../protocol-keys.ts';
-import { type ElementInfo, type EngineEvent, type TriggerEvent, type TriggerListener } from '../protocol.ts';
+import { type ElementInfo, type ElementProperty, type EngineEvent, type TriggerEvent, type TriggerListener } from '../protocol.ts';
 import { cloneable } from './snapshot.ts';
 
 /** offtag.js's `send`; `element`: the element the trigger matched, for the container's page reads (docs/containers.md, "Page reads"). */
@@ -68,6 +68,26 @@ function validSelector(selector: string | undefined): boolean {
 
 const matches = (node: Node, selector: string) => node instanceof Element && node.matches(selector);
 
+/** An element's property as Adobe's filter reads it: its text for `@text`/`innerText`, its property, else its attribute. */
+function propertyOf(el: Element, name: string): unknown {
+  if (name == '@text' || name == 'innerText') return el.textContent || (el as HTMLElement).innerText;
+  return name in el ? (el as unknown as Record<string, unknown>)[name] : el.getAttribute(name);
+}
+
+/**
+ * Whether a node passes Adobe's element property filter: every property equals its value (a
+ * value of another type than text never does) or matches it as a case-insensitive regular
+ * expression; a missing property never matches.
+ */
+export function hasProperties(node: Node | null, properties: ElementProperty[] | undefined): boolean {
+  if (!properties) return true;
+  if (!(node instanceof Element)) return false;
+  return properties.every((p) => {
+    const v = propertyOf(node, p.name);
+    return v != null && (p.valueIsRegex ? new RegExp(p.value, 'i').test(String(v)) : v === p.value);
+  });
+}
+
 /**
  * Adobe's bubbling rules for one DOM event: from its target up through the ancestors, each
  * listener fires for the nodes it matches (a listener without a selector: for the target only),
@@ -85,6 +105,7 @@ export function bubble(ev: Event, listeners: Bubbling[], fire: Fire): void {
       if (l.bubbleFireIfChildFired === false && childFired) continue;
       if (node !== target && (l.bubbleFireIfParent === false || !l.selector)) continue;
       if (l.selector && !matches(node, l.selector)) continue;
+      if (!hasProperties(node, l.properties)) continue;
       const extra: Partial<TriggerEvent> = { element: elementInfo(node), target: elementInfo(target) };
       if (l.type == 'custom-event') extra.detail = travellingDetail((ev as CustomEvent).detail);
       fire(l, extra, node as Element);
@@ -125,18 +146,27 @@ function listenBubbling(listeners: Bubbling[], fire: Fire): Off {
 
 /**
  * Elements entering the viewport: one IntersectionObserver per listener, watching the elements
- * that match now and those added later (a MutationObserver on added nodes). Once per element,
- * unless `everyEntry`.
+ * that match now and those added later (a MutationObserver on added nodes). An element counts
+ * when it passes the property filter as it enters; with `delay`, it fires once it has stayed in
+ * view that long (leaving the viewport cancels it). Once per element, unless `everyEntry`.
  */
 function listenVisible(listeners: Array<Of<'element-visible'>>, fire: Fire): Off {
   if (!listeners.length || typeof IntersectionObserver == 'undefined') return () => {};
   const watchers = listeners.map((l) => {
+    const waiting = new Map<Element, ReturnType<typeof setTimeout>>();
     const io = new IntersectionObserver((entries) => {
-      for (const entry of entries)
-        if (entry.isIntersecting) {
-          if (!l.everyEntry) io.unobserve(entry.target);
-          fire(l, { element: elementInfo(entry.target) }, entry.target);
-        }
+      for (const { target: el, isIntersecting } of entries) {
+        clearTimeout(waiting.get(el));
+        waiting.delete(el);
+        if (!isIntersecting || !hasProperties(el, l.properties)) continue;
+        const go = () => {
+          waiting.delete(el);
+          if (!l.everyEntry) io.unobserve(el);
+          fire(l, { element: elementInfo(el) }, el);
+        };
+        if (l.delay) waiting.set(el, setTimeout(go, l.delay));
+        else go();
+      }
     });
     const done = new WeakSet<Element>();
     const watch = (el: Element) => {
@@ -144,7 +174,7 @@ function listenVisible(listeners: Array<Of<'element-visible'>>, fire: Fire): Off
       done.add(el);
       io.observe(el);
     };
-    return { l, io, watch };
+    return { l, io, watch, waiting };
   });
   const scan = (root: ParentNode & Node) => {
     for (const { l, watch } of watchers) {
@@ -163,7 +193,10 @@ function listenVisible(listeners: Array<Of<'element-visible'>>, fire: Fire): Off
   mo.observe(document, { childList: true, subtree: true });
   return () => {
     mo.disconnect();
-    for (const w of watchers) w.io.disconnect();
+    for (const w of watchers) {
+      w.io.disconnect();
+      w.waiting.forEach((t) => clearTimeout(t));
+    }
   };
 }
 

@@ -6,9 +6,11 @@
 import type { EngineContext } from './core/types.ts';
 import { createAnalyticsService } from './analytics/tracker.ts';
 import type { Services } from './services.ts';
-import { createVisitorService } from './visitor/service.ts';
+import { createLateVisitorService } from './visitor/late-options.ts';
+import type { VisitorOptions } from './visitor/service.ts';
 
-export function createServices(ctx: EngineContext): Services {
-  const visitor = createVisitorService(ctx);
+export function createServices(ctx: EngineContext, visitorOptions: VisitorOptions = {}): Services {
+  // Built on its first use, so a rule of the first event may still configure it (late-options.ts).
+  const visitor = createLateVisitorService(ctx, visitorOptions);
   return { visitor, analytics: createAnalyticsService(ctx, visitor) };
 }

@@ -4,6 +4,7 @@
  * through its hooks. Types only, so the tracker and the visitor service import them without a loop.
  */
 import type { LinkClick } from '../protocol.ts';
+import type { VisitorOptions } from './visitor/service.ts';
 
 /** The services a container built with `adobeServices()` (src/container) gets: built once per engine from the context. */
 export interface Services {
@@ -22,6 +23,12 @@ export interface VisitorValues {
 export interface VisitorService {
   /** The 'Visitor service' rule (Library Loaded): read the AMCV cookie, make the ID call if due. */
   start(): Promise<void>;
+  /**
+   * Configuration computed on the first event (an imported ECID extension's variables, tokens
+   * expanded), added to the container's fixed options; false once the service is built (its
+   * first use), when it no longer changes.
+   */
+  configure?(options: VisitorOptions): boolean;
   /** Resolves once the ID call answered or timed out (AppMeasurement waits for this). */
   getVisitorValues(): Promise<VisitorValues>;
   /** The org id as sent (`…@AdobeOrg`). */

@@ -110,7 +110,12 @@ test('the imported every-module library computes what turbine computes', async (
 });
 
 /** Nested cards around a button; `#ready` is in view, so "ready seen" completes once the page's observers run. */
-const CARDS = '<div class="card" id="outer"><div class="card" id="inner"><button class="add"><span>Add</span></button></div></div><form class="newsletter" onsubmit="return false"><button id="subscribe">Subscribe</button></form><p id="ready">ready</p>';
+const CARDS = '<div class="card" id="outer"><div class="card" id="inner"><button class="add"><span>Add</span></button></div></div><form class="newsletter" onsubmit="return false"><button id="subscribe">Subscribe</button></form><p id="ready">ready</p><p class="promo" data-kind="sale">sale</p><p class="promo" data-kind="news">news</p><p class="promo" data-kind="flash" id="flash">flash</p><script>document.addEventListener("click", function () { document.getElementById("flash").style.display = "none"; }, { once: true });</script>';
+/**
+ * The rules the page's load completes (elements in view, one after half a second in view), awaited on both sides before the page events.
+ * The flash promo is hidden by the page's first click, long before its minute in view: that rule never completes.
+ */
+const ON_LOAD = ['ready seen', 'window loaded', 'sale promo seen', 'news promo in view for half a second', 'flash promo seen'];
 type PageWindow = { __completed: string[]; digitalData: { cart: { total: number } }; _satellite: { track(id: string): void } };
 
 /**
@@ -148,7 +153,8 @@ test('page events: clicking, custom events and a data element change complete th
       : route.fulfill({ contentType: 'text/html', body: PAGE.replace('<p>every module</p>', CARDS) }),
   );
   await page.goto(URL_, { referer: REFERRER, waitUntil: 'load' });
-  await page.waitForFunction(() => ['ready seen', 'window loaded'].every((n) => (window as unknown as PageWindow).__completed.includes(n)));
+  await page.waitForFunction((names) => names.every((n) => (window as unknown as PageWindow).__completed.includes(n)), ON_LOAD);
+  const turbineOnLoad = await page.evaluate(() => (window as unknown as PageWindow).__completed);
   const turbineBefore = await page.evaluate(() => (window as unknown as PageWindow).__completed.length);
   await pageEvents(page);
   await page.waitForFunction(() => (window as unknown as PageWindow).__completed.includes('cart total changed'));
@@ -167,13 +173,30 @@ test('page events: clicking, custom events and a data element change complete th
     }),
   );
   await offtag.goto(`${SERVERS.page}/import-every-module.html`);
-  await expect.poll(() => ['ready seen', 'window loaded'].every((n) => completed().includes(n))).toBe(true);
+  await expect.poll(() => ON_LOAD.every((n) => completed().includes(n))).toBe(true);
+  const offtagOnLoad = completed();
   const offtagBefore = completed().length;
   await pageEvents(offtag);
   await expect.poll(() => completed().includes('cart total changed')).toBe(true);
   const fromOfftag = completed().slice(offtagBefore);
 
   expect(fromOfftag).toEqual(fromTurbine);
+  // The viewport rules of the page's load: each once on both sides (the element property filter
+  // picked one promo each; the delayed one fired after its half second in view; the flash promo
+  // left the viewport before its minute).
+  const viewport = (list: string[]) => list.filter((n) => n.includes('promo')).sort();
+  expect(viewport(offtagOnLoad)).toEqual(viewport(turbineOnLoad));
+  expect(viewport(turbineOnLoad)).toEqual(['flash promo seen', 'news promo in view for half a second', 'sale promo seen']);
+  for (const side of [completed(), await page.evaluate(() => (window as unknown as PageWindow).__completed)]) expect(side).not.toContain('flash promo in view for a minute');
+  // Element property filters: the outer card by its id, the inner by a case-insensitive regex, none by another text.
+  expect(fromTurbine.filter((n) => n === 'click on the outer card, by its id')).toHaveLength(1);
+  expect(fromTurbine.filter((n) => n === 'click on a card whose id matches')).toHaveLength(1);
+  expect(fromTurbine).not.toContain('click on a card with another text');
+  // Without a selector the filter reads the event's target: the button, not document or window.
+  expect(fromTurbine.filter((n) => n === 'custom event on an element of class add')).toHaveLength(1);
+  expect(fromTurbine.filter((n) => n === 'custom event on a button with its text')).toHaveLength(1);
+  expect(fromTurbine).toContain('newsletter form, by its class attribute');
+  expect(fromTurbine).not.toContain('form with another id');
   // Not empty: each kind of page event completed rules, bubbling fired a rule once per matching card.
   expect(fromTurbine.filter((n) => n === 'click on a card')).toHaveLength(2);
   expect(fromTurbine.filter((n) => n === 'custom event anywhere')).toHaveLength(3);

@@ -18,7 +18,9 @@ import { pageValue, type PageRead } from '../../src/worker-engine/core/page-read
 import type { EngineEvent } from '../../src/protocol.ts';
 import type { Action, Condition, CookieJar, DataElement, DataElementContext, Rule, RuleContext, RuleEventSpec, SessionStore } from '../../src/worker-engine/core/types.ts';
 import type { AnalyticsHit, Services } from '../../src/worker-engine/services.ts';
+import type { ElementProperty } from '../../src/protocol.ts';
 import type { Settings } from '../../src/worker-engine/core/settings.ts';
+import type { VisitorOptions } from '../../src/worker-engine/visitor/service.ts';
 
 type Name = string;
 type DCtx = DataElementContext<Name>;
@@ -342,13 +344,18 @@ export const windowLoaded = (): RuleEventSpec => ({ type: 'window-loaded' });
 export const pageBottom = (): RuleEventSpec => ({ type: 'dom-ready' });
 export const directCall = (identifier: string): RuleEventSpec => ({ type: 'direct-call', id: identifier.trim() });
 
-/** Adobe's bubbling options (the Core extension's `createBubbly`), only those the settings give. */
+/** Adobe's bubbling options (the Core extension's `createBubbly`), only those the settings give, and its element property filter. */
 export interface LaunchBubbling {
   bubbleFireIfParent?: boolean;
   bubbleFireIfChildFired?: boolean;
   bubbleStop?: boolean;
+  elementProperties?: ElementProperty[];
 }
+/** The element property filter as the engine's triggers take it (an empty one is none). */
+const props = (o: { elementProperties?: ElementProperty[] }) =>
+  o.elementProperties?.length ? { properties: o.elementProperties.map((p) => ({ name: p.name, value: p.value, ...(p.valueIsRegex ? { valueIsRegex: true } : {}) })) } : {};
 const bubbling = (o: LaunchBubbling) => ({
+  ...props(o),
   ...(o.bubbleFireIfParent !== undefined ? { bubbleFireIfParent: o.bubbleFireIfParent } : {}),
   ...(o.bubbleFireIfChildFired !== undefined ? { bubbleFireIfChildFired: o.bubbleFireIfChildFired } : {}),
   ...(o.bubbleStop !== undefined ? { bubbleStop: o.bubbleStop } : {}),
@@ -367,16 +374,24 @@ const anyElement = { selector: '*', bubbleFireIfParent: false } as const;
 export const customEvent = (type: string, elementSelector?: string, o: LaunchBubbling = {}): RuleEventSpec =>
   elementSelector
     ? { type: 'custom-event', name: type, target: 'window', selector: elementSelector, ...bubbling(o) }
-    : { type: 'custom-event', name: type, target: 'window' };
+    : { type: 'custom-event', name: type, target: 'window', ...props(o) };
 /** Core Click: a click on an element matching the selector (or inside one, by the bubbling options). */
 export const click = (elementSelector?: string, o: LaunchBubbling = {}): RuleEventSpec =>
-  elementSelector ? { type: 'click', selector: elementSelector, ...bubbling(o) } : { type: 'click', ...anyElement };
+  elementSelector ? { type: 'click', selector: elementSelector, ...bubbling(o) } : { type: 'click', ...props(o), ...anyElement };
 /** Core Form Submission. */
 export const formSubmission = (elementSelector?: string, o: LaunchBubbling = {}): RuleEventSpec =>
-  elementSelector ? { type: 'form-submit', selector: elementSelector, ...bubbling(o) } : { type: 'form-submit' };
-/** Core Enters Viewport: `frequency` "firstEntry" (Launch's default) or "everyEntry". */
-export const entersViewport = (elementSelector: string, frequency?: string): RuleEventSpec =>
-  frequency === 'everyEntry' ? { type: 'element-visible', selector: elementSelector, everyEntry: true } : { type: 'element-visible', selector: elementSelector };
+  elementSelector ? { type: 'form-submit', selector: elementSelector, ...bubbling(o) } : { type: 'form-submit', ...props(o) };
+/**
+ * Core Enters Viewport: `frequency` "firstEntry" (Launch's default) or "everyEntry"; `delay`: the
+ * milliseconds the element must stay in view ("in view for"); `elementProperties` checked as it enters.
+ */
+export const entersViewport = (elementSelector: string, frequency?: string, o: { delay?: number; elementProperties?: ElementProperty[] } = {}): RuleEventSpec => ({
+  type: 'element-visible',
+  selector: elementSelector,
+  ...(frequency === 'everyEntry' ? { everyEntry: true } : {}),
+  ...props(o),
+  ...(o.delay ? { delay: o.delay } : {}),
+});
 /** Core Time On Page: once, after that many seconds of page-visible time. */
 export const timeOnPage = (seconds: number): RuleEventSpec => ({ type: 'timer', ms: seconds * 1000 });
 /** Core Data Element Change: the data element's value differs from its previous reading. */
@@ -719,11 +734,148 @@ export function rule(def: LaunchRuleDef): LaunchRule {
   return { name: def.name, events: def.events, ...(def.order !== undefined && def.order !== 50 ? { order: def.order } : {}), conditions: def.conditions ?? [], actions: def.actions };
 }
 
+// ---- Core Visitor Behavior ---------------------------------------------------------------------------
+
+/**
+ * Core's visitor tracking, kept where the worker can read and write it: the tab's session facts
+ * (landing page and time, page views, traffic source), which Launch keeps in sessionStorage, in one
+ * sessionStorage item the bridge snapshots with each event; the visitor's counts (sessions,
+ * lifetime page views), which Launch keeps in localStorage, in one first-party cookie (the worker
+ * receives cookies with each event, not localStorage). One short key each, because the bridge
+ * (offtag.js) carries the names of the sessionStorage keys it reads. Counted once per page, at
+ * Library Loaded, as Core's helper counts when the library loads.
+ */
+/** The sessionStorage item with the tab's session facts (JSON). */
+export const VISITOR_SESSION_KEY = 'offtag_vts';
+/** The cookie with the visitor's session count and lifetime page views (`<sessions>.<page views>`). */
+export const VISITOR_COOKIE = 'offtag_vt';
+/** The cookie's lifetime: 400 days, the longest a browser keeps a cookie; rewritten on every page. */
+const VISITOR_COOKIE_DAYS = 400;
+
+type Stores = { cookies: CookieJar; session: SessionStore };
+interface VisitSession {
+  landingPage?: string;
+  landingTime?: number;
+  pagesViewed?: number;
+  trafficSource?: string;
+}
+
+/** The visitor's counts: the cookie's, else (first page under Offtag) the DTM cookies Core migrates from. */
+function visitorCounts(ctx: Stores): { sessions: number; pages: number } {
+  const kept = /^(\d+)\.(\d+)$/.exec(ctx.cookies.get(VISITOR_COOKIE) ?? '');
+  if (kept) return { sessions: Number(kept[1]), pages: Number(kept[2]) };
+  return { sessions: Number(ctx.cookies.get('_sdsat_session_count') ?? 0) || 0, pages: Number(ctx.cookies.get('_sdsat_lt_pages_viewed') ?? 0) || 0 };
+}
+
+function visitSession(ctx: Stores): VisitSession {
+  try {
+    const v = JSON.parse(ctx.session.get(VISITOR_SESSION_KEY) ?? '{}') as unknown;
+    return v && typeof v === 'object' ? (v as VisitSession) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** One page view counted as Core counts it at library load. */
+export function trackVisit(ctx: Stores & { snapshot: { url: string; referrer: string; time: number } }): void {
+  const s = visitSession(ctx);
+  const newSession = !s.landingPage;
+  if (newSession) {
+    s.landingPage = ctx.snapshot.url;
+    s.landingTime = ctx.snapshot.time;
+  }
+  const counts = visitorCounts(ctx);
+  if (newSession) counts.sessions++;
+  counts.pages++;
+  s.pagesViewed = (s.pagesViewed ?? 0) + 1;
+  // An empty referrer is no traffic source: a later page's referrer takes its place, as in Core.
+  if (!s.trafficSource) s.trafficSource = ctx.snapshot.referrer;
+  ctx.session.set(VISITOR_SESSION_KEY, JSON.stringify(s));
+  ctx.cookies.set(VISITOR_COOKIE, `${counts.sessions}.${counts.pages}`, { path: '/', expires: ctx.snapshot.time + VISITOR_COOKIE_DAYS * DAY_MS });
+}
+
+export type VisitorAttribute = 'landingPage' | 'trafficSource' | 'minutesOnSite' | 'sessionCount' | 'sessionPageViewCount' | 'lifetimePageViewCount' | 'isNewVisitor';
+export const VISITOR_ATTRIBUTES: VisitorAttribute[] = ['landingPage', 'trafficSource', 'minutesOnSite', 'sessionCount', 'sessionPageViewCount', 'lifetimePageViewCount', 'isNewVisitor'];
+
+/** Each attribute as Core answers it: a missing session fact is null (landing page, traffic source) or 0 (counts). */
+const VISITOR_READS: Record<VisitorAttribute, (ctx: DCtx) => unknown> = {
+  landingPage: (ctx) => visitSession(ctx).landingPage ?? null,
+  trafficSource: (ctx) => visitSession(ctx).trafficSource ?? null,
+  minutesOnSite: (ctx) => Math.floor((ctx.snapshot.time - (visitSession(ctx).landingTime ?? 0)) / 60_000),
+  sessionCount: (ctx) => visitorCounts(ctx).sessions,
+  sessionPageViewCount: (ctx) => visitSession(ctx).pagesViewed ?? 0,
+  lifetimePageViewCount: (ctx) => visitorCounts(ctx).pages,
+  isNewVisitor: (ctx) => visitorCounts(ctx).sessions === 1,
+};
+
+/** Core's Visitor Behavior data element: one attribute of the tracking above. */
+export function visitorBehavior(attribute: VisitorAttribute, finish: Finish = {}): LaunchDataElement {
+  return finished((ctx) => VISITOR_READS[attribute](ctx), finish);
+}
+
+/** The rule that stands for Core's visitor tracking: on Library Loaded, before every rule. */
+export const VISITOR_TRACKING_RULE = 'Core visitor tracking';
+export function visitorTrackingRule(): LaunchRule {
+  return { name: VISITOR_TRACKING_RULE, events: [libraryLoaded()], order: Number.MIN_SAFE_INTEGER, actions: [{ name: 'Count the page view', fn: (ctx) => trackVisit(ctx) }] };
+}
+
 /** The rule the ECID extension stands for: it starts with the library, before every rule. */
 export const ECID_RULE = 'Experience Cloud ID Service';
 
-/** The Experience Cloud ID Service extension's start: the visitor service, on Library Loaded, before every rule. */
-export function ecidRule(): LaunchRule {
+/**
+ * The ECID extension's variables the engine's visitor service takes, by VisitorAPI 5.5.0 name, with
+ * what each becomes (src/worker-engine/visitor/service.ts `VisitorOptions`). The import reports
+ * every other variable with its reason.
+ */
+export const ECID_VARIABLES: Record<string, (v: unknown) => VisitorOptions | string> = {
+  trackingServer: (v) => ({ trackingServer: String(v) }),
+  trackingServerSecure: (v) => ({ trackingServer: String(v) }),
+  overwriteCrossDomainMCIDAndAID: (v) => ({ overwriteCrossDomainMCIDAndAID: visitorBoolean(v) }),
+  idSyncContainerID: (v) => {
+    const n = Number(v);
+    return Number.isInteger(n) && n >= 0 ? { idSyncContainerId: n } : `idSyncContainerID ${JSON.stringify(v)} is not a whole number; the default 0 is used`;
+  },
+  disableIdSyncs: (v) => ({ disableIdSyncs: visitorBoolean(v) }),
+  idSyncDisableSyncs: (v) => ({ disableIdSyncs: visitorBoolean(v) }),
+  disableThirdPartyCookies: (v) => ({ disableThirdPartyCookies: visitorBoolean(v) }),
+  idSyncDisable3rdPartySyncing: (v) => ({ disableThirdPartyCookies: visitorBoolean(v) }),
+  cookieDomain: (v) => ({ cookieDomain: String(v) }),
+  cookieLifetime: (v) => {
+    const text = String(v);
+    if (text === 'SESSION' || text === 'NONE') return { cookieLifetime: text };
+    const n = Number(v);
+    return Number.isFinite(n) && n > 0 ? { cookieLifetime: n } : `cookieLifetime ${JSON.stringify(v)} is neither seconds, SESSION nor NONE; the AMCV cookie lives two years`;
+  },
+};
+
+/** VisitorAPI's reading of a boolean option: the strings "true" and "false" are booleans, anything else by its truth. */
+const visitorBoolean = (v: unknown) => (v === 'false' ? false : v === 'true' ? true : Boolean(v));
+
+/**
+ * The variables as the `Visitor` instance receives them: each value's `%data element%` tokens
+ * replaced on the event's data elements, an empty or missing value dropped (VisitorAPI drops empty
+ * settings), later variables winning.
+ */
+export function visitorOptions(ctx: Ctx, variables: Array<{ name: string; value: unknown }>): VisitorOptions {
+  const out: VisitorOptions = {};
+  for (const v of variables) {
+    const to = ECID_VARIABLES[v.name];
+    if (!to) continue;
+    const value = resolve(ctx, v.value);
+    if (value === undefined || value === null || value === '') continue;
+    const o = to(value);
+    if (typeof o === 'string') ctx.log('warn', `Experience Cloud ID Service: ${o}`);
+    else Object.assign(out, o);
+  }
+  return out;
+}
+
+/**
+ * The Experience Cloud ID Service extension's start: the visitor service, on Library Loaded, before
+ * every rule. Its variables are expanded here, on the first event, as Launch expands them when it
+ * creates the `Visitor` instance at library load, and configure the service before its first use.
+ */
+export function ecidRule(variables: Array<{ name: string; value: unknown }> = []): LaunchRule {
   return {
     name: ECID_RULE,
     events: [libraryLoaded()],
@@ -733,7 +885,10 @@ export function ecidRule(): LaunchRule {
         name: 'Start the visitor service',
         // Not awaited: the ID call may take up to 30 s, past the action timeout.
         fn: (ctx) => {
-          void ctx.services.visitor.start().catch((err: unknown) => {
+          const visitor = ctx.services.visitor;
+          if (variables.length && visitor.configure && !visitor.configure(visitorOptions(ctx, variables)))
+            ctx.log('warn', 'Experience Cloud ID Service: the visitor service was in use before Library Loaded; its variables are not applied');
+          void visitor.start().catch((err: unknown) => {
             ctx.log('error', `The visitor service did not start: ${err instanceof Error ? err.message : String(err)}`);
           });
         },

@@ -10,7 +10,7 @@ import vm from 'node:vm';
 import { place } from './custom-code.ts';
 import { isCode, type LaunchComponent, type LaunchContainer, type LaunchDataElement, type LaunchRule, type LaunchValue } from './read.ts';
 import { storedKey } from '../../src/worker-engine/core/types.ts';
-import { workerReadablePath } from './runtime.ts';
+import { ECID_VARIABLES, VISITOR_ATTRIBUTES, VISITOR_COOKIE, VISITOR_SESSION_KEY, workerReadablePath, type VisitorAttribute } from './runtime.ts';
 
 export interface TranslateOptions {
   /** The container's name (the output folder's). */
@@ -83,6 +83,8 @@ function finishArgs(de: LaunchDataElement, notes: string[]): string {
 /** The importer's view of one translation in progress. */
 class Translator {
   readonly sessionKeys = new Set<string>();
+  /** A Visitor Behavior data element was imported: the container counts page views (runtime.ts `visitorTrackingRule`). */
+  visitorTracking = false;
   readonly missingAssets: string[] = [];
   /** The data elements imported so far (they are translated before the rules). */
   readonly imported = new Set<string>();
@@ -226,7 +228,11 @@ class Translator {
         return `launch.domAttribute(${q(selector)}, ${q(property)}, ${f})`;
       }
       case 'visitorBehavior.js':
-        return skip(`Visitor Behavior (${q(s.attribute ?? '')}): Launch counts sessions, page views and new visitors in the page's localStorage, which the worker never sees, so its values would restart at the first page under Offtag`);
+        if (!VISITOR_ATTRIBUTES.includes(s.attribute as VisitorAttribute)) skip(`Visitor Behavior ${q(s.attribute ?? '')} is not an attribute of Core's data element`);
+        this.sessionKeys.add(VISITOR_SESSION_KEY);
+        this.visitorTracking = true;
+        notes.push(`counted in the worker: the session's facts in sessionStorage (${VISITOR_SESSION_KEY}), the visitor's counts in the ${VISITOR_COOKIE} cookie`);
+        return `launch.visitorBehavior(${q(s.attribute)}, ${f})`;
       case 'randomNumber.js':
       {
         const min = Number(s.min ?? 0);
@@ -264,23 +270,26 @@ class Translator {
       case 'directCall.js':
         return `launch.directCall(${q(str(s.identifier, 'the identifier'))})`;
       case 'customEvent.js':
-        this.noElementProperties(s, 'Custom Event');
         notes.push(`custom event ${q(str(s.type, 'the event type'))} observed on the page (offtag-triggers.js), on window as Launch listens`);
         return `launch.customEvent(${q(s.type)}${this.bubbly(s)})`;
       case 'click.js':
-        this.noElementProperties(s, 'Click');
         if (s.anchorDelay) notes.push(`Click's "delay link navigation" (anchorDelay ${q(s.anchorDelay)} ms) is not offered: Offtag never holds the page's navigation`);
         notes.push('click observed on the page (offtag-triggers.js)');
-        return `launch.click(${s.elementSelector ? q(str(s.elementSelector, 'the selector')) : ''}${this.bubbly(s, true)})`;
+        return `launch.click(${this.bubbly(s, true)})`;
       case 'submit.js':
-        this.noElementProperties(s, 'Form Submission');
         notes.push('form submission observed on the page (offtag-triggers.js)');
-        return `launch.formSubmission(${s.elementSelector ? q(str(s.elementSelector, 'the selector')) : ''}${this.bubbly(s, true)})`;
-      case 'entersViewport.js':
-        this.noElementProperties(s, 'Enters Viewport');
-        if (typeof s.delay === 'number' && s.delay > 0) skip(`Enters Viewport's "in view for ${s.delay} ms" (delay) is not offered by the engine's element-visible trigger`);
+        return `launch.formSubmission(${this.bubbly(s, true)})`;
+      case 'entersViewport.js': {
+        const o: Settings = { ...this.elementProperties(s) };
+        if (s.delay !== undefined && s.delay !== '' && s.delay !== 0) {
+          const delay = Number(s.delay);
+          if (!(delay > 0)) skip(`Enters Viewport's "in view for" ${q(s.delay)} is not a number of milliseconds`);
+          o.delay = delay;
+        }
         notes.push('element entering the viewport observed on the page (offtag-triggers.js)');
-        return `launch.entersViewport(${q(str(s.elementSelector, 'the selector'))}${s.frequency ? `, ${q(s.frequency)}` : ''})`;
+        const frequency = s.frequency ? q(s.frequency) : Object.keys(o).length ? 'undefined' : '';
+        return `launch.entersViewport(${q(str(s.elementSelector, 'the selector'))}${frequency ? `, ${frequency}` : ''}${Object.keys(o).length ? `, ${q(o)}` : ''})`;
+      }
       case 'timeOnPage.js': {
         const seconds = Number(s.timeOnPage);
         if (!(seconds > 0)) skip(`Time On Page of ${q(s.timeOnPage ?? null)} seconds is not a time`);
@@ -299,19 +308,44 @@ class Translator {
     }
   }
 
-  /** Adobe's `elementProperties` filter has no engine equivalent: the event is not imported when it has one. */
-  private noElementProperties(s: Settings, what: string): void {
-    if (Array.isArray(s.elementProperties) && s.elementProperties.length)
-      skip(`${what}'s element property filter (elementProperties) is not offered by the engine; a condition reading %this.getAttribute(name)% does the same`);
+  /**
+   * Adobe's `elementProperties` filter, checked on the page as the event happens (offtag-triggers.js):
+   * names and text values as written; a value with a %data element% token (which turbine expands
+   * when the rule is set up, on the page) or a regular expression that does not compile is not imported.
+   */
+  private elementProperties(s: Settings): { elementProperties?: Array<{ name: string; value: string; valueIsRegex?: boolean }> } {
+    if (s.elementProperties === undefined || (Array.isArray(s.elementProperties) && !s.elementProperties.length)) return {};
+    if (!Array.isArray(s.elementProperties)) skip('the element property filter (elementProperties) is not a list');
+    const out = (s.elementProperties as Settings[]).map((p) => {
+      const name = str(p.name, 'an element property name');
+      const value = p.value === undefined || p.value === null ? '' : String(p.value);
+      if (/%[^%\n]+%/.test(value)) skip(`element property ${q(name)} = ${q(value)}: a %data element% token in an element property filter is not imported`);
+      if (p.valueIsRegex === true) {
+        try {
+          new RegExp(value, 'i');
+        } catch {
+          skip(`element property ${q(name)}: ${q(value)} is not a regular expression`);
+        }
+      }
+      return { name, value, ...(p.valueIsRegex === true ? { valueIsRegex: true } : {}) };
+    });
+    return { elementProperties: out };
   }
 
-  /** `, {bubbling options}` when the settings give an element selector (without one the event fires for its target only). */
-  private bubbly(s: Settings, selectorArgDone = false): string {
-    if (!s.elementSelector) return '';
-    const o = Object.fromEntries((['bubbleFireIfParent', 'bubbleFireIfChildFired', 'bubbleStop'] as const).filter((k) => typeof s[k] === 'boolean').map((k) => [k, s[k]]));
-    const sel = selectorArgDone ? '' : `, ${q(str(s.elementSelector, 'the selector'))}`;
-    return `${sel}${Object.keys(o).length ? `, ${q(o)}` : ''}`;
+  /**
+   * The arguments after the event type: the selector, then `{bubbling options, elementProperties}`
+   * (bubbling only with a selector: without one the event fires for its target only).
+   */
+  private bubbly(s: Settings, selectorFirst = false): string {
+    const o: Settings = s.elementSelector
+      ? Object.fromEntries((['bubbleFireIfParent', 'bubbleFireIfChildFired', 'bubbleStop'] as const).filter((k) => typeof s[k] === 'boolean').map((k) => [k, s[k]]))
+      : {};
+    Object.assign(o, this.elementProperties(s));
+    const sel = s.elementSelector ? q(str(s.elementSelector, 'the selector')) : Object.keys(o).length ? 'undefined' : '';
+    const args = [sel, Object.keys(o).length ? q(o) : ''].filter(Boolean).join(', ');
+    return selectorFirst ? args : args ? `, ${args}` : '';
   }
+
 
   condition(c: LaunchComponent & { negate?: boolean; timeout?: number }, notes: string[]): string {
     const s = (c.settings ?? {}) as Settings;
@@ -504,25 +538,27 @@ function analyticsOptions(t: Translator, extras: string[], settings: Record<stri
 }
 
 /**
- * The ECID extension's variables (VisitorAPI configuration): each one the import cannot carry is
- * named with its reason. The tracking server is carried when it is the container's own
- * `trackingServer` (the Analytics extension's); no variable's `%data element%` token is expanded.
+ * The ECID extension's variables (VisitorAPI configuration): those the engine's visitor service
+ * takes (runtime.ts `ECID_VARIABLES`) go to the ECID rule as written, `%data element%` tokens and
+ * all, and are expanded on the first event; each other one is named with its reason.
  */
-function ecidVariables(variables: Array<{ name: string; value: unknown }>, settings: Record<string, unknown>): string[] {
-  const out: string[] = [];
+function ecidVariables(variables: Array<{ name: string; value: unknown }>, out: string[]): Array<{ name: string; value: unknown }> {
+  const kept: Array<{ name: string; value: unknown }> = [];
   for (const v of variables) {
-    const value = typeof v.value === 'string' ? v.value : q(v.value);
-    if (/%[^%\n]+%/.test(value)) {
-      out.push(`ECID variable ${v.name} = ${q(value)} not imported: the worker's visitor service takes its configuration when the worker starts, before any data element has a value, so a %data element% token cannot be expanded into it; set the value in the container (settings, or window.offtagConfig on the page)`);
-    } else if (v.name === 'trackingServer' || v.name === 'trackingServerSecure') {
-      if (settings.trackingServer === undefined) settings.trackingServer = value;
-      else if (settings.trackingServer !== value) out.push(`ECID variable ${v.name} = ${q(value)} not imported: the container has one tracking server, ${q(settings.trackingServer)} (the Analytics extension's)`);
-    } else {
-      out.push(`ECID variable ${v.name} not imported: the worker's visitor service is started by adobeServices() with the container's org id and tracking server only`);
-    }
+    if (Object.prototype.hasOwnProperty.call(ECID_VARIABLES, v.name)) kept.push({ name: v.name, value: v.value });
+    else out.push(`ECID variable ${v.name} not imported: ${ECID_UNSUPPORTED[v.name] ?? "the engine's visitor service does not offer it"}`);
   }
-  return out;
+  return kept;
 }
+
+/** Why a VisitorAPI variable the engine does not take is left out, for the common ones. */
+const ECID_UNSUPPORTED: Record<string, string> = {
+  marketingCloudServer: "the engine's visitor service sends its ID calls to the container's idServiceHost setting (its Audience Manager server), and makes no call to a marketingCloudServer CNAME",
+  marketingCloudServerSecure: "the engine's visitor service sends its ID calls to the container's idServiceHost setting (its Audience Manager server), and makes no call to a marketingCloudServer CNAME",
+  audienceManagerServer: "the Audience Manager server is the container's idServiceHost setting; set it there",
+  audienceManagerServerSecure: "the Audience Manager server is the container's idServiceHost setting; set it there",
+  loadTimeout: "the engine's visitor service waits 30 seconds for an ID call, VisitorAPI's default",
+};
 
 export function translate(c: LaunchContainer, o: TranslateOptions): Translation {
   const dataLayer = o.dataLayer ?? commonestRoot(c);
@@ -567,7 +603,7 @@ export function translate(c: LaunchContainer, o: TranslateOptions): Translation 
   const analytics = analyticsOptions(t, extras, settings);
   const ecidSettings = c.extensions?.['adobe-mcid']?.settings as Settings | undefined;
   if (typeof ecidSettings?.orgId === 'string') settings.orgId = ecidSettings.orgId;
-  extras.push(...ecidVariables((ecidSettings?.variables ?? []) as Array<{ name: string; value: unknown }>, settings));
+  const ecidVars = ecidVariables((ecidSettings?.variables ?? []) as Array<{ name: string; value: unknown }>, extras);
 
   const ecid = Boolean(c.extensions?.['adobe-mcid']);
   if (t.pageBlocks.size) settings[PAGE_CODE_SETTING] = `/${o.name}.page-code.js`;
@@ -590,7 +626,7 @@ export const container = defineContainer({
   dataElements: launch.dataElements({
 ${deCode.map((d) => '    ' + indent(d, '    ')).join(',\n')}
   }),
-  rules: () => [${ecid ? '\n    // The Experience Cloud ID Service extension starts with the library, before every rule.\n    launch.ecidRule(),' : ''}
+  rules: () => [${ecid ? '\n    // The Experience Cloud ID Service extension starts with the library, before every rule.\n    launch.ecidRule(' + (ecidVars.length ? q(ecidVars) : '') + '),' : ''}${t.visitorTracking ? "\n    // Core's visitor tracking counts this page view when the library loads, before every rule.\n    launch.visitorTrackingRule()," : ''}
 ${ruleCode.map((r) => '    ' + indent(r, '    ')).join(',\n')}
   ],
 });

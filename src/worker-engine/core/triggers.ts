@@ -7,7 +7,7 @@
  * say the same thing share one listener and both run when it fires. The bridge sends the key
  * back with each `trigger` event.
  */
-import type { EngineEvent, TriggerListener } from '../../protocol.ts';
+import type { ElementProperty, EngineEvent, TriggerListener } from '../../protocol.ts';
 import type { BubbleOptions, PageTriggerSpec, Rule, RuleEventSpec } from './types.ts';
 
 type Spec<T extends PageTriggerSpec['type']> = Extract<PageTriggerSpec, { type: T }>;
@@ -20,9 +20,36 @@ const positive = (v: unknown): v is number => typeof v === 'number' && Number.is
 const flag = (v: unknown, name: string): string | undefined =>
   v === undefined || typeof v === 'boolean' ? undefined : `${name} must be true or false`;
 
-/** The bubbling options that differ from Adobe's defaults, in a fixed order (so equal options give equal keys). */
+/**
+ * The element property filter, each entry's fields in a fixed order (so equal filters give equal
+ * keys), or what is wrong with it: a name, a text value, a regular expression that compiles.
+ */
+function properties(list: unknown): { properties?: ElementProperty[] } | string {
+  if (list === undefined) return {};
+  if (!Array.isArray(list)) return 'properties must be a list of {name, value, valueIsRegex}';
+  const out: ElementProperty[] = [];
+  for (const p of list as Array<Partial<ElementProperty>>) {
+    if (!p || !text(p.name)) return 'each element property needs a name';
+    if (typeof p.value !== 'string') return `element property "${p.name}" needs a text value`;
+    const wrong = flag(p.valueIsRegex, 'valueIsRegex');
+    if (wrong) return wrong;
+    if (p.valueIsRegex) {
+      try {
+        new RegExp(p.value, 'i');
+      } catch {
+        return `element property "${p.name}": ${JSON.stringify(p.value)} is not a regular expression`;
+      }
+    }
+    out.push({ name: p.name, value: p.value, ...(p.valueIsRegex ? { valueIsRegex: true } : {}) });
+  }
+  return out.length ? { properties: out } : {};
+}
+
+/** The bubbling options that differ from Adobe's defaults, and the property filter, in a fixed order (so equal options give equal keys). */
 function bubbling(spec: BubbleOptions): BubbleOptions | string {
-  const out: BubbleOptions = {};
+  const props = properties(spec.properties);
+  if (typeof props === 'string') return props;
+  const out: BubbleOptions = { ...props };
   for (const name of ['bubbleFireIfParent', 'bubbleFireIfChildFired', 'bubbleStop'] as const) {
     const wrong = flag(spec[name], name);
     if (wrong) return wrong;
@@ -60,7 +87,10 @@ function elementVisible(spec: Spec<'element-visible'>): Checked {
   if (!text(spec.selector)) return 'selector must be a CSS selector';
   const wrong = flag(spec.everyEntry, 'everyEntry');
   if (wrong) return wrong;
-  return { type: 'element-visible', selector: spec.selector, ...(spec.everyEntry ? { everyEntry: true } : {}) };
+  const props = properties(spec.properties);
+  if (typeof props === 'string') return props;
+  if (spec.delay !== undefined && !positive(spec.delay)) return 'delay must be a number of milliseconds above 0';
+  return { type: 'element-visible', selector: spec.selector, ...(spec.everyEntry ? { everyEntry: true } : {}), ...props, ...(spec.delay ? { delay: spec.delay } : {}) };
 }
 
 function scrollDepth(spec: Spec<'scroll-depth'>): Checked {

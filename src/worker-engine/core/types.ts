@@ -2,7 +2,7 @@
  * The container model (Adobe's: data elements, and rules made of events, conditions and
  * actions) as typed TypeScript, and the context the engine hands to each piece.
  */
-import type { Effect, EngineEvent, LinkClick, LogLevel, NetResponse, PageInfo, RequestEffect, Snapshot } from '../../protocol.ts';
+import type { Effect, ElementProperty, EngineEvent, LinkClick, LogLevel, NetResponse, PageInfo, RequestEffect, Snapshot } from '../../protocol.ts';
 import type { Settings } from './settings.ts';
 import type { PageRead } from './page-reads.ts';
 
@@ -137,6 +137,8 @@ export type RuleEventSpec =
 
 /** How an event on an element counts for the elements around it (Adobe's Core extension "bubbling" options). */
 export interface BubbleOptions {
+  /** Only elements with these property values count (Adobe's `elementProperties`); all must match. */
+  properties?: ElementProperty[];
   /** Fire when the event began on a descendant of the matched element; default true. */
   bubbleFireIfParent?: boolean;
   /** Fire even when the same event already fired a rule for a descendant; default true. */
@@ -156,8 +158,11 @@ export type PageTriggerSpec =
   | ({ type: 'custom-event'; name: string; target?: 'document' | 'window'; selector?: string } & BubbleOptions)
   /** A form submitted (matching `selector`, when given). */
   | ({ type: 'form-submit'; selector?: string } & BubbleOptions)
-  /** An element matching `selector` entering the viewport: once per element, or on every entry. */
-  | { type: 'element-visible'; selector: string; everyEntry?: boolean }
+  /**
+   * An element matching `selector` (and `properties`) entering the viewport: once per element, or on
+   * every entry; with `delay`, once it has stayed in view that many milliseconds.
+   */
+  | { type: 'element-visible'; selector: string; everyEntry?: boolean; properties?: ElementProperty[]; delay?: number }
   /** The page scrolled so far that `percent` of its height has been in view; once per page. */
   | { type: 'scroll-depth'; percent: number }
   /** `ms` of page-visible time, then again every `ms`, `limit` times in all (default 1; 0: no limit). */

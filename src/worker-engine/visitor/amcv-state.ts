@@ -38,8 +38,18 @@ export interface AmcvState {
   persist(): void;
 }
 
+/**
+ * How the AMCV cookie is written (VisitorAPI's `cookieDomain` and `cookieLifetime`): the domain
+ * (default: the one the bridge detected), and its lifetime in seconds (default two years),
+ * `SESSION` (a session cookie) or `NONE` (not written).
+ */
+export interface AmcvCookieOptions {
+  domain?: string;
+  lifetime?: number | 'SESSION' | 'NONE';
+}
+
 /** `readsAnalyticsCookie`: the library has a tracking server, so it takes an MCAID from `s_vi`. */
-export function createAmcvState(ctx: EngineContext, orgId: string, digest: number, readsAnalyticsCookie = false): AmcvState {
+export function createAmcvState(ctx: EngineContext, orgId: string, digest: number, readsAnalyticsCookie = false, cookie: AmcvCookieOptions = {}): AmcvState {
   const now = () => ctx.env.now();
   const name = amcvCookieName(orgId);
   const sessionName = amcvsCookieName(orgId);
@@ -108,12 +118,13 @@ export function createAmcvState(ctx: EngineContext, orgId: string, digest: numbe
       if (blob) blob.expiry = Math.floor(now() / 1000);
     },
     persist() {
-      if (!ctx.page.cookiesEnabled) return;
-      const domain = ctx.page.cookieDomain;
+      if (!ctx.page.cookiesEnabled || cookie.lifetime === 'NONE') return;
+      const domain = cookie.domain || ctx.page.cookieDomain;
       const encoded = encodeAmcv(fields, digest);
-      // A page view that changed nothing leaves the cookie (and its 2-year expiry) as it was.
+      // A page view that changed nothing leaves the cookie (and its expiry) as it was.
       if (ctx.cookies.get(name) === encoded && !sessionWritePending()) return;
-      ctx.cookies.set(name, encoded, { expires: now() + AMCV_COOKIE_LIFETIME_SECONDS * 1000, path: '/', domain });
+      const lifetime = typeof cookie.lifetime === 'number' ? cookie.lifetime : AMCV_COOKIE_LIFETIME_SECONDS;
+      ctx.cookies.set(name, encoded, { ...(cookie.lifetime === 'SESSION' ? {} : { expires: now() + lifetime * 1000 }), path: '/', domain });
       if (sessionWritePending()) ctx.cookies.set(sessionName, '1', { path: '/', domain });
     },
   };

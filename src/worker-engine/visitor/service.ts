@@ -53,6 +53,10 @@ export interface VisitorOptions {
    * as `d_cid_ic=AVID%01<aid>` (docs/visitor.md, "adobe_mc hand-off and the analytics id").
    */
   trackingServer?: string;
+  /** `cookieDomain`: the domain the AMCV and AMCVS cookies (and the opt-in cookie, without its own) are written for; default: the detected one. */
+  cookieDomain?: string;
+  /** `cookieLifetime`: the AMCV cookie's lifetime in seconds (default two years), `SESSION` (a session cookie) or `NONE` (not written). */
+  cookieLifetime?: number | 'SESSION' | 'NONE';
 }
 
 export function createVisitorService(ctx: EngineContext, options: VisitorOptions = {}): VisitorService {
@@ -71,7 +75,7 @@ export function createVisitorService(ctx: EngineContext, options: VisitorOptions
   let startPromise: Promise<void> | undefined;
 
   const state = createVisitorState(ctx, orgId);
-  const amcv = createAmcvState(ctx, orgId, amcvDigest(ctx.settings.idServiceHost), hasTrackingServer);
+  const amcv = createAmcvState(ctx, orgId, amcvDigest(ctx.settings.idServiceHost), hasTrackingServer, { domain: options.cookieDomain, lifetime: options.cookieLifetime });
   const syncs = createIdSyncs(ctx, amcv, { containerId, disabled: !!(options.disableIdSyncs || options.disableThirdPartyCookies) });
   const ids = createIdCalls(ctx, {
     amcv,
@@ -88,7 +92,7 @@ export function createVisitorService(ctx: EngineContext, options: VisitorOptions
     writeCookie: (value, lifetime, domain) =>
       ctx.cookies.set(OPT_IN_COOKIE_NAME, value, { expires: now() + lifetime * 1000, path: '/', domain }),
     log: (m) => ctx.log('error', m),
-    cookieDomain: ctx.page.cookieDomain,
+    cookieDomain: options.cookieDomain || ctx.page.cookieDomain,
     hostname: hostnameOf(ctx.page.origin),
   });
   const ecidApproved = () => optIn.isApproved('ecid');

@@ -31,6 +31,26 @@ const BUY: ElementInfo = {
 };
 
 describe('listeners a container asks for (listenersOf)', () => {
+  it("Adobe's element property filter and Enters Viewport's delay travel with the listener; a wrong one is said, and the rule event ignored", () => {
+    const props = [{ name: 'id', value: 'buy' }, { name: '@text', value: '^add', valueIsRegex: true }];
+    const { listeners, problems } = listenersOf([
+      rule('a', { type: 'click', selector: '.buy', properties: props }, { type: 'element-visible', selector: '.promo', properties: [{ name: 'id', value: 'p1' }], delay: 1000 }),
+      rule('b', { type: 'custom-event', name: 'cart:add', properties: [{ name: 'x', value: '(', valueIsRegex: true }] }),
+      rule('c', { type: 'element-visible', selector: '.promo', delay: -5 }, { type: 'form-submit', properties: [{ name: '', value: 'v' }] }),
+    ]);
+    expect(listeners.map(({ key: _k, ...l }) => l)).toEqual([
+      { type: 'click', selector: '.buy', properties: props },
+      { type: 'element-visible', selector: '.promo', properties: [{ name: 'id', value: 'p1' }], delay: 1000 },
+    ]);
+    expect(problems).toEqual([
+      'Rule "b": its "custom-event" event is ignored: element property "x": "(" is not a regular expression.',
+      'Rule "c": its "element-visible" event is ignored: delay must be a number of milliseconds above 0.',
+      'Rule "c": its "form-submit" event is ignored: each element property needs a name.',
+    ]);
+    // Another filter is another listener.
+    expect(keyOf({ type: 'click', selector: '.buy', properties: props })).not.toBe(keyOf({ type: 'click', selector: '.buy' }));
+  });
+
   it('one listener per distinct page trigger, with defaults filled in and bubbling defaults left out', () => {
     const { listeners, problems } = listenersOf([
       rule('a', { type: 'library-loaded' }, { type: 'click' }, { type: 'click', selector: '.buy' }),

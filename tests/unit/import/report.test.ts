@@ -46,7 +46,7 @@ describe('the report', () => {
     expect(line('data element', 'other global')).toBe('data element "other global": on the page — JavaScript variable utag_data.page_name (outside the data layer, digitalData) read on the page with each event (offtag.js, built with it)');
     expect(line('data element', 'hero banner id')).toBe('data element "hero banner id": on the page — DOM Attribute "id" of ".hero" read on the page with each event (offtag.js, built with it)');
     expect(line('data element', 'visitor id in local storage')).toBe('data element "visitor id in local storage": on the page — Local Storage item "vid" read on the page with each event (offtag.js, built with it)');
-    expect(line('data element', 'landing page')).toContain('not imported — Visitor Behavior ("landingPage"): Launch counts sessions');
+    expect(line('data element', 'landing page')).toBe('data element "landing page": worker — counted in the worker: the session\'s facts in sessionStorage (offtag_vts), the visitor\'s counts in the offtag_vt cookie');
     expect(line('data element', 'document title')).toBe('data element "document title": on the page — Page Info "title" (document.title) read on the page with each event (offtag.js, built with it)');
     expect(line('data element', 'dice roll, empty range')).toContain('not imported — Random Number from 6 to 1 is not a range of integers');
     expect(line('rule', 'external custom code present')).toContain(': worker — 1 event(s), 0 condition(s) and 1 action(s) in the worker');
@@ -62,13 +62,13 @@ describe('the report', () => {
     expect(line('rule', 'hero banner changed')).toContain(': partly on the page — ');
     expect(line('rule', 'hero banner changed')).toContain('reads "hero banner id", read on the page with each event');
     expect(line('rule', 'history change')).toContain('not imported — event core/src/lib/events/historyChange.js is not one the engine observes yet');
-    expect(line('rule', 'click with element properties')).toContain("not imported — Click's element property filter (elementProperties) is not offered by the engine");
+    expect(line('rule', 'click with element properties')).toContain('not imported — element property "innerText" = "%page type%": a %data element% token in an element property filter is not imported');
     expect(line('rule', 'click delaying the link')).toContain(': worker — 1 event(s), 0 condition(s) and 1 action(s) in the worker; Click\'s "delay link navigation" (anchorDelay 100 ms) is not offered');
-    expect(line('rule', 'in view for a second')).toContain('not imported — Enters Viewport\'s "in view for 1000 ms" (delay) is not offered');
+    expect(line('rule', 'in view for a second')).toContain(': worker — 1 event(s), 0 condition(s) and 1 action(s) in the worker; element entering the viewport observed on the page');
+    expect(readFileSync(`${TMP}/paths/container.ts`, 'utf8')).toContain('events: [launch.entersViewport(".promo", "firstEntry", {"delay":1000})]');
     expect(lines).toContain('extension "Acme Vendor Pixel" (acme-vendor) not imported: the import supports Core, Adobe Analytics and the Experience Cloud ID Service');
-    expect(lines).toContain('ECID variable marketingCloudServer = "%page type%.keepstock.example" not imported: the worker\'s visitor service takes its configuration when the worker starts, before any data element has a value, so a %data element% token cannot be expanded into it; set the value in the container (settings, or window.offtagConfig on the page)');
-    expect(lines).toContain("ECID variable cookieDomain not imported: the worker's visitor service is started by adobeServices() with the container's org id and tracking server only");
-    expect(readFileSync(`${TMP}/paths/container.ts`, 'utf8')).toContain('"trackingServer": "metrics.keepstock.example"');
+    expect(lines).toContain("ECID variable marketingCloudServer not imported: the engine's visitor service sends its ID calls to the container's idServiceHost setting (its Audience Manager server), and makes no call to a marketingCloudServer CNAME");
+    expect(readFileSync(`${TMP}/paths/container.ts`, 'utf8')).toContain('launch.ecidRule([{"name":"trackingServer","value":"metrics.keepstock.example"},{"name":"cookieDomain","value":"keepstock.example"}])');
     expect(readFileSync(`${TMP}/paths/container.ts`, 'utf8')).toContain('events: [launch.customEvent("cart:add", "button.add", {"bubbleFireIfParent":true})]');
     expect(readFileSync(`${TMP}/paths/container.ts`, 'utf8')).toContain('events: [launch.click("a.buy")]');
     expect(lines).toContain('missing asset RC0000000000000000000000000000000002-source.min.js: give --assets <dir> with it');
@@ -76,8 +76,8 @@ describe('the report', () => {
       "note: the property runs rule components without sequencing; Offtag runs each rule's conditions and actions in sequence (a component that returns a promise holds the next one)",
       'note: the property returns "" for data elements that do not exist; Offtag leaves an unknown %token% as written',
     ]);
-    // Not imported: 4 data elements, 5 rules, 1 action of an imported rule, 2 extensions, 2 ECID variables = 14.
-    expect(lines.at(-1)).toBe('5 rules entirely in the worker, 5 rules partly on the page, 14 items not imported.');
+    // Not imported: 3 data elements, 4 rules, 1 action of an imported rule, 2 extensions, 1 ECID variable = 11.
+    expect(lines.at(-1)).toBe('6 rules entirely in the worker, 5 rules partly on the page, 11 items not imported.');
     const source = readFileSync(`${TMP}/paths/container.ts`, 'utf8');
     expect(source).toContain("_satellite.logger.log('external code ran');");
     expect(source).toContain('launch.loadScript(');

@@ -58,6 +58,24 @@ describe('ECID and sequencing', () => {
     expect(calls).toEqual([['setCustomerIDs', { crm: { id: 'u-1', authState: 1 } }]]);
   });
 
+  it('ECID variables as the Visitor instance reads them: tokens replaced, "true"/"false" booleans, empty values dropped, a container id that is no whole number said, one the engine does not take left out', () => {
+    const logs: string[] = [];
+    const { c } = ctx({ ts: 'metrics.example.com', no: 'false', empty: '', nsid: 'x' });
+    (c as { log: (l: string, m: string) => void }).log = (_l, m) => logs.push(m);
+    expect(
+      launch.visitorOptions(c, [
+        { name: 'trackingServerSecure', value: '%ts%' },
+        { name: 'overwriteCrossDomainMCIDAndAID', value: '%no%' },
+        { name: 'disableIdSyncs', value: 'true' },
+        { name: 'idSyncDisable3rdPartySyncing', value: '%empty%' },
+        { name: 'idSyncContainerID', value: '%nsid%' },
+        { name: 'cookieLifetime', value: 'SESSION' },
+        { name: 'loadTimeout', value: '5000' },
+      ]),
+    ).toEqual({ trackingServer: 'metrics.example.com', overwriteCrossDomainMCIDAndAID: false, disableIdSyncs: true, cookieLifetime: 'SESSION' });
+    expect(logs).toEqual(['Experience Cloud ID Service: idSyncContainerID "x" is not a whole number; the default 0 is used']);
+  });
+
   it('delayNext: false does not make the next action wait', () => {
     const { c } = ctx({});
     const never = () => () => new Promise(() => {});

@@ -279,3 +279,26 @@ describe('visitor ids from cookies', () => {
     expect((await svc.getVisitorValues()).MCMID).toBe(MID);
   });
 });
+
+describe("the AMCV cookie's domain and lifetime (VisitorAPI's cookieDomain and cookieLifetime)", () => {
+  const amcvWrites = (ctx: ReturnType<typeof makeContext>) =>
+    ctx.effects.filter((e): e is Extract<typeof e, { type: 'cookie' }> => e.type === 'cookie' && e.name === AMCV);
+
+  it('cookieDomain replaces the detected domain; a lifetime in seconds replaces the two years', async () => {
+    const ctx = makeContext({ fetch: () => idReply() });
+    await createVisitorService(ctx, { cookieDomain: 'shop.example.com', cookieLifetime: 3600 }).start();
+    const writes = amcvWrites(ctx);
+    expect(writes.length).toBeGreaterThan(0);
+    for (const w of writes) expect({ domain: w.domain, expires: w.expires }).toEqual({ domain: 'shop.example.com', expires: FIXED_NOW + 3_600_000 });
+  });
+
+  it('SESSION writes a session cookie; NONE writes none', async () => {
+    const session = makeContext({ fetch: () => idReply() });
+    await createVisitorService(session, { cookieLifetime: 'SESSION' }).start();
+    expect(amcvWrites(session).length).toBeGreaterThan(0);
+    for (const w of amcvWrites(session)) expect(w.expires).toBeUndefined();
+    const none = makeContext({ fetch: () => idReply() });
+    await createVisitorService(none, { cookieLifetime: 'NONE' }).start();
+    expect(amcvWrites(none)).toEqual([]);
+  });
+});

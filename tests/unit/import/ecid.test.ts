@@ -1,0 +1,105 @@
+/**
+ * An imported ECID extension in the engine: its variables' `%data element%` tokens are expanded on
+ * the first event (Library Loaded), as Launch expands them when it creates the `Visitor` instance
+ * at library load, and configure the worker's visitor service before its first use; Set Customer
+ * IDs with tokens reaches the ID call. Run through the replay harness (the real engine and
+ * services, answers from the fixture).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { runImport } from '../../../tools/import/command.ts';
+import { replay, type Fixture } from '../../../tools/replay/replay.ts';
+import type { Effect } from '../../../src/protocol.ts';
+// @ts-expect-error -- the fixtures' writers are plain ES modules without types
+import { libraryText } from '../../fixtures/launch/library-text.mjs';
+// @ts-expect-error -- idem
+import { analyticsExtension, ecidExtension } from '../../fixtures/launch/extensions.mjs';
+
+const TMP = 'test-results/import-unit/ecid';
+const C = 'core/src/lib/';
+const ORG = '0123456789ABCDEF01234567@AdobeOrg';
+const jsVar = (path: string) => ({ modulePath: `${C}dataElements/javascriptVariable.js`, settings: { path } });
+const directCall = (identifier: string) => [{ modulePath: `${C}events/directCall.js`, settings: { identifier }, ruleOrder: 50 }];
+const rid = (n: number) => 'RL' + n.toString(16).padStart(32, '0');
+
+const library = {
+  buildInfo: { turbineVersion: '28.1.0', turbineBuildDate: '2026-01-15T10:00:00Z', buildDate: '2026-01-15T10:00:00Z' },
+  environment: { id: 'EN00000000000000000000000000000009', stage: 'production' },
+  dataElements: {
+    'tracking server': jsVar('digitalData.site.trackingServer'),
+    'sync container': jsVar('digitalData.site.syncContainer'),
+    'crm id': jsVar('digitalData.user.crmId'),
+    'cookie domain': jsVar('digitalData.site.cookieDomain'),
+  },
+  extensions: {
+    core: { displayName: 'Core', hostedLibFilesBaseUrl: 'https://assets.example.com/extensions/core/', modules: {} },
+    'adobe-analytics': analyticsExtension({ orgId: ORG, libraryCode: { type: 'managed', accounts: { production: ['acmeprod'] } }, trackerProperties: { trackingServer: 'metrics.example.com' } }),
+    'adobe-mcid': ecidExtension({
+      orgId: ORG,
+      variables: [
+        { name: 'trackingServer', value: '%tracking server%' },
+        { name: 'idSyncContainerID', value: '%sync container%' },
+        { name: 'cookieDomain', value: '%cookie domain%' },
+        { name: 'cookieLifetime', value: '86400' },
+        { name: 'loadTimeout', value: '5000' },
+      ],
+    }),
+  },
+  company: { orgId: ORG, dynamicCdnEnabled: false },
+  property: { id: 'PR00000000000000000000000000000009', name: 'ECID tokens', settings: { domains: ['keepstock.example'], undefinedVarsReturnEmpty: false, ruleComponentSequencingEnabled: true } },
+  rules: [
+    { id: rid(1), name: 'log in', events: directCall('log in'), conditions: [], actions: [{ modulePath: 'adobe-mcid/src/lib/actions/setCustomerIds.js', settings: { customerIds: [{ integrationCode: 'crm', value: '%crm id%', authState: 'AUTHENTICATED' }] } }] },
+    { id: rid(2), name: 'page view', events: directCall('page view'), conditions: [], actions: [{ modulePath: 'adobe-analytics/src/lib/actions/sendBeacon.js', settings: { type: 'page' } }] },
+  ],
+};
+
+const START = Date.UTC(2026, 0, 15, 10, 0, 0);
+const fixture = (dataLayer: unknown): Fixture => ({
+  name: 'ECID variables from data elements',
+  clock: { start: START },
+  page: { url: 'https://www.keepstock.example/', cookieDomain: '.keepstock.example' },
+  // An analytics visitor id the library takes only with a tracking server.
+  cookies: { s_vi: '[CS]v1|2F0A1B2C3D4E5F60-6000012345678901[CE]' },
+  dataLayer,
+  events: [{ type: 'library-loaded' }, { type: 'direct-call', id: 'log in' }, { type: 'direct-call', id: 'page view' }],
+  responses: [{ match: '/id?', body: { d_mid: '12345678901234567890123456789012345678', id_sync_ttl: 604800, d_region: 7, d_blob: 'blob' } }],
+} as Fixture);
+
+const requests = (effects: Effect[], part: string) => effects.filter((e): e is Extract<Effect, { type: 'request' }> => e.type === 'request' && e.url.includes(part)).map((e) => e.url);
+
+describe('an imported ECID extension with %data element% variables', () => {
+  mkdirSync(TMP, { recursive: true });
+  writeFileSync(`${TMP}/ecid.js`, libraryText(library) as string);
+  const { lines } = runImport({ library: `${TMP}/ecid.js`, out: `${TMP}/out` });
+  const load = async () => ((await import(/* @vite-ignore */ '../../../' + TMP + '/out/container.ts')) as { container: NonNullable<Parameters<typeof replay>[1]>['container'] }).container!;
+
+  it('reports only the variable the engine does not take', () => {
+    expect(lines.filter((l) => l.startsWith('ECID variable'))).toEqual(["ECID variable loadTimeout not imported: the engine's visitor service waits 30 seconds for an ID call, VisitorAPI's default"]);
+  });
+
+  it('expands the tokens on the first event: the ID call carries the container id, the beacon the analytics id; customer ids from a data element reach the ID call', async () => {
+    const container = await load();
+    const { effects } = await replay(fixture({ site: { trackingServer: 'metrics.keepstock.example', syncContainer: 7, cookieDomain: 'keepstock.example' }, user: { crmId: 'u-1' } }), { container, services: container.services! });
+    // The AMCV cookie on the cookie domain from the data layer, for a day (cookieLifetime 86400).
+    const amcv = effects.filter((e): e is Extract<Effect, { type: 'cookie' }> => e.type === 'cookie' && e.name.startsWith('AMCV_'));
+    expect(amcv.length).toBeGreaterThan(0);
+    for (const c of amcv) expect({ domain: c.domain, expires: c.expires }).toEqual({ domain: 'keepstock.example', expires: START + 86_400_000 });
+    const ids = requests(effects, '/id?');
+    expect(ids.length).toBe(2);
+    expect(ids[0]).toContain('&d_nsid=7&');
+    expect(ids[1]).toContain('&d_cid_ic=crm%01u-1%011');
+    const beacons = requests(effects, '/b/ss/');
+    expect(beacons.length).toBe(1);
+    expect(beacons[0]).toContain('&aid=2F0A1B2C3D4E5F60-6000012345678901&');
+  });
+
+  it('a token whose data element has no value leaves that setting out, as VisitorAPI drops an empty setting', async () => {
+    const container = await load();
+    const { effects } = await replay(fixture({ user: { crmId: 'u-1' } }), { container, services: container.services! });
+    expect(requests(effects, '/id?')[0]).toContain('&d_nsid=0&');
+    const amcv = effects.filter((e): e is Extract<Effect, { type: 'cookie' }> => e.type === 'cookie' && e.name.startsWith('AMCV_'));
+    // Without the data element's value: the detected cookie domain.
+    expect(amcv.map((c) => c.domain)).toContain('.keepstock.example');
+    expect(requests(effects, '/b/ss/')[0]).not.toContain('aid=');
+  });
+});
