@@ -13,8 +13,8 @@ import { SERVERS, resetServers, waitForBeacons } from './helpers.ts';
 async function built(name: string): Promise<string> {
   const out = `test-results/import-e2e/built-${name}`;
   runImport({ library: `tests/fixtures/launch/${name}.js`, out, assets: 'tests/fixtures/launch/assets' });
-  // Under dist/, which the test page server serves at /dist/.
-  const result = await buildLibrary({ container: `${out}/container.ts`, env: 'production', out: `dist/import-${name}` });
+  // Under dist/test-builds/, which the test page server serves at /dist/test-builds/ and the package leaves out (package.json files).
+  const result = await buildLibrary({ container: `${out}/container.ts`, env: 'production', out: `dist/test-builds/import-${name}` });
   expect(result.problems).toEqual([]);
   return out;
 }
@@ -22,7 +22,7 @@ async function built(name: string): Promise<string> {
 const pageFor = (name: string, dataLayer: unknown, track?: string) => `<!doctype html><html><head><meta charset="utf-8">
 <script src="/offtag-config.js"></script>
 <script>window.digitalData = ${JSON.stringify(dataLayer)};</script>
-<script src="/dist/import-${name}/offtag.js"${track ? ` onload="_satellite.track('${track}')"` : ''}></script>
+<script src="/dist/test-builds/import-${name}/offtag.js"${track ? ` onload="_satellite.track('${track}')"` : ''}></script>
 </head><body><h1>imported</h1></body></html>`;
 
 test('the imported storefront, built, sends its page view from the worker', async ({ page, context, request }) => {

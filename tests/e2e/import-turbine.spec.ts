@@ -142,7 +142,7 @@ test('page events: clicking, custom events and a data element change complete th
   test.setTimeout(120_000);
   const out = 'test-results/import-e2e/every-module-built';
   runImport({ library: LIBRARY, out });
-  const built = await buildLibrary({ container: `${out}/container.ts`, env: 'production', out: 'dist/import-every-module' });
+  const built = await buildLibrary({ container: `${out}/container.ts`, env: 'production', out: 'dist/test-builds/import-every-module' });
   expect(built.problems).toEqual([]);
   const ruleNames = new Set((readLibrary(readFileSync(LIBRARY, 'utf8'), LIBRARY).rules ?? []).map((r) => r.name));
 
@@ -169,7 +169,7 @@ test('page events: clicking, custom events and a data element change complete th
       contentType: 'text/html',
       body: `<!doctype html><html><head><meta charset="utf-8"><script src="/offtag-config.js"></script>
 <script>window.digitalData = ${JSON.stringify(DATA_LAYER)};</script>
-<script src="/dist/import-every-module/offtag.js"></script></head><body>${CARDS}</body></html>`,
+<script src="/dist/test-builds/import-every-module/offtag.js"></script></head><body>${CARDS}</body></html>`,
     }),
   );
   await offtag.goto(`${SERVERS.page}/import-every-module.html`);
@@ -272,7 +272,7 @@ test('page reads: local storage, page globals, DOM attributes, the title and cus
   const { lines: report } = runImport({ library, out });
   expect(report.at(-1)).toBe('1 rules entirely in the worker, 11 rules partly on the page, 0 items not imported.');
   expect(report.find((l) => l.startsWith('rule "currency is EUR"'))).toContain('1 condition(s) read on the page');
-  const built = await buildLibrary({ container: `${out}/container.ts`, env: 'production', out: 'dist/import-page-reads' });
+  const built = await buildLibrary({ container: `${out}/container.ts`, env: 'production', out: 'dist/test-builds/import-page-reads' });
   expect(built.problems).toEqual([]);
   expect(built.gzip).toBeGreaterThan(built.bridge);
   const lib = readLibrary(readFileSync(library, 'utf8'), library);
@@ -305,7 +305,7 @@ test('page reads: local storage, page globals, DOM attributes, the title and cus
     route.fulfill({
       contentType: 'text/html',
       body: `<!doctype html><html><head><meta charset="utf-8">${head}<script src="/offtag-config.js"></script>
-<script src="/dist/import-page-reads/offtag.js"></script></head><body>${body}</body></html>`,
+<script src="/dist/test-builds/import-page-reads/offtag.js"></script></head><body>${body}</body></html>`,
     }),
   );
   await offtag.goto(`${SERVERS.page}/import-page-reads.html`, { waitUntil: 'load' });

@@ -50,7 +50,7 @@ test('visitor behaviour: over the same pages and tabs, the imported container co
   const out = 'test-results/import-e2e/visitor-behavior';
   const { lines } = runImport({ library: LIBRARY, out });
   expect(lines.at(-1)).toBe('0 rules entirely in the worker, 0 rules partly on the page, 0 items not imported.');
-  const built = await buildLibrary({ container: `${out}/container.ts`, env: 'production', out: 'dist/import-visitor-behavior' });
+  const built = await buildLibrary({ container: `${out}/container.ts`, env: 'production', out: 'dist/test-builds/import-visitor-behavior' });
   expect(built.problems).toEqual([]);
 
   // ---- turbine ----
@@ -71,7 +71,7 @@ test('visitor behaviour: over the same pages and tabs, the imported container co
   await offtag.route(`${SERVERS.page}/vb/*.html`, (route) =>
     route.fulfill({
       contentType: 'text/html',
-      body: '<!doctype html><html><head><meta charset="utf-8"><script src="/offtag-config.js"></script><script src="/dist/import-visitor-behavior/offtag.js"></script></head><body>page</body></html>',
+      body: '<!doctype html><html><head><meta charset="utf-8"><script src="/offtag-config.js"></script><script src="/dist/test-builds/import-visitor-behavior/offtag.js"></script></head><body>page</body></html>',
     }),
   );
   const fromOfftag = await visit(offtag, SERVERS.page, (page) =>

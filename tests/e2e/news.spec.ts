@@ -1,6 +1,6 @@
 /**
  * The second container (containers/news) through its own built library: `offtag build --container
- * containers/news/container.ts --env staging --out dist/news`, on a page with its own data layer,
+ * containers/news/container.ts --env staging --out dist/test-builds/news`, on a page with its own data layer,
  * against the local collector and ID service (docs/containers.md). One rule per event type.
  */
 import { execFileSync } from 'node:child_process';
@@ -11,7 +11,7 @@ import { tagContainerMarker } from '../../src/worker-engine/analytics/beacon-url
 const PAGE = '/test/news.html?cid=spring';
 
 test.beforeAll(() => {
-  execFileSync(process.execPath, ['tools/build.mjs', '--container', 'containers/news/container.ts', '--env', 'staging', '--out', 'dist/news'], { stdio: 'pipe' });
+  execFileSync(process.execPath, ['tools/build.mjs', '--container', 'containers/news/container.ts', '--env', 'staging', '--out', 'dist/test-builds/news'], { stdio: 'pipe' });
 });
 
 test.beforeEach(async ({ page, request }) => {

@@ -90,6 +90,8 @@ describe('the packed package, installed into an empty folder', () => {
       expect(existsSync(`${installed}/${f}`), f).toBe(true);
     }
     expect(existsSync(`${installed}/tests`)).toBe(false);
+    // The end-to-end tests build libraries into dist/test-builds/ (served at /dist/ by the test server); never shipped.
+    expect(existsSync(`${installed}/dist/test-builds`)).toBe(false);
     const manifest = JSON.parse(readFileSync(`${installed}/package.json`, 'utf8'));
     expect(manifest.private).toBeUndefined();
     expect(manifest.types).toBe('./offtag.d.ts');
