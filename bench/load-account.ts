@@ -23,7 +23,7 @@
  * cookies, the cached cookie domain and the ID-sync records are there). dist/ and the variants
  * built (`npx tsx bench/load.ts` builds them). Never asserted.
  */
-import { median } from './measure.ts';
+import { median, type TraceEvent } from './measure.ts';
 import { startWorld, type Variant } from './setup.ts';
 import { rotated } from './load.ts';
 
@@ -37,24 +37,14 @@ const repeat = process.argv.includes('--repeat');
 /** `--detail`: the rows split further (offtag.js's later calls by function, Chromium's own tasks by their largest event). */
 const detail = process.argv.includes('--detail');
 
-interface Ev {
-  name: string;
-  ph: string;
-  ts: number;
-  dur?: number;
-  tdur?: number;
-  pid: number;
-  tid: number;
-  args?: { name?: string; data?: { url?: string; frame?: string; stackTrace?: Array<{ url?: string }> }; beginData?: { url?: string } };
-}
 const JS = new Set(['EvaluateScript', 'FunctionCall', 'v8.compile', 'v8.compileModule', 'CompileScript', 'v8.run', 'TimerFire', 'FireIdleCallback', 'FireAnimationFrame']);
 const GC = (n: string) => n === 'MinorGC' || n === 'MajorGC' || n.startsWith('V8.GC_') || n === 'BlinkGC.AtomicPhase' || n === 'CppGC.AtomicPhase';
-const urlOf = (e: Ev) => e.args?.data?.url || e.args?.data?.stackTrace?.[0]?.url || e.args?.beginData?.url || '';
+const urlOf = (e: TraceEvent) => e.args?.data?.url || e.args?.data?.stackTrace?.[0]?.url || e.args?.beginData?.url || '';
 const fileOf = (url: string) => (url.includes('dest5') ? 'ID-sync iframe document' : url.match(/\/(offtag[\w-]*\.js|[\w-]+\.js)(\?|$)/)?.[1] ?? '');
 
 /** Main-thread CPU ms by part, for one trace. */
 function account(trace: Buffer, pageUrl: string): Record<string, number> {
-  const evs = (JSON.parse(trace.toString()) as { traceEvents: Ev[] }).traceEvents;
+  const evs = (JSON.parse(trace.toString()) as { traceEvents: TraceEvent[] }).traceEvents;
   const mains = evs.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
   const main = mains.find((m) => evs.some((e) => e.pid === m.pid && e.tid === m.tid && e.name === 'ParseHTML' && urlOf(e).startsWith(pageUrl.slice(0, 30))));
   if (!main) throw new Error('no page main thread in the trace');

@@ -198,7 +198,7 @@ export async function loadCdp(world: World, cases: LoadCase[], rounds: number, t
 const PROFILE_TAG = 'offtag-load-';
 
 /** The processes under `root` (the browser's zygotes and their children). */
-function descendants(root: number): number[] {
+export function descendants(root: number): number[] {
   const parent = new Map<number, number>();
   for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d)))
     try {

@@ -281,7 +281,8 @@ export async function floorSample(p: OpenPage, n: number, kind: FloorKind = 'a')
   return ((m1.ThreadTime - m0.ThreadTime) * 1000) / n;
 }
 
-interface TraceEvent {
+/** One event of a Chrome trace (the fields the bench's trace readers use). */
+export interface TraceEvent {
   name: string;
   cat?: string;
   ph: string;
@@ -290,6 +291,13 @@ interface TraceEvent {
   tdur?: number;
   pid: number;
   tid: number;
+  args?: {
+    name?: string;
+    data?: Record<string, unknown> & { url?: string; frame?: string; stackTrace?: Array<{ url?: string }> };
+    beginData?: { url?: string };
+    src_func?: string;
+    src_file?: string;
+  } & Record<string, unknown>;
 }
 
 /**

@@ -20,12 +20,13 @@
  * routed edge, so it is not offered). Never asserted.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.ts';
+import { descendants } from './load.ts';
 import { median, waitFor } from './measure.ts';
 import { buildVariants, startWorld, type Variant } from './setup.ts';
 
@@ -38,24 +39,6 @@ const ROUNDS = Number(arg('--rounds', '7'));
 const VARS = arg('--variants', 'offtag').split(',') as Variant[];
 const EVS = arg('--events', 'Element Interactions,Page View').split(',');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** The processes under `root`. */
-function descendants(root: number): number[] {
-  const parent = new Map<number, number>();
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d)))
-    try {
-      const st = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      parent.set(Number(pid), Number(st.slice(st.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      /* ended */
-    }
-  const out = [root];
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const [pid, pp] of parent) if (out.includes(pp) && !out.includes(pid)) out.push(pid), (grew = true);
-  }
-  return out;
-}
 
 /** CPU ns of each renderer's main thread (the process's first thread), by pid. */
 function rendererMainNs(browser: number): Map<number, number> {

@@ -14,7 +14,7 @@
  * DevTools (bench/floor-probe.ts without --cdp is). Never asserted.
  */
 import { readFileSync } from 'node:fs';
-import { arrived, median, openPage, warm, waitFor, type OpenPage } from './measure.ts';
+import { arrived, median, openPage, warm, waitFor, type OpenPage, type TraceEvent } from './measure.ts';
 import { buildVariants, startWorld, type Variant } from './setup.ts';
 
 const arg = (name: string, d: string) => {
@@ -27,18 +27,6 @@ const VARS = arg('--variants', 'offtag').split(',') as Variant[];
 const EVS = arg('--events', 'Element Interactions,Page View').split(',');
 const DIST_DIR = arg('--dist', '');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-interface TraceEvent {
-  name: string;
-  cat?: string;
-  ph: string;
-  ts: number;
-  dur?: number;
-  tdur?: number;
-  pid: number;
-  tid: number;
-  args?: { data?: Record<string, unknown>; src_func?: string; src_file?: string } & Record<string, unknown>;
-}
 
 const GC = /^(MinorGC|MajorGC|V8\.GC|BlinkGC|ThreadState::|V8\.GCScavenger|V8\.GCFinalizeMC|V8\.GCIncrementalMarking)/;
 
