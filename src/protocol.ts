@@ -156,10 +156,6 @@ export interface TriggerEvent {
 }
 
 /**
- * A listener the worker asks the bridge to install (the `listen` effect). One per distinct rule
- * event; `key` comes back in each `trigger` event it causes.
- */
-/**
  * Adobe's element property filter (`elementProperties`): the element's property `name` (its
  * attribute when it has no such property; `@text`/`innerText`: its text) equals `value`, or
  * matches it as a case-insensitive regular expression.
@@ -170,6 +166,10 @@ export interface ElementProperty {
   valueIsRegex?: boolean;
 }
 
+/**
+ * A listener the worker asks the bridge to install (the `listen` effect). One per distinct rule
+ * event; `key` comes back in each `trigger` event it causes.
+ */
 export type TriggerListener =
   | {
       key: string;

@@ -84,9 +84,17 @@ export function hasProperties(node: Node | null, properties: ElementProperty[] |
   if (!(node instanceof Element)) return false;
   return properties.every((p) => {
     const v = propertyOf(node, p.name);
-    return v != null && (p.valueIsRegex ? new RegExp(p.value, 'i').test(String(v)) : v === p.value);
+    return v != null && (p.valueIsRegex ? regexOf(p).test(String(v)) : v === p.value);
   });
 }
+
+/** Each filter's regular expression, compiled once (the worker checked that it compiles), not on every event and node. */
+const compiled = new WeakMap<ElementProperty, RegExp>();
+const regexOf = (p: ElementProperty): RegExp => {
+  let re = compiled.get(p);
+  if (!re) compiled.set(p, (re = new RegExp(p.value, 'i')));
+  return re;
+};
 
 /**
  * Adobe's bubbling rules for one DOM event: from its target up through the ancestors, each

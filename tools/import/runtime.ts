@@ -351,9 +351,8 @@ export interface LaunchBubbling {
   bubbleStop?: boolean;
   elementProperties?: ElementProperty[];
 }
-/** The element property filter as the engine's triggers take it (an empty one is none). */
-const props = (o: { elementProperties?: ElementProperty[] }) =>
-  o.elementProperties?.length ? { properties: o.elementProperties.map((p) => ({ name: p.name, value: p.value, ...(p.valueIsRegex ? { valueIsRegex: true } : {}) })) } : {};
+/** The element property filter as the engine's triggers take it (an empty one is none); the engine checks and normalises each entry (core/triggers.ts). */
+const props = (o: { elementProperties?: ElementProperty[] }) => (o.elementProperties?.length ? { properties: o.elementProperties } : {});
 const bubbling = (o: LaunchBubbling) => ({
   ...props(o),
   ...(o.bubbleFireIfParent !== undefined ? { bubbleFireIfParent: o.bubbleFireIfParent } : {}),

@@ -546,17 +546,15 @@ function ecidVariables(variables: Array<{ name: string; value: unknown }>, out: 
   const kept: Array<{ name: string; value: unknown }> = [];
   for (const v of variables) {
     if (Object.prototype.hasOwnProperty.call(ECID_VARIABLES, v.name)) kept.push({ name: v.name, value: v.value });
-    else out.push(`ECID variable ${v.name} not imported: ${ECID_UNSUPPORTED[v.name] ?? "the engine's visitor service does not offer it"}`);
+    else out.push(`ECID variable ${v.name} not imported: ${ECID_UNSUPPORTED[v.name.replace(/Secure$/, '')] ?? "the engine's visitor service does not offer it"}`);
   }
   return kept;
 }
 
-/** Why a VisitorAPI variable the engine does not take is left out, for the common ones. */
+/** Why a VisitorAPI variable the engine does not take is left out, for the common ones (a `…Secure` variant as its plain one). */
 const ECID_UNSUPPORTED: Record<string, string> = {
   marketingCloudServer: "the engine's visitor service sends its ID calls to the container's idServiceHost setting (its Audience Manager server), and makes no call to a marketingCloudServer CNAME",
-  marketingCloudServerSecure: "the engine's visitor service sends its ID calls to the container's idServiceHost setting (its Audience Manager server), and makes no call to a marketingCloudServer CNAME",
   audienceManagerServer: "the Audience Manager server is the container's idServiceHost setting; set it there",
-  audienceManagerServerSecure: "the Audience Manager server is the container's idServiceHost setting; set it there",
   loadTimeout: "the engine's visitor service waits 30 seconds for an ID call, VisitorAPI's default",
 };
 
