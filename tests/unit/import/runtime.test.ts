@@ -76,6 +76,22 @@ describe('ECID and sequencing', () => {
     expect(logs).toEqual(['Experience Cloud ID Service: idSyncContainerID "x" is not a whole number; the default 0 is used']);
   });
 
+  it('the ECID rule configures the visitor service before it starts, and says so when the service was already in use', () => {
+    for (const builtAlready of [false, true]) {
+      const logs: string[] = [];
+      const seen: unknown[] = [];
+      const { c } = ctx({ ts: 'metrics.example.com' });
+      (c as { log: (l: string, m: string) => void }).log = (l, m) => logs.push(`${l}: ${m}`);
+      (c as { services: { visitor: unknown } }).services.visitor = {
+        configure: (o: unknown) => (seen.push(o), !builtAlready),
+        start: async () => {},
+      };
+      void launch.ecidRule([{ name: 'trackingServer', value: '%ts%' }]).actions[0]!.fn(c);
+      expect(seen).toEqual([{ trackingServer: 'metrics.example.com' }]);
+      expect(logs).toEqual(builtAlready ? ['warn: Experience Cloud ID Service: the visitor service was in use before Library Loaded; its variables are not applied'] : []);
+    }
+  });
+
   it('delayNext: false does not make the next action wait', () => {
     const { c } = ctx({});
     const never = () => () => new Promise(() => {});
