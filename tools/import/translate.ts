@@ -1,6 +1,6 @@
 /**
  * From a Launch container to an Offtag container source and its report: each data element, rule
- * and rule component mapped to the runtime's pieces (runtime.ts) when the worker can run it, or
+ * and rule component mapped to the Launch runtime's pieces (src/launch) when the worker can run it, or
  * listed with the reason it was not imported. Every data element and rule appears in the report
  * exactly once.
  */
@@ -10,7 +10,7 @@ import vm from 'node:vm';
 import { place } from './custom-code.ts';
 import { isCode, type LaunchComponent, type LaunchContainer, type LaunchDataElement, type LaunchRule, type LaunchValue } from './read.ts';
 import { storedKey } from '../../src/worker-engine/core/types.ts';
-import { ECID_VARIABLES, VISITOR_ATTRIBUTES, VISITOR_COOKIE, VISITOR_SESSION_KEY, workerReadablePath, type VisitorAttribute } from './runtime.ts';
+import { ECID_VARIABLES, VISITOR_ATTRIBUTES, VISITOR_COOKIE, VISITOR_SESSION_KEY, workerReadablePath, type VisitorAttribute } from '../../src/launch/index.ts';
 
 export interface TranslateOptions {
   /** The container's name (the output folder's). */
@@ -83,7 +83,7 @@ function finishArgs(de: LaunchDataElement, notes: string[]): string {
 /** The importer's view of one translation in progress. */
 class Translator {
   readonly sessionKeys = new Set<string>();
-  /** A Visitor Behavior data element was imported: the container counts page views (runtime.ts `visitorTrackingRule`). */
+  /** A Visitor Behavior data element was imported: the container counts page views (src/launch `visitorTrackingRule`). */
   visitorTracking = false;
   readonly missingAssets: string[] = [];
   /** The data elements imported so far (they are translated before the rules). */
@@ -429,7 +429,7 @@ export const orderSuffix = (order: number, pageBottom = false) => ` (${pageBotto
  */
 export const PAGE_BOTTOM_SHIFT = -1e9;
 
-/** The runtime's data elements read on the page with each event (runtime.ts). */
+/** The runtime's data elements read on the page with each event (src/launch/data-elements.ts). */
 const PAGE_ELEMENT = /^launch\.(pageTitle|pageVariable|localStorageItem|domAttribute|pageCustomCode)\(/;
 
 /** The data elements read on the page that a rule names (`%name%` in its settings, `getVar('name')` in its code, a Data Element Change event). */
@@ -539,7 +539,7 @@ function analyticsOptions(t: Translator, extras: string[], settings: Record<stri
 
 /**
  * The ECID extension's variables (VisitorAPI configuration): those the engine's visitor service
- * takes (runtime.ts `ECID_VARIABLES`) go to the ECID rule as written, `%data element%` tokens and
+ * takes (src/launch `ECID_VARIABLES`) go to the ECID rule as written, `%data element%` tokens and
  * all, and are expanded on the first event; each other one is named with its reason.
  */
 function ecidVariables(variables: Array<{ name: string; value: unknown }>, out: string[]): Array<{ name: string; value: unknown }> {
@@ -611,7 +611,7 @@ export function translate(c: LaunchContainer, o: TranslateOptions): Translation 
  * Every piece below runs in the worker; what could not be imported is listed in report.txt beside this file.
  */
 import { adobeServices, defineContainer } from ${q(o.root + '/src/container/index.ts')};
-import * as launch from ${q(o.root + '/tools/import/runtime.ts')};
+import * as launch from ${q(o.root + '/src/launch/index.ts')};
 
 const analytics: launch.AnalyticsOptions = ${indent(analytics, '')};
 

@@ -4,7 +4,7 @@
  * ECID customer ids, `delayNext: false`.
  */
 import { describe, expect, it } from 'vitest';
-import * as launch from '../../../tools/import/runtime.ts';
+import * as launch from '../../../src/launch/index.ts';
 import type { AnalyticsHit } from '../../../src/worker-engine/services.ts';
 
 function ctx(values: Record<string, unknown>) {

@@ -1,0 +1,125 @@
+/** The Core extension's conditions, evaluated on the event's snapshot (or read on the page). */
+import { safeDecode } from '../worker-engine/core/cookies.ts';
+import type { EngineEvent } from '../protocol.ts';
+import { run, type Factory } from './custom-code.ts';
+import { globalPath, queryParam } from './data-elements.ts';
+import { condition, resolve, type ConditionOptions, type Ctx, type LaunchCondition } from './types.ts';
+
+export type Operator =
+  | 'equals' | 'doesNotEqual' | 'contains' | 'doesNotContain' | 'startsWith' | 'doesNotStartWith'
+  | 'endsWith' | 'doesNotEndWith' | 'matchesRegex' | 'doesNotMatchRegex' | 'lessThan' | 'lessThanOrEqual'
+  | 'greaterThan' | 'greaterThanOrEqual' | 'isTrue' | 'isTruthy' | 'isFalse' | 'isFalsy';
+
+const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const fold = (v: unknown, ci: boolean) => (ci && typeof v === 'string' ? v.toLowerCase() : v);
+const asText = (v: unknown, ci: boolean) => {
+  const f = fold(v, ci);
+  return isNum(f) ? String(f) : f;
+};
+const text = (test: (l: string, r: string, ci: boolean) => boolean) => (l: unknown, r: unknown, ci: boolean) => {
+  const a = asText(l, ci);
+  const b = asText(r, ci);
+  return typeof a === 'string' && typeof b === 'string' && test(a, b, ci);
+};
+const numeric = (test: (l: number, r: number) => boolean) => (l: unknown, r: unknown) => {
+  const a = typeof l === 'string' ? Number(l) : l;
+  const b = typeof r === 'string' ? Number(r) : r;
+  return isNum(a) && isNum(b) && test(a, b);
+};
+
+const POSITIVE = {
+  // Loose equality, as the Core extension compares ("1" equals 1).
+  // eslint-disable-next-line eqeqeq
+  equals: (l: unknown, r: unknown, ci: boolean) => fold(l, ci) == fold(r, ci),
+  contains: text((l, r) => l.includes(r)),
+  startsWith: text((l, r) => l.startsWith(r)),
+  endsWith: text((l, r) => l.endsWith(r)),
+  matchesRegex: text((l, r, ci) => new RegExp(r, ci ? 'i' : '').test(l)),
+  lessThan: numeric((l, r) => l < r),
+  lessThanOrEqual: numeric((l, r) => l <= r),
+  greaterThan: numeric((l, r) => l > r),
+  greaterThanOrEqual: numeric((l, r) => l >= r),
+  isTrue: (l: unknown) => l === true,
+  isTruthy: (l: unknown) => Boolean(l),
+  isFalse: (l: unknown) => l === false,
+  isFalsy: (l: unknown) => !l,
+};
+const NEGATED: Record<string, keyof typeof POSITIVE> = {
+  doesNotEqual: 'equals',
+  doesNotContain: 'contains',
+  doesNotStartWith: 'startsWith',
+  doesNotEndWith: 'endsWith',
+  doesNotMatchRegex: 'matchesRegex',
+};
+
+/** Core's value comparison on two operands (tokens already replaced). */
+export function compare(operator: Operator, left: unknown, right: unknown, caseInsensitive: boolean): boolean {
+  const positive = NEGATED[operator];
+  if (positive) return !POSITIVE[positive](left, right, caseInsensitive);
+  return POSITIVE[operator as keyof typeof POSITIVE](left, right, caseInsensitive);
+}
+
+
+
+export function valueComparison(left: unknown, operator: Operator, right: unknown, caseInsensitive: boolean, o?: ConditionOptions) {
+  return condition(`Value Comparison (${operator})`, (ctx) => compare(operator, resolve(ctx, left), resolve(ctx, right), caseInsensitive), o);
+}
+
+export interface Match {
+  value: string;
+  valueIsRegex?: boolean;
+}
+const matches = (actual: string, m: Match) => (m.valueIsRegex ? new RegExp(m.value, 'i').test(actual) : actual === m.value);
+const url = (ctx: Ctx) => new URL(ctx.snapshot.url);
+const escapeRegex = (s: string) => s.replace(/[|\\{}()[\]^$+*?.]/g, '\\$&');
+
+export function domain(domains: string[], o?: ConditionOptions) {
+  return condition('Domain', (ctx) => domains.some((d) => new RegExp(`(^|\\.)${escapeRegex(d)}$`, 'i').test(url(ctx).hostname)), o);
+}
+
+export function path(paths: Match[], o?: ConditionOptions) {
+  return condition('Path Without Query String', (ctx) => paths.some((m) => matches(url(ctx).pathname, m)), o);
+}
+
+export function pathAndQuerystring(paths: Match[], o?: ConditionOptions) {
+  return condition('Path And Query String', (ctx) => paths.some((m) => matches(url(ctx).pathname + url(ctx).search, m)), o);
+}
+
+export function subdomain(subdomains: Match[], o?: ConditionOptions) {
+  return condition('Subdomain', (ctx) => subdomains.some((m) => matches(url(ctx).hostname, m)), o);
+}
+
+export function queryStringParameterIs(name: string, m: Match, o?: ConditionOptions) {
+  return condition('Query String Parameter', (ctx) => {
+    const v = queryParam(ctx.snapshot.url, name, false);
+    return typeof v === 'string' && matches(v, m);
+  }, o);
+}
+
+export function cookieIs(name: string, m: Match, o?: ConditionOptions) {
+  return condition('Cookie', (ctx) => {
+    const raw = ctx.cookies.get(name);
+    return raw !== undefined && matches(safeDecode(raw), m);
+  }, o);
+}
+
+export function variableIs(path: string, m: Match, o?: ConditionOptions) {
+  return condition('Variable', (ctx) => {
+    const v = globalPath({ settings: ctx.settings, snapshot: ctx.snapshot, page: undefined as never }, path);
+    return v !== undefined && v !== null && matches(String(v), m);
+  }, o);
+}
+
+export function customCondition(factory: Factory, o?: ConditionOptions) {
+  return condition('Custom Code', (ctx) => Boolean(run(factory, ctx, ctx.rule.name)), o);
+}
+
+/** A custom code condition that needs the page: evaluated on the page with each event of its rule (written as `pageCustomCode`'s code). */
+export function pageCondition(code: (event: EngineEvent, element?: Element) => unknown, o: ConditionOptions = {}): LaunchCondition {
+  return {
+    name: 'Custom Code (page)',
+    page: { from: 'code', code },
+    ...(o.negate ? { negate: true } : {}),
+    ...(o.timeout !== undefined ? { timeout: o.timeout } : {}),
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * What custom code gets in the worker: a turbine-shaped `_satellite` (getVar, cookie, logger,
+ * environment) and `sessionStorage` made of the engine's context, and the turbine event.
+ */
+import { safeDecode } from '../worker-engine/core/cookies.ts';
+import { safeJson } from '../worker-engine/core/safe-json.ts';
+import type { CookieJar, SessionStore } from '../worker-engine/core/types.ts';
+import type { Settings } from '../worker-engine/core/settings.ts';
+import { DAY_MS, type Ctx, type DCtx, type Name } from './types.ts';
+
+export interface SatelliteShim {
+  getVar(name: string): unknown;
+  cookie: { get(name: string): string | undefined; set(name: string, value: unknown, options?: { expires?: number; domain?: string; path?: string }): void; remove(name: string): void };
+  logger: Record<'log' | 'info' | 'warn' | 'error' | 'debug', (...args: unknown[]) => void>;
+  environment: { stage: string };
+}
+
+export interface StorageShim {
+  getItem(key: string): string | null;
+  setItem(key: string, value: unknown): void;
+  removeItem(key: string): void;
+}
+
+export interface LaunchEvent {
+  $type: string;
+  $rule: { name: string };
+  identifier?: string;
+  detail?: unknown;
+}
+
+
+export function satelliteShim(ctx: { get(n: Name): unknown; cookies: CookieJar; settings: Settings; log: DCtx['log'] }): SatelliteShim {
+  const text = (args: unknown[]) => args.map((a) => (typeof a === 'string' ? a : safeJson(a))).join(' ');
+  return {
+    getVar: (name) => ctx.get(name),
+    cookie: {
+      get: (name) => {
+        const raw = ctx.cookies.get(name);
+        return raw === undefined ? undefined : safeDecode(raw);
+      },
+      set: (name, value, o = {}) =>
+        ctx.cookies.set(name, encodeURIComponent(String(value)), {
+          ...(o.domain ? { domain: o.domain } : {}),
+          ...(o.path ? { path: o.path } : {}),
+          ...(o.expires ? { expires: Date.now() + o.expires * DAY_MS } : {}),
+        }),
+      remove: (name) => ctx.cookies.remove(name),
+    },
+    logger: {
+      log: (...a) => ctx.log('log', text(a)),
+      info: (...a) => ctx.log('info', text(a)),
+      warn: (...a) => ctx.log('warn', text(a)),
+      error: (...a) => ctx.log('error', text(a)),
+      debug: (...a) => ctx.log('debug', text(a)),
+    },
+    environment: { stage: ctx.settings.environment },
+  };
+}
+
+export function storageShim(session: SessionStore): StorageShim {
+  return {
+    getItem: (key) => session.get(key),
+    setItem: (key, value) => session.set(key, String(value)),
+    removeItem: (key) => session.set(key, null),
+  };
+}
+
+export function launchEvent(event: DCtx['event'], rule: string): LaunchEvent {
+  const type = event.type === 'direct-call' ? 'core.direct-call' : `core.${event.type}`;
+  return {
+    $type: type,
+    $rule: { name: rule },
+    ...(event.type === 'direct-call' ? { identifier: event.id, detail: event.detail } : {}),
+  };
+}
+
+/**
+ * What a custom code block is written as: a function of what it gets — turbine-shaped `_satellite`
+ * and `sessionStorage`, and a `window` and data layer global that hold only the event's snapshot
+ * of the data layer — returning the block itself.
+ */
+export type Factory = (satellite: SatelliteShim, sessionStorage: StorageShim, window: Record<string, unknown>, dataLayer: unknown) => (this: unknown, event: LaunchEvent) => unknown;
+
+export function run(factory: Factory, ctx: DCtx | Ctx, rule: string): unknown {
+  const layer = ctx.snapshot.dataLayer;
+  return factory(satelliteShim(ctx), storageShim(ctx.session), { [ctx.settings.dataLayer]: layer }, layer).call(undefined, launchEvent(ctx.event, rule));
+}

@@ -1,0 +1,226 @@
+/**
+ * The Core extension's data elements as engine data elements, finished as turbine finishes them
+ * (storage duration, then the default for null or undefined; clean text and lower case by the
+ * engine). Each reads the event's snapshot in the worker, or a value offtag.js read on the page.
+ */
+import { safeDecode } from '../worker-engine/core/cookies.ts';
+import { readPath } from '../worker-engine/core/data-layer.ts';
+import { safeJson } from '../worker-engine/core/safe-json.ts';
+import { storedKey, type SessionStore } from '../worker-engine/core/types.ts';
+import { pageValue, type PageRead } from '../worker-engine/core/page-reads.ts';
+import type { EngineEvent } from '../protocol.ts';
+import type { Settings } from '../worker-engine/core/settings.ts';
+import { run, type Factory } from './custom-code.ts';
+import { asString, type DCtx, type LaunchDataElement, type Name } from './types.ts';
+
+export interface Finish {
+  defaultValue?: string;
+  forceLowerCase?: boolean;
+  cleanText?: boolean;
+  storageDuration?: 'pageview' | 'session' | 'visitor';
+}
+
+/** turbine's key for a data element kept for the session. */
+export const storageKey = storedKey;
+
+const pageviewCaches = new WeakMap<SessionStore, Map<string, unknown>>();
+const nameOf = new WeakMap<LaunchDataElement, string>();
+
+/**
+ * Turbine's finishing: storage duration, then the default for null or undefined. `page`: the
+ * element is read on the page with each event (its `read` looks the value up by the element's name).
+ */
+export function finished(read: (ctx: DCtx, name: string) => unknown, finish: Finish, reads?: string[], sideEffects = false, page?: PageRead): LaunchDataElement {
+  const de: LaunchDataElement = {
+    type: 'custom',
+    ...(reads ? { reads } : {}),
+    ...(finish.cleanText ? { cleanText: true } : {}),
+    ...(finish.forceLowerCase ? { forceLowerCase: true } : {}),
+    ...(sideEffects || finish.storageDuration ? { sideEffects: true } : {}),
+    ...(page ? { page } : {}),
+    fn: (ctx) => {
+      const name = nameOf.get(de) ?? '';
+      let value = read(ctx, name);
+      if (finish.storageDuration === 'pageview') {
+        let cache = pageviewCaches.get(ctx.session);
+        if (!cache) pageviewCaches.set(ctx.session, (cache = new Map()));
+        if (value != null) cache.set(name, value);
+        else value = cache.has(name) ? cache.get(name) : null;
+      } else if (finish.storageDuration === 'session') {
+        if (value != null) {
+          const text = safeJson(value);
+          if (text !== undefined) ctx.session.set(storageKey(name), text);
+        } else {
+          const kept = ctx.session.get(storageKey(name));
+          value = kept === null ? null : (JSON.parse(kept) as unknown);
+        }
+      }
+      if (value == null && finish.defaultValue != null) value = finish.defaultValue;
+      return value;
+    },
+  };
+  return de;
+}
+
+/** Page facts the snapshot carries, by the global path a JavaScript variable reads. */
+const PAGE_PATHS: Record<string, (ctx: DCtx) => unknown> = {
+  'location.href': (ctx) => ctx.snapshot.url,
+  'document.location.href': (ctx) => ctx.snapshot.url,
+  'window.location.href': (ctx) => ctx.snapshot.url,
+  'location.hostname': (ctx) => new URL(ctx.snapshot.url).hostname,
+  'location.pathname': (ctx) => new URL(ctx.snapshot.url).pathname,
+  'location.search': (ctx) => new URL(ctx.snapshot.url).search,
+  'document.referrer': (ctx) => ctx.snapshot.referrer,
+  'navigator.userAgent': (ctx) => ctx.page.userAgent,
+  'navigator.language': (ctx) => ctx.page.language,
+};
+
+/** Whether the worker can read this global path: the data layer, or a page fact the snapshot carries. */
+export function workerReadablePath(path: string, dataLayer: string): boolean {
+  const [root] = splitPath(path);
+  return root === dataLayer || path in PAGE_PATHS;
+}
+
+export const splitPath = (path: string) => path.replace(/\[(\d+)\]/g, '.$1').split('.').filter(Boolean);
+
+export function globalPath(ctx: { settings: Settings; snapshot: DCtx['snapshot']; page: DCtx['page'] }, path: string): unknown {
+  const [root, ...rest] = splitPath(path);
+  if (root === ctx.settings.dataLayer) return rest.length ? readPath(ctx.snapshot.dataLayer, rest) : ctx.snapshot.dataLayer;
+  const fact = PAGE_PATHS[path];
+  if (fact) return fact(ctx as DCtx);
+  throw new Error(`"${path}" is not the data layer (${ctx.settings.dataLayer}) and not a page fact the worker receives.`);
+}
+
+/** Core JavaScript Variable: a global path; the data layer's part is what the bridge snapshots. */
+export function javascriptVariable(path: string, finish: Finish = {}): LaunchDataElement {
+  const [, ...rest] = splitPath(path);
+  return finished((ctx) => globalPath(ctx, path), finish, rest.length ? [rest.join('.')] : []);
+}
+
+/** Core Cookie (decoded, as turbine's cookie module reads). */
+export function cookie(name: string, finish: Finish = {}): LaunchDataElement {
+  return finished((ctx) => {
+    const raw = ctx.cookies.get(name);
+    return raw === undefined ? undefined : safeDecode(raw);
+  }, finish, []);
+}
+
+export function constant(value: unknown, finish: Finish = {}): LaunchDataElement {
+  return finished(() => value, finish, []);
+}
+
+/** Core Query String Parameter (several values of one name: an array, as turbine's parser gives). */
+export function queryStringParameter(name: string, caseInsensitive: boolean, finish: Finish = {}): LaunchDataElement {
+  return finished((ctx) => queryParam(ctx.snapshot.url, name, caseInsensitive), finish, []);
+}
+
+export function queryParam(url: string, name: string, caseInsensitive: boolean): unknown {
+  const params = new URL(url).searchParams;
+  const key = caseInsensitive ? [...params.keys()].find((k) => k.toLowerCase() === name.toLowerCase()) : name;
+  if (key === undefined) return undefined;
+  const all = params.getAll(key);
+  return all.length === 0 ? undefined : all.length === 1 ? all[0] : all;
+}
+
+export type PageAttribute = 'url' | 'hostname' | 'pathname' | 'protocol' | 'referrer';
+
+/** Core Page Info (`title` is not in the snapshot: the importer keeps that one on the page). */
+export function pageInfo(attribute: PageAttribute, finish: Finish = {}): LaunchDataElement {
+  return finished((ctx) => {
+    if (attribute === 'referrer') return ctx.snapshot.referrer;
+    const url = new URL(ctx.snapshot.url);
+    return attribute === 'url' ? url.href : url[attribute];
+  }, finish, []);
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => Object.prototype.toString.call(v) === '[object Object]';
+const copyOf = (v: unknown): unknown => (isPlainObject(v) ? mergeInto({}, [v]) : Array.isArray(v) ? mergeInto([], [v]) : v);
+
+/** Core's deep merge: arrays on the same key are concatenated, objects merged, undefined skipped, the rest copied. */
+function mergeInto<T extends object>(into: T, sources: unknown[]): T {
+  const target = into as Record<string, unknown>;
+  for (const source of sources) {
+    if (source === null || source === undefined || typeof source !== 'object') continue;
+    for (const key of Object.keys(source)) {
+      const have = target[key];
+      const add = (source as Record<string, unknown>)[key];
+      if (add === undefined) continue;
+      if (Array.isArray(have) && Array.isArray(add)) target[key] = have.concat(copyOf(add) as unknown[]);
+      else if (isPlainObject(have) && isPlainObject(add)) target[key] = mergeInto(have, [add]);
+      else target[key] = copyOf(add);
+    }
+  }
+  return into;
+}
+
+/** Core Merged Objects: the objects (each a `%data element%` token, or a value) deep-merged into a new one. */
+export function mergedObjects(objects: unknown[], finish: Finish = {}): LaunchDataElement {
+  return finished((ctx) => mergeInto({}, objects.map((o) => (typeof o === 'string' ? tokenValue(ctx, o) : o))), finish, []);
+}
+
+/** A setting's value with tokens replaced as turbine does: one whole token keeps the value's type. */
+export function tokenValue(ctx: DCtx, text: string): unknown {
+  const whole = /^%([^%\n]+)%$/.exec(text);
+  if (whole) return ctx.get(whole[1]!);
+  return text.replace(/%([^%\n]+)%/g, (_t, n: string) => asString(ctx.get(n)));
+}
+
+/**
+ * Core Random Number: an integer from `min` to `max` inclusive, drawn from the engine's random
+ * source (`env.random`, so a replay can fix it). One value per event: the engine reads a data
+ * element once per event, where turbine draws again on each read.
+ */
+export function randomNumber(min: number, max: number, finish: Finish = {}): LaunchDataElement {
+  const lo = Math.ceil(min);
+  const hi = Math.floor(max);
+  return finished((ctx) => {
+    if (!ctx.random) throw new Error('the engine gave this data element no random source');
+    return Math.floor(ctx.random() * (hi - lo + 1)) + lo;
+  }, finish, [], true);
+}
+
+/** Core Session Storage: an item of the page's sessionStorage (the bridge reads the keys the container names). */
+export function sessionStorageItem(key: string, finish: Finish = {}): LaunchDataElement {
+  return finished((ctx) => ctx.session.get(key), finish, []);
+}
+
+// ---- data elements read on the page with each event (src/worker-engine/core/page-reads.ts) --------
+
+/** A data element offtag.js reads on the page when it takes each event's snapshot (the build writes the read in). */
+const onPage = (read: PageRead, finish: Finish): LaunchDataElement => finished((ctx, name) => pageValue(ctx.snapshot, 'd', name), finish, [], false, read);
+
+/** Core Local Storage: `localStorage.getItem(name)`, null when localStorage cannot be read. */
+export const localStorageItem = (key: string, finish: Finish = {}): LaunchDataElement => onPage({ from: 'local-storage', key }, finish);
+
+/** Core DOM Attribute: the first element matching the selector; `text`, a property, or an attribute. */
+export const domAttribute = (elementSelector: string, elementProperty: string, finish: Finish = {}): LaunchDataElement =>
+  onPage({ from: 'dom', selector: elementSelector, property: elementProperty }, finish);
+
+/** Core JavaScript Variable outside the data layer: the page global's path, read on the page. */
+export const pageVariable = (path: string, finish: Finish = {}): LaunchDataElement => onPage({ from: 'global', path }, finish);
+
+/** Core Page Info `title`: `document.title`. */
+export const pageTitle = (finish: Finish = {}): LaunchDataElement => onPage({ from: 'title' }, finish);
+
+/**
+ * Custom code that needs the page, run there with each event. `code` is written by the import as
+ * `(e) => (block)(launch event of e)`: the block gets a turbine-shaped event (`$type`, a direct
+ * call's `identifier` and `detail`) and the page's own globals, `_satellite` among them.
+ */
+export const pageCustomCode = (code: (event: EngineEvent, element?: Element) => unknown, finish: Finish = {}): LaunchDataElement => onPage({ from: 'code', code }, finish);
+
+
+/**
+ * Custom code that needs nothing of the page (the importer checked it): it gets turbine-shaped
+ * `_satellite` and `sessionStorage` made of the engine's context.
+ */
+export function customCode(factory: Factory, finish: Finish = {}, sideEffects = false, readsDataLayer = false): LaunchDataElement {
+  return finished((ctx) => run(factory, ctx, ''), finish, readsDataLayer ? undefined : [], sideEffects);
+}
+
+
+/** Names each data element (storage duration keys by name) and returns the table. */
+export function dataElements(table: Record<Name, LaunchDataElement>): Record<Name, LaunchDataElement> {
+  for (const [name, de] of Object.entries(table)) nameOf.set(de, name);
+  return table;
+}

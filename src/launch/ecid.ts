@@ -1,0 +1,95 @@
+/** The Experience Cloud ID Service extension: its start with the library, its variables, Set Customer IDs. */
+import type { VisitorOptions } from '../worker-engine/visitor/service.ts';
+import { libraryLoaded } from './events.ts';
+import { action, resolve, asString, type ActionOptions, type Ctx, type LaunchRule } from './types.ts';
+
+const AUTH_STATES: Record<string, number> = { UNKNOWN: 0, AUTHENTICATED: 1, LOGGED_OUT: 2 };
+
+export function setCustomerIds(ids: Array<{ integrationCode: string; value: string; authState?: string }>, o?: ActionOptions) {
+  return action('Experience Cloud ID Service: Set Customer IDs', async (ctx) => {
+    const map: Record<string, { id: string; authState: number }> = {};
+    for (const id of ids) {
+      const value = asString(resolve(ctx, id.value));
+      if (value) map[asString(resolve(ctx, id.integrationCode))] = { id: value, authState: AUTH_STATES[id.authState ?? 'UNKNOWN'] ?? 0 };
+    }
+    await ctx.services.visitor.call('setCustomerIDs', [map]);
+  }, o);
+}
+
+/** The rule the ECID extension stands for: it starts with the library, before every rule. */
+export const ECID_RULE = 'Experience Cloud ID Service';
+
+/**
+ * The ECID extension's variables the engine's visitor service takes, by VisitorAPI 5.5.0 name, with
+ * what each becomes (src/worker-engine/visitor/service.ts `VisitorOptions`). The import reports
+ * every other variable with its reason.
+ */
+export const ECID_VARIABLES: Record<string, (v: unknown) => VisitorOptions | string> = {
+  trackingServer: (v) => ({ trackingServer: String(v) }),
+  trackingServerSecure: (v) => ({ trackingServer: String(v) }),
+  overwriteCrossDomainMCIDAndAID: (v) => ({ overwriteCrossDomainMCIDAndAID: visitorBoolean(v) }),
+  idSyncContainerID: (v) => {
+    const n = Number(v);
+    return Number.isInteger(n) && n >= 0 ? { idSyncContainerId: n } : `idSyncContainerID ${JSON.stringify(v)} is not a whole number; the default 0 is used`;
+  },
+  disableIdSyncs: (v) => ({ disableIdSyncs: visitorBoolean(v) }),
+  idSyncDisableSyncs: (v) => ({ disableIdSyncs: visitorBoolean(v) }),
+  disableThirdPartyCookies: (v) => ({ disableThirdPartyCookies: visitorBoolean(v) }),
+  idSyncDisable3rdPartySyncing: (v) => ({ disableThirdPartyCookies: visitorBoolean(v) }),
+  cookieDomain: (v) => ({ cookieDomain: String(v) }),
+  cookieLifetime: (v) => {
+    const text = String(v);
+    if (text === 'SESSION' || text === 'NONE') return { cookieLifetime: text };
+    const n = Number(v);
+    return Number.isFinite(n) && n > 0 ? { cookieLifetime: n } : `cookieLifetime ${JSON.stringify(v)} is neither seconds, SESSION nor NONE; the AMCV cookie lives two years`;
+  },
+};
+
+/** VisitorAPI's reading of a boolean option: the strings "true" and "false" are booleans, anything else by its truth. */
+const visitorBoolean = (v: unknown) => (v === 'false' ? false : v === 'true' ? true : Boolean(v));
+
+/**
+ * The variables as the `Visitor` instance receives them: each value's `%data element%` tokens
+ * replaced on the event's data elements, an empty or missing value dropped (VisitorAPI drops empty
+ * settings), later variables winning.
+ */
+export function visitorOptions(ctx: Ctx, variables: Array<{ name: string; value: unknown }>): VisitorOptions {
+  const out: VisitorOptions = {};
+  for (const v of variables) {
+    const to = ECID_VARIABLES[v.name];
+    if (!to) continue;
+    const value = resolve(ctx, v.value);
+    if (value === undefined || value === null || value === '') continue;
+    const o = to(value);
+    if (typeof o === 'string') ctx.log('warn', `Experience Cloud ID Service: ${o}`);
+    else Object.assign(out, o);
+  }
+  return out;
+}
+
+/**
+ * The Experience Cloud ID Service extension's start: the visitor service, on Library Loaded, before
+ * every rule. Its variables are expanded here, on the first event, as Launch expands them when it
+ * creates the `Visitor` instance at library load, and configure the service before its first use.
+ */
+export function ecidRule(variables: Array<{ name: string; value: unknown }> = []): LaunchRule {
+  return {
+    name: ECID_RULE,
+    events: [libraryLoaded()],
+    order: Number.MIN_SAFE_INTEGER,
+    actions: [
+      {
+        name: 'Start the visitor service',
+        // Not awaited: the ID call may take up to 30 s, past the action timeout.
+        fn: (ctx) => {
+          const visitor = ctx.services.visitor;
+          if (variables.length && visitor.configure && !visitor.configure(visitorOptions(ctx, variables)))
+            ctx.log('warn', 'Experience Cloud ID Service: the visitor service was in use before Library Loaded; its variables are not applied');
+          void visitor.start().catch((err: unknown) => {
+            ctx.log('error', `The visitor service did not start: ${err instanceof Error ? err.message : String(err)}`);
+          });
+        },
+      },
+    ],
+  };
+}
