@@ -8,7 +8,7 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LibraryReadError, readLibrary } from './read.ts';
 import { reportText, translate } from './translate.ts';
-import { schemaProblems } from './validate.ts';
+import { checkContainer } from './validate.ts';
 
 export const IMPORT_USAGE = 'usage: offtag import <library.js> [--assets <dir>] [--out containers/<name>] [--data-layer <global>]';
 
@@ -54,14 +54,14 @@ export function runImport(a: ImportArgs): ImportResult {
   } catch (err) {
     throw new LibraryReadError(`${a.library}: cannot read: ${(err as Error).message}`);
   }
-  const container = readLibrary(text, a.library);
-  const problems = schemaProblems(container);
-  if (problems.length) throw new LibraryReadError(`${a.library}: not a valid Launch container (${problems.length} problem(s)): ${problems.slice(0, 5).join('; ')}`);
+  const checked = checkContainer(readLibrary(text, a.library));
+  if (checked.error) throw new LibraryReadError(`${a.library}: ${checked.error}`);
+  const container = checked.container;
   const out = resolve(a.out);
   const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
   let root = relative(out, packageRoot).split('\\').join('/') || '.';
   if (!root.startsWith('.')) root = './' + root;
-  const tr = translate(container, { name: basename(out), root, ...(a.assets ? { assets: a.assets } : {}), ...(a.dataLayer ? { dataLayer: a.dataLayer } : {}) });
+  const tr = translate(container, { warnings: checked.warnings, name: basename(out), root, ...(a.assets ? { assets: a.assets } : {}), ...(a.dataLayer ? { dataLayer: a.dataLayer } : {}) });
   const lines = reportText(tr);
   mkdirSync(out, { recursive: true });
   const files = [join(out, 'container.ts'), join(out, 'report.txt')];

@@ -6,6 +6,8 @@
  * in the container (module scripts, custom code) are kept as their source text, never called.
  */
 import vm from 'node:vm';
+import * as acorn from 'acorn';
+import * as walk from 'acorn-walk';
 
 /** Source text of a function found in the container (a module script, a custom code block). */
 export interface Code {
@@ -64,19 +66,70 @@ const READ_TIMEOUT_MS = 2000;
 export class LibraryReadError extends Error {}
 
 /**
- * The container a library assigns. Throws LibraryReadError with a one-line reason when the file
- * assigns none (not a Launch library, or a turbine build older than the `_satellite.container`
- * format) or fails before assigning it.
+ * The container a library assigns. A built library is read as written: the object literal assigned
+ * to `<something>._satellite.container` is found with a JavaScript parser and evaluated on its own,
+ * so a library a site's bundle carries inside one of its functions reads as well as a standalone
+ * one, and nothing else of the file runs. When the literal cannot be evaluated alone (it names a
+ * variable of the code around it), the file's top is run in the stub context up to the assignment.
+ * Throws LibraryReadError with a one-line reason when the file assigns no container (not a Launch
+ * library, or a turbine build older than the `_satellite.container` format) or cannot be read.
  */
 export function readLibrary(text: string, file: string): LaunchContainer {
+  const literal = containerLiteral(text);
+  if (literal) {
+    try {
+      const value = vm.runInContext(`(${literal})`, stubContext().context, { filename: file, timeout: READ_TIMEOUT_MS }) as unknown;
+      if (typeof value === 'object' && value !== null) return plain(value) as LaunchContainer;
+    } catch {
+      /* the literal needs the code around it: run the file's top instead */
+    }
+  }
+  return runToAssignment(text, file);
+}
+
+/** The source text of the object assigned to `…._satellite.container`, or undefined. */
+export function containerLiteral(text: string): string | undefined {
+  let ast: acorn.Node;
+  try {
+    ast = acorn.parse(text, { ecmaVersion: 'latest', sourceType: 'script', allowReturnOutsideFunction: true, allowHashBang: true });
+  } catch {
+    try {
+      ast = acorn.parse(text, { ecmaVersion: 'latest', sourceType: 'module', allowHashBang: true });
+    } catch {
+      return undefined;
+    }
+  }
+  let found: string | undefined;
+  walk.simple(ast, {
+    AssignmentExpression(node) {
+      if (found) return;
+      const n = node as acorn.AssignmentExpression;
+      if (n.operator !== '=' || n.right.type !== 'ObjectExpression') return;
+      if (memberName(n.left) !== 'container') return;
+      const target = (n.left as acorn.MemberExpression).object;
+      if (target.type === 'MemberExpression' && memberName(target) === '_satellite') found = text.slice(n.right.start, n.right.end);
+      else if (target.type === 'Identifier' && target.name === '_satellite') found = text.slice(n.right.start, n.right.end);
+    },
+  });
+  return found;
+}
+
+const memberName = (n: acorn.Node): string | undefined => {
+  if (n.type !== 'MemberExpression') return undefined;
+  const m = n as acorn.MemberExpression;
+  if (!m.computed && m.property.type === 'Identifier') return m.property.name;
+  if (m.computed && m.property.type === 'Literal' && typeof m.property.value === 'string') return m.property.value;
+  return undefined;
+};
+
+function stubContext(onAssign?: (value: unknown) => void) {
   let captured: unknown;
-  let assigned = false;
   const satellite = {};
   Object.defineProperty(satellite, 'container', {
     configurable: true,
     set(value: unknown) {
       captured = value;
-      assigned = true;
+      onAssign?.(value);
       throw STOP;
     },
     get: () => captured,
@@ -84,7 +137,17 @@ export function readLibrary(text: string, file: string): LaunchContainer {
   const window: Record<string, unknown> = { _satellite: satellite };
   window.window = window;
   window.self = window;
-  const context = vm.createContext({ window, self: window, _satellite: satellite });
+  return { context: vm.createContext({ window, self: window, _satellite: satellite }) };
+}
+
+/** Runs the library's top in the stub context and stops it at the container assignment. */
+function runToAssignment(text: string, file: string): LaunchContainer {
+  let captured: unknown;
+  let assigned = false;
+  const { context } = stubContext((value) => {
+    captured = value;
+    assigned = true;
+  });
   try {
     vm.runInContext(text, context, { filename: file, timeout: READ_TIMEOUT_MS });
   } catch (err) {

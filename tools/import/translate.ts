@@ -21,6 +21,8 @@ export interface TranslateOptions {
   assets?: string;
   /** The page global the worker snapshots (default: the commonest root of the JavaScript variables). */
   dataLayer?: string;
+  /** What reading the library found (schema findings, repairs): the report's first lines. */
+  warnings?: string[];
 }
 
 export type Where = 'worker' | 'page' | 'not imported';
@@ -45,6 +47,8 @@ export interface Translation {
   extras: string[];
   /** What behaves differently from turbine because of a property setting (not counted as not imported). */
   notices: string[];
+  /** What reading the library found: schema findings and repairs (not counted as not imported). */
+  warnings: string[];
   /** Files the library loads from its host that `--assets` does not have. */
   missingAssets: string[];
   dataLayer: string;
@@ -636,6 +640,7 @@ export default container;
     items,
     extras,
     notices,
+    warnings: o.warnings ?? [],
     missingAssets: t.missingAssets,
     dataLayer,
     sessionKeys: [...t.sessionKeys],
@@ -646,7 +651,8 @@ export default container;
 
 /** The report: every data element and rule once, then the extras, then the one-line summary. */
 export function reportText(tr: Translation): string[] {
-  const lines = tr.items.map((i) => `${i.kind} ${q(i.name)}: ${i.where === 'page' ? (i.kind === 'rule' ? 'partly on the page' : 'on the page') : i.where}${i.notes.length ? ' — ' + i.notes.join('; ') : ''}`);
+  const lines = tr.warnings.map((w) => `warning: ${w}`);
+  lines.push(...tr.items.map((i) => `${i.kind} ${q(i.name)}: ${i.where === 'page' ? (i.kind === 'rule' ? 'partly on the page' : 'on the page') : i.where}${i.notes.length ? ' — ' + i.notes.join('; ') : ''}`));
   lines.push(...tr.extras);
   for (const f of new Set(tr.missingAssets)) lines.push(`missing asset ${f}: give --assets <dir> with it`);
   lines.push(...tr.notices);
