@@ -25,6 +25,8 @@ export interface ConditionDef<N extends string, S, X> extends Condition<N, S, X>
 export interface ActionDef<N extends string, S, X> extends Action<N, S, X> {
   /** Data element names the action reads through tokens (the build checks them). */
   uses?: string[];
+  /** The service the action needs, as the build names it when the container has no services. */
+  needs?: string;
 }
 export interface RuleDef<N extends string, S, X> extends Omit<Rule<N, S, X>, 'actions'> {
   /** The engine's triggers (`RuleEventSpec`): every type the engine knows is accepted here. */
@@ -92,6 +94,8 @@ export type DefinedContainer<N extends string, S, X> = Container<N, S, X>;
 /** Only texts with a `%token%` go into `uses` (a plain text is a constant, not a name). */
 const hasToken = (text: string) => text.includes('%');
 
+const ANALYTICS = 'the analytics service of adobeServices()';
+
 function kit<N extends string, S, X>(): Kit<N, S, X> {
   type A = ActionDef<N, S & Services, X>;
   return {
@@ -107,16 +111,19 @@ function kit<N extends string, S, X>(): Kit<N, S, X> {
     run: (name, fn) => ({ name, fn }),
     pageView: (map, name = 'Send page view beacon'): A => ({
       name,
+      needs: ANALYTICS,
       uses: Object.values(map).map(String).filter(hasToken),
       fn: (ctx) => send(ctx, pageViewHit(map, ctx)),
     }),
     link: (linkName, map, o = {}): A => ({
       name: o.name ?? 'Send link beacon',
+      needs: ANALYTICS,
       uses: [linkName, ...Object.values(map)].map(String).filter(hasToken),
       fn: (ctx) => send(ctx, linkHit(linkName, map, ctx, o)),
     }),
     startVisitor: (): A => ({
       name: 'Start the visitor service',
+      needs: 'the visitor-ID service of adobeServices()',
       // Not awaited: the ID call may take up to 30 s, past the action timeout.
       fn: (ctx) => {
         void ctx.services.visitor.start().catch((err: unknown) => {

@@ -339,6 +339,18 @@ export async function buildLibrary(o: BuildOptions): Promise<BuildResult> {
   }
 }
 
+/** A container file's problems, as `offtag build` prints them (nothing is built). */
+export async function checkContainerFile(file: string): Promise<string[]> {
+  const shown = relative(process.cwd(), resolve(file)) || file;
+  try {
+    const { container, files } = await loadContainerModule(file);
+    return await locatedProblems(container, files, shown);
+  } catch (err) {
+    if (err instanceof ContainerLoadError) return err.lines;
+    throw err;
+  }
+}
+
 /** offtag-worker.js: the engine's worker with the container, one script (esbuild). */
 async function bundleWorker(file: string, env: Environment, define: ReturnType<typeof buildConstants>, outfile: string): Promise<void> {
   const { build } = await import('esbuild');
