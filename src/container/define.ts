@@ -11,6 +11,17 @@ import type { EngineEvent } from '../protocol.ts';
 import type { Services } from '../worker-engine/services.ts';
 import type { CheckedMap, CheckedText } from './tokens.ts';
 import { linkHit, pageViewHit, send, type LinkOptions, type VariableMap } from './analytics.ts';
+import { compare, type Operator } from '../launch/conditions.ts';
+import { elements, type Elements } from './data-elements.ts';
+
+/**
+ * A container's `settings`: an engine setting's key takes the engine's type (so a number for
+ * `trackingConsentCookie` is an error at that key, saying `string`), any other key is a setting of
+ * the container's own, its type inferred from its default.
+ */
+export type SettingsDef<X> = { [K in keyof X]: K extends keyof Settings ? Settings[K] : X[K] };
+/** The container's own settings, without the engine's. */
+export type OwnSettings<X> = Omit<X, keyof Settings>;
 
 /** The settings a container's code sees: the engine's and the container's own. */
 export type ContainerSettings<X> = Settings & X;
@@ -28,9 +39,13 @@ export interface ActionDef<N extends string, S, X> extends Action<N, S, X> {
   /** The service the action needs, as the build names it when the container has no services. */
   needs?: string;
 }
-export interface RuleDef<N extends string, S, X> extends Omit<Rule<N, S, X>, 'actions'> {
-  /** The engine's triggers (`RuleEventSpec`): every type the engine knows is accepted here. */
+export interface RuleDef<N extends string, S, X> extends Omit<Rule<N, S, X>, 'actions' | 'conditions'> {
+  /** The engine's triggers (`RuleEventSpec`): every type the engine knows is accepted here; the rule runs on any of them. */
   events: RuleEventSpec[];
+  /** All must be met (an OR group is one condition: `k.anyOf(…)`). */
+  conditions?: ConditionDef<N, S, X>[];
+  /** Launch's exceptions: the rule does not run when any of these is met. */
+  exceptions?: ConditionDef<N, S, X>[];
   actions: ActionDef<N, S, X>[];
 }
 
@@ -48,6 +63,17 @@ export interface Kit<N extends string, S, X> {
   variables<const V extends VariableMap>(map: CheckedMap<V, N>): V;
   /** A condition: the data element's value equals `value` (strict), or is one of `value`s. */
   valueIs(name: N, value: unknown | readonly unknown[]): ConditionDef<N, S, X>;
+  /**
+   * A condition comparing a data element's value with `value` by one of Launch's Value Comparison
+   * operators (`equals`, `contains`, `startsWith`, `endsWith`, `matchesRegex`, `lessThan`,
+   * `greaterThanOrEqual`, `isTruthy`…, and their `doesNot…` forms); `value` may hold `%tokens%`.
+   * The comparison is the Launch runtime's own (src/launch/conditions.ts `compare`).
+   */
+  compare(name: N, operator: Operator, value?: unknown, o?: { caseInsensitive?: boolean; negate?: boolean }): ConditionDef<N, S, X>;
+  /** An OR group: met when any of `conditions` is (each with its own `negate`). */
+  anyOf(...conditions: ConditionDef<N, S, X>[]): ConditionDef<N, S, X>;
+  /** A condition that is met when `condition` is not. */
+  not(condition: ConditionDef<N, S, X>): ConditionDef<N, S, X>;
   /** A condition from a function. */
   when(name: string, fn: (ctx: Ctx<N, S, X>) => boolean | Promise<boolean>): ConditionDef<N, S, X>;
   /**
@@ -67,7 +93,7 @@ export interface Kit<N extends string, S, X> {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export interface ContainerDef<D extends Record<string, DataElement<any, any>>, S, X> {
+export interface ContainerBase<D extends Record<string, DataElement<any, any>>, V, S, X> {
   /** Names the container in `_satellite.buildInfo` and in the build's messages. */
   name: string;
   version?: string;
@@ -77,15 +103,26 @@ export interface ContainerDef<D extends Record<string, DataElement<any, any>>, S
    * Defaults of the container's own settings and of the engine's (`reportSuites`, `currency`,
    * `brand`…): a page overrides them with `window.offtagConfig`, checked against these types.
    */
-  settings?: X & Partial<Settings>;
+  settings?: SettingsDef<X>;
   /** Extra checks of settings by dotted path (see `Container.settingChecks`). */
   settingChecks?: Record<string, (value: unknown) => string | undefined>;
   /** sessionStorage keys read by function data elements (`{brand}` follows the brand setting). */
   sessionKeys?: string[];
   dataElements: D;
+  /**
+   * Data elements computed from those of `dataElements`: a function of the element helpers typed
+   * with their names and the container's settings, so `ctx.get('sektion')` is an error and no
+   * name is written twice.
+   */
+  derived?: (e: Elements<Extract<keyof D, string>, OwnSettings<X>>) => V;
   services?: ServicesDef<S>;
+}
+
+/** A container, its rules an array or a function of the kit (`rules: (k) => [...]`). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export interface ContainerDef<D extends Record<string, DataElement<any, any>>, S, X, V = object> extends ContainerBase<D, V, S, X> {
   /** The rules, or a function of the kit that returns them. */
-  rules: RuleDef<Extract<keyof D, string>, S, X>[] | ((kit: Kit<Extract<keyof D, string>, S, X>) => RuleDef<Extract<keyof D, string>, S, X>[]);
+  rules: RuleDef<Extract<keyof D | keyof V, string>, S, OwnSettings<X>>[] | ((kit: Kit<Extract<keyof D | keyof V, string>, S, OwnSettings<X>>) => RuleDef<Extract<keyof D | keyof V, string>, S, OwnSettings<X>>[]);
 }
 
 /** A defined container: the engine's `Container`, its settings typed. */
@@ -106,6 +143,25 @@ function kit<N extends string, S, X>(): Kit<N, S, X> {
       uses: [name],
       fn: (ctx) => (Array.isArray(value) ? value.includes(ctx.get(name)) : ctx.get(name) === value),
     }),
+    compare: (name, operator, value, o = {}) => ({
+      name: `${name} ${operator}${value === undefined ? '' : ` ${JSON.stringify(value)}`}`,
+      uses: [name, ...(typeof value === 'string' && value.includes('%') ? [value] : [])],
+      ...(o.negate ? { negate: true } : {}),
+      fn: (ctx) => compare(operator, ctx.get(name), typeof value === 'string' ? ctx.replaceTokens(value) : value, o.caseInsensitive === true),
+    }),
+    anyOf: (...conditions) => {
+      const page = conditions.find((c) => !c.fn);
+      if (page) throw new Error(`k.anyOf: "${page.name}" is a page condition, which cannot be in a group (give it its own place in the rule's conditions)`);
+      return {
+        name: `any of (${conditions.map((c) => c.name).join(', ')})`,
+        uses: conditions.flatMap((c) => c.uses ?? []),
+        fn: async (ctx) => {
+          for (const c of conditions) if ((await c.fn!(ctx)) !== (c.negate === true)) return true;
+          return false;
+        },
+      };
+    },
+    not: (c) => ({ ...c, name: `not ${c.name}`, negate: !c.negate }),
     when: (name, fn) => ({ name, fn }),
     pageCondition: (name, code) => ({ name, page: { from: 'code', code } }),
     run: (name, fn) => ({ name, fn }),
@@ -134,6 +190,13 @@ function kit<N extends string, S, X>(): Kit<N, S, X> {
   };
 }
 
+/** A rule's exceptions become conditions that must not be met (Launch's exception conditions), after its own. */
+function withExceptions<N extends string, S, X>(rule: RuleDef<N, S, X>): Rule<N, S, X> {
+  if (!rule.exceptions?.length) return rule as Rule<N, S, X>;
+  const { exceptions, ...rest } = rule;
+  return { ...rest, conditions: [...(rule.conditions ?? []), ...exceptions.map((c) => ({ ...c, name: `exception: ${c.name}`, negate: !c.negate }))] };
+}
+
 /** The session keys the bridge reads for a container: its own, and one per `session`-stored data element. */
 export function sessionKeysOf(keys: readonly string[], elements: Record<string, DataElement<string, never>>): string[] {
   const out = [...keys];
@@ -144,12 +207,28 @@ export function sessionKeysOf(keys: readonly string[], elements: Record<string, 
   return [...new Set(out)];
 }
 
+/**
+ * A container as one typed object (docs/containers.md). Two signatures, so that the editor points
+ * at a mistake inside `rules` (an event type, a field) in either form: the array of rules, and
+ * `rules: (k) => [...]`, the kit's form.
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an element's own N is checked by its helper
-export function defineContainer<const D extends Record<string, DataElement<any, any>>, S extends object = object, X extends object = object>(
-  def: ContainerDef<D, S, X>,
-): DefinedContainer<Extract<keyof D, string>, S, X> {
-  type N = Extract<keyof D, string>;
-  const dataElements = def.dataElements as unknown as Record<N, DataElement<N, X>>;
+export function defineContainer<const D extends Record<string, DataElement<any, any>>, S extends object = object, X extends object = object, V extends Record<string, DataElement<any, any>> = {}>(
+  def: ContainerBase<D, V, S, X> & { rules: RuleDef<Extract<keyof D | keyof V, string>, S, OwnSettings<X>>[] },
+): DefinedContainer<Extract<keyof D | keyof V, string>, S, OwnSettings<X>>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an element's own N is checked by its helper
+export function defineContainer<const D extends Record<string, DataElement<any, any>>, S extends object = object, X extends object = object, V extends Record<string, DataElement<any, any>> = {}>(
+  def: ContainerBase<D, V, S, X> & { rules: (kit: Kit<Extract<keyof D | keyof V, string>, S, OwnSettings<X>>) => RuleDef<Extract<keyof D | keyof V, string>, S, OwnSettings<X>>[] },
+): DefinedContainer<Extract<keyof D | keyof V, string>, S, OwnSettings<X>>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function defineContainer(def: ContainerDef<Record<string, DataElement<any, any>>, object, object, Record<string, DataElement<any, any>>>): DefinedContainer<string, object, object> {
+  type N = string;
+  type S = object;
+  type X = object;
+  const dataElements = {
+    ...(def.dataElements as unknown as Record<N, DataElement<N, X>>),
+    ...((def.derived?.(elements()) ?? {}) as Record<N, DataElement<N, X>>),
+  };
   const services = def.services;
   return {
     name: def.name,
@@ -159,7 +238,7 @@ export function defineContainer<const D extends Record<string, DataElement<any, 
     ...(def.settings ? { settings: def.settings as Record<string, unknown> } : {}),
     ...(def.settingChecks ? { settingChecks: def.settingChecks } : {}),
     dataElements,
-    rules: typeof def.rules === 'function' ? def.rules(kit<N, S, X>()) : def.rules,
+    rules: (typeof def.rules === 'function' ? def.rules(kit<N, S, X>()) : def.rules).map(withExceptions),
     ...(services ? { services: (ctx: EngineContext) => services.create(ctx) } : {}),
     ...(services?.hooks ? { hooks: (s: S) => services.hooks!(s) } : {}),
   };
