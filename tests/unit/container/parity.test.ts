@@ -22,7 +22,7 @@ const container = defineContainer({
   derived: (e) => ({
     region: e.lookupTable('country', { fr: 'europe', de: 'europe', us: 'americas' }, { default: 'other', caseInsensitive: true }),
     kind: e.regexTable('path', [['/deals?/.*', 'deal'], ['/(\\w+)/(\\w+)', '$2 in $1']], { default: 'page' }),
-    label: e.fn((ctx) => `${String(ctx.get('region'))}/${String(ctx.get('kind'))}`),
+    label: e.fn((ctx) => `${String(ctx.get('country')).toLowerCase()}${String(ctx.get('path'))}`),
   }),
   rules: (k) => [
     {
@@ -49,12 +49,12 @@ const container = defineContainer({
 const page = (p: Record<string, unknown>) => ({ dataLayer: { page: p, product: { price: p.price } } });
 
 describe('authoring parity with Launch and GTM', () => {
-  it('lookup and regex tables, and derived elements reading them', async () => {
+  it('lookup and regex tables, and derived elements reading the table\'s elements', async () => {
     const { fire } = makeEngine(container);
     const at = async (p: Record<string, unknown>) => logs((await fire({ type: 'direct-call', id: 'show' }, page(p))).effects);
-    expect(await at({ path: '/deals/summer', country: 'FR' })).toEqual(['region=europe kind=deal label=europe/deal']);
-    expect(await at({ path: '/travel/rome', country: 'us' })).toEqual(['region=americas kind=rome in travel label=americas/rome in travel']);
-    expect(await at({ path: '/travel/rome/x', country: 'jp' })).toEqual(['region=other kind=page label=other/page']);
+    expect(await at({ path: '/deals/summer', country: 'FR' })).toEqual(['region=europe kind=deal label=fr/deals/summer']);
+    expect(await at({ path: '/travel/rome', country: 'us' })).toEqual(['region=americas kind=rome in travel label=us/travel/rome']);
+    expect(await at({ path: '/travel/rome/x', country: 'jp' })).toEqual(['region=other kind=page label=jp/travel/rome/x']);
   });
 
   it('comparison operators, an OR group, negation and exceptions', async () => {
