@@ -3,7 +3,7 @@
  * reads a Launch library, validates it, and writes the container (container.ts), the report
  * (report.txt, also printed).
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LibraryReadError, readLibrary } from './read.ts';
@@ -61,6 +61,8 @@ export function runImport(a: ImportArgs): ImportResult {
   const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
   let root = relative(out, packageRoot).split('\\').join('/') || '.';
   if (!root.startsWith('.')) root = './' + root;
+  // An installed package has no sources: the container imports the package's own exports.
+  if (!existsSync(join(packageRoot, 'src/container/index.ts'))) root = '';
   const tr = translate(container, { warnings: checked.warnings, name: basename(out), root, ...(a.assets ? { assets: a.assets } : {}), ...(a.dataLayer ? { dataLayer: a.dataLayer } : {}) });
   const lines = reportText(tr);
   mkdirSync(out, { recursive: true });

@@ -15,7 +15,10 @@ import { ECID_VARIABLES, VISITOR_ATTRIBUTES, VISITOR_COOKIE, VISITOR_SESSION_KEY
 export interface TranslateOptions {
   /** The container's name (the output folder's). */
   name: string;
-  /** The package's root, relative to the output file (`../..`): the runtime and `src/container` are under it. */
+  /**
+   * The checkout's root, relative to the output file (`../..`): the runtime and `src/container` are
+   * under it; `''` for an installed package, whose container imports `offtag/container` and `offtag/launch`.
+   */
   root: string;
   /** Folder with the files the library loads from its host (`RC…-source.min.js`). */
   assets?: string;
@@ -614,8 +617,8 @@ export function translate(c: LaunchContainer, o: TranslateOptions): Translation 
  * Imported by \`offtag import\` from a Launch library (property ${q(c.property?.name ?? '')}, turbine ${String(c.buildInfo?.turbineVersion ?? '?')}).
  * Every piece below runs in the worker; what could not be imported is listed in report.txt beside this file.
  */
-import { adobeServices, defineContainer } from ${q(o.root + '/src/container/index.ts')};
-import * as launch from ${q(o.root + '/src/launch/index.ts')};
+import { adobeServices, defineContainer } from ${q(o.root ? o.root + '/src/container/index.ts' : 'offtag/container')};
+import * as launch from ${q(o.root ? o.root + '/src/launch/index.ts' : 'offtag/launch')};
 
 const analytics: launch.AnalyticsOptions = ${indent(analytics, '')};
 
