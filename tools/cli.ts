@@ -73,8 +73,14 @@ async function run(argv: string[]): Promise<number> {
       const { replay } = await import('./replay/replay.ts');
       let container;
       if (containerFile) {
-        const { loadContainer } = await import('./build/build.ts');
-        container = await loadContainer(containerFile);
+        const { ContainerLoadError, loadContainer } = await import('./build/build.ts');
+        try {
+          container = await loadContainer(containerFile);
+        } catch (err) {
+          if (!(err instanceof ContainerLoadError)) throw err;
+          for (const line of err.lines) console.error(`offtag replay: ${line}`);
+          return 2;
+        }
       }
       const result = await replay(fixture as Parameters<typeof replay>[0], { container });
       if (json) process.stdout.write(result.lines.map((l) => l + '\n').join(''));
