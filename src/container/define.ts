@@ -11,7 +11,7 @@ import type { EngineEvent } from '../protocol.ts';
 import type { Services } from '../worker-engine/services.ts';
 import type { CheckedMap, CheckedText } from './tokens.ts';
 import { linkHit, pageViewHit, send, type LinkOptions, type VariableMap } from './analytics.ts';
-import { compare, type Operator } from '../launch/conditions.ts';
+import { compare, OPERATORS, type Operator } from '../launch/conditions.ts';
 import { elements, type Elements } from './data-elements.ts';
 
 /**
@@ -32,6 +32,8 @@ export type Ctx<N extends string, S, X> = RuleContext<N, S, X>;
 export interface ConditionDef<N extends string, S, X> extends Condition<N, S, X> {
   /** Data element names the condition reads (the build checks them). */
   uses?: string[];
+  /** What is wrong with how it was written (an operator Launch does not have, a pattern that is not a regular expression): the build refuses it. */
+  problem?: string;
 }
 export interface ActionDef<N extends string, S, X> extends Action<N, S, X> {
   /** Data element names the action reads through tokens (the build checks them). */
@@ -133,6 +135,18 @@ const hasToken = (text: string) => text.includes('%');
 
 const ANALYTICS = 'the analytics service of adobeServices()';
 
+/** An operator Launch does not have, or a regular expression that does not compile (a value without `%tokens%`). */
+function comparisonProblem(operator: string, value: unknown): { problem?: string } {
+  if (!(OPERATORS as readonly string[]).includes(operator)) return { problem: `"${operator}" is no comparison operator (the operators: ${OPERATORS.join(', ')})` };
+  if (/Regex$/.test(operator) && typeof value === 'string' && !value.includes('%'))
+    try {
+      new RegExp(value);
+    } catch (err) {
+      return { problem: `${JSON.stringify(value)} is not a regular expression (${(err as Error).message})` };
+    }
+  return {};
+}
+
 function kit<N extends string, S, X>(): Kit<N, S, X> {
   type A = ActionDef<N, S & Services, X>;
   return {
@@ -145,6 +159,7 @@ function kit<N extends string, S, X>(): Kit<N, S, X> {
     }),
     compare: (name, operator, value, o = {}) => ({
       name: `${name} ${operator}${value === undefined ? '' : ` ${JSON.stringify(value)}`}`,
+      ...comparisonProblem(operator, value),
       uses: [name, ...(typeof value === 'string' && value.includes('%') ? [value] : [])],
       ...(o.negate ? { negate: true } : {}),
       fn: (ctx) => compare(operator, ctx.get(name), typeof value === 'string' ? ctx.replaceTokens(value) : value, o.caseInsensitive === true),

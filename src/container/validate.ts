@@ -126,6 +126,8 @@ function ruleReferences(container: AnyContainer, known: (name: string) => boolea
       ...(rule.actions ?? []).map((a, i) => ['action', 'actions', a, i] as const),
     ];
     for (const [kind, part, item, index] of parts) {
+      const problem = (item as { problem?: string }).problem;
+      if (problem) out.push({ at: { kind: 'rule', rule: rule.name, part, index }, item: `rule "${rule.name}", ${kind} "${item.name}"`, what: problem });
       // A name, or a text whose `%tokens%` are names (`D=` copies and constants name none).
       const uses = (item.uses ?? []).flatMap((u) => (u.includes('%') ? tokensIn(u) : /^D=/.test(u) ? [] : [u]));
       for (const name of uses)

@@ -83,6 +83,15 @@ describe('offtag build refuses each mistake with file:line:column and the rule',
     ]);
   });
 
+  it('a comparison operator Launch does not have, and a pattern that is not a regular expression', async () => {
+    expect(await problems([
+      `{ name: 'Deals', events: [{ type: 'dom-ready' }], conditions: [k.compare('section', 'isEqual' as 'equals', 'deals'), k.compare('section', 'matchesRegex', 'deal(')], actions: [] }`,
+    ])).toEqual([
+      'c.ts:9:68: rule "Deals", condition "section isEqual "deals"": "isEqual" is no comparison operator (the operators: equals, contains, startsWith, endsWith, matchesRegex, lessThan, lessThanOrEqual, greaterThan, greaterThanOrEqual, isTrue, isTruthy, isFalse, isFalsy, doesNotEqual, doesNotContain, doesNotStartWith, doesNotEndWith, doesNotMatchRegex)',
+      'c.ts:9:122: rule "Deals", condition "section matchesRegex "deal("": "deal(" is not a regular expression (Invalid regular expression: /deal(/: Unterminated group)',
+    ]);
+  });
+
   it('a syntax error is esbuild\'s line, with its position', async () => {
     const lines = await problems([`{ name: 'Broken', events: [{ type: 'dom-ready' }], actions: [] ]`]);
     expect(lines).toHaveLength(1);
