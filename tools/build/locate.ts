@@ -54,7 +54,18 @@ function* walk(node: Node): Generator<Node> {
   }
 }
 
-async function indexFile(path: string, shown: string): Promise<FileIndex | undefined> {
+interface Parsed {
+  file: string;
+  ast: Node;
+  position(node: Node): Position | undefined;
+  /** `const name = {…}` of the file, by name. */
+  objects: Map<string, Node>;
+}
+
+/** The file each node was parsed from. */
+const ownerOf = new WeakMap<Node, Parsed>();
+
+async function parseFile(path: string, shown: string): Promise<Parsed | undefined> {
   const [{ transform }, acorn, { TraceMap, originalPositionFor }] = await Promise.all([import('esbuild'), import('acorn'), import('@jridgewell/trace-mapping')]);
   const source = readFileSync(path, 'utf8');
   const loader = /\.[mc]?tsx?$/.test(path) ? (path.endsWith('x') ? 'tsx' : 'ts') : path.endsWith('x') ? 'jsx' : 'js';
@@ -78,41 +89,63 @@ async function indexFile(path: string, shown: string): Promise<FileIndex | undef
     const o = originalPositionFor(map, { line: node.loc.start.line, column: node.loc.start.column });
     return o.line == null ? undefined : { file: shown, line: o.line, column: (o.column ?? 0) + 1 };
   };
-  const index: FileIndex = { file: shown, position, rules: new Map(), elements: new Map(), settings: new Map(), containers: [] };
   const objects = new Map<string, Node>();
-  for (const n of walk(ast)) if (n.type === 'VariableDeclarator' && n.id.type === 'Identifier' && n.init?.type === 'ObjectExpression') objects.set(n.id.name, n.init);
-  const tableOf = (value: Node): Node | undefined => {
-    if (value?.type === 'ObjectExpression') return value;
-    if (value?.type === 'Identifier') return objects.get(value.name);
-    if (value?.type === 'CallExpression') return value.arguments.map(tableOf).find(Boolean);
-    return undefined;
-  };
-  const addTable = (into: Map<string, Node>, table: Node | undefined, prefix = '', nested = false, seen = new Set<Node>()) => {
-    if (!table || seen.has(table)) return;
-    seen.add(table);
-    for (const p of table.properties) {
-      if (p.type === 'SpreadElement') addTable(into, tableOf(p.argument), prefix, nested, seen);
-      const k = keyName(p);
-      if (k === undefined) continue;
-      if (!into.has(prefix + k)) into.set(prefix + k, p);
-      if (nested && p.value.type === 'ObjectExpression') addTable(into, p.value, `${prefix}${k}.`, true, seen);
-    }
-  };
+  const parsed: Parsed = { file: shown, ast, position, objects };
   for (const n of walk(ast)) {
-    if (n.type !== 'ObjectExpression') continue;
-    const name = stringValue(prop(n, 'name')?.value);
-    if (name !== undefined && (prop(n, 'events') || prop(n, 'actions')) && !index.rules.has(name)) index.rules.set(name, n);
-    const elements = prop(n, 'dataElements');
-    if (elements) addTable(index.elements, tableOf(elements.value));
-    if (elements && prop(n, 'rules')) {
-      index.containers.push(n);
-      const settings = prop(n, 'settings');
-      if (settings) addTable(index.settings, tableOf(settings.value), '', true);
-    }
+    ownerOf.set(n, parsed);
+    if (n.type === 'VariableDeclarator' && n.id.type === 'Identifier' && n.init?.type === 'ObjectExpression') objects.set(n.id.name, n.init);
   }
-  // A table of data elements written apart from the container (`export const dataElements = {…}`).
-  for (const [name, obj] of objects) if (/elements$/i.test(name)) addTable(index.elements, obj);
-  return index;
+  return parsed;
+}
+
+/**
+ * The rules, data elements and settings each file writes. A table named by a variable is looked up
+ * in its own file first, then in the container's other files (the storefront's settings and data
+ * elements are modules of their own).
+ */
+function indexFiles(parsed: Parsed[]): FileIndex[] {
+  const everywhere = new Map<string, { node: Node; owner: Parsed }>();
+  for (const p of parsed) for (const [name, node] of p.objects) if (!everywhere.has(name)) everywhere.set(name, { node, owner: p });
+  return parsed.map((p) => {
+    // A node of another file's table is shown at its own file's position.
+    const index: FileIndex = { file: p.file, position: (node) => ownerOf.get(node)?.position(node), rules: new Map(), elements: new Map(), settings: new Map(), containers: [] };
+    const tableOf = (value: Node): Node | undefined => {
+      if (value?.type === 'ObjectExpression') return value;
+      if (value?.type === 'Identifier') {
+        const local = p.objects.get(value.name);
+        if (local) return local;
+        return everywhere.get(value.name)?.node;
+      }
+      if (value?.type === 'CallExpression') return value.arguments.map(tableOf).find(Boolean);
+      return undefined;
+    };
+    const addTable = (into: Map<string, Node>, table: Node | undefined, prefix = '', nested = false, seen = new Set<Node>()) => {
+      if (!table || seen.has(table)) return;
+      seen.add(table);
+      for (const prop of table.properties) {
+        if (prop.type === 'SpreadElement') addTable(into, tableOf(prop.argument), prefix, nested, seen);
+        const k = keyName(prop);
+        if (k === undefined) continue;
+        if (!into.has(prefix + k)) into.set(prefix + k, prop);
+        if (nested && prop.value.type === 'ObjectExpression') addTable(into, prop.value, `${prefix}${k}.`, true, seen);
+      }
+    };
+    for (const n of walk(p.ast)) {
+      if (n.type !== 'ObjectExpression') continue;
+      const name = stringValue(prop(n, 'name')?.value);
+      if (name !== undefined && (prop(n, 'events') || prop(n, 'actions')) && !index.rules.has(name)) index.rules.set(name, n);
+      const elements = prop(n, 'dataElements');
+      if (elements) addTable(index.elements, tableOf(elements.value));
+      if (elements && prop(n, 'rules')) {
+        index.containers.push(n);
+        const settings = prop(n, 'settings');
+        if (settings) addTable(index.settings, tableOf(settings.value), '', true);
+      }
+    }
+    // A table of data elements written apart from the container (`export const dataElements = {…}`).
+    for (const [name, obj] of p.objects) if (/elements$/i.test(name)) addTable(index.elements, obj);
+    return index;
+  });
 }
 
 export interface Locator {
@@ -122,7 +155,8 @@ export interface Locator {
 
 /** The container's own files (not the package's), indexed; `shownFrom`: paths are shown relative to it. */
 export async function createLocator(files: string[], shownFrom = process.cwd()): Promise<Locator> {
-  const indexes = (await Promise.all(files.map((f) => indexFile(f, relative(shownFrom, f) || f)))).filter((i): i is FileIndex => !!i);
+  const parsed = (await Promise.all(files.map((f) => parseFile(f, relative(shownFrom, f) || f)))).filter((p): p is Parsed => !!p);
+  const indexes = indexFiles(parsed);
   const first = <T>(f: (i: FileIndex) => T | undefined): T | undefined => {
     for (const i of indexes) {
       const v = f(i);

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -89,6 +89,19 @@ describe('offtag build refuses each mistake with file:line:column and the rule',
     ])).toEqual([
       'c.ts:9:68: rule "Deals", condition "section isEqual "deals"": "isEqual" is no comparison operator (the operators: equals, contains, startsWith, endsWith, matchesRegex, lessThan, lessThanOrEqual, greaterThan, greaterThanOrEqual, isTrue, isTruthy, isFalse, isFalsy, doesNotEqual, doesNotContain, doesNotStartWith, doesNotEndWith, doesNotMatchRegex)',
       'c.ts:9:122: rule "Deals", condition "section matchesRegex "deal("": "deal(" is not a regular expression (Invalid regular expression: /deal(/: Unterminated group)',
+    ]);
+  });
+
+  it('a mistake in a module of the container (its settings, its rules) is shown at that module\'s line', async () => {
+    const sub = join(dir, 'split');
+    mkdirSync(sub, { recursive: true });
+    writeFileSync(join(sub, 'settings.ts'), `export const SETTINGS = {\n  dataLayer: 'travelData',\n  trackingConsentCookei: 'ok',\n};\n`);
+    writeFileSync(join(sub, 'rules.ts'), `export const rules = [\n  { name: 'Deal click', events: [{ type: 'click', selecter: 'a.deal' }], actions: [] },\n];\n`);
+    writeFileSync(join(sub, 'container.ts'), `import { dataLayer, defineContainer } from 'offtag/container';\nimport { SETTINGS } from './settings.ts';\nimport { rules } from './rules.ts';\nexport default defineContainer({ name: 'split', settings: SETTINGS, dataElements: { section: dataLayer('page.section') }, rules: () => rules as never });\n`);
+    const shown = (f: string) => relative(process.cwd(), join(sub, f));
+    expect(await checkContainerFile(join(sub, 'container.ts'))).toEqual([
+      `${shown('settings.ts')}:3:3: setting "trackingConsentCookei": is no engine setting; did you mean "trackingConsentCookie"? (a setting of the container's own needs a name further from the engine's)`,
+      `${shown('rules.ts')}:2:51: rule "Deal click", event 1 (click): "selecter" is no field of a click event; did you mean "selector"? (its fields: selector, properties, bubbleFireIfParent, bubbleFireIfChildFired, bubbleStop)`,
     ]);
   });
 
