@@ -83,7 +83,7 @@ describe('docs/containers.md: from an empty folder to a beacon, with the packed 
     for (const block of blocks) {
       if (block.lang === 'ts') {
         const file = /^\/\/ (\S+)\n/.exec(block.code)?.[1];
-        expect(file, 'the container block names its file').toBe('src/container.ts');
+        expect(file, 'the container block names its file').toBe('tags/container.ts');
         mkdirSync(join(site, dirname(file!)), { recursive: true });
         writeFileSync(join(site, file!), block.code);
         steps.push(`wrote ${file}`);
@@ -95,7 +95,7 @@ describe('docs/containers.md: from an empty folder to a beacon, with the packed 
         steps.push(line);
         if (line.startsWith('npx offtag dev ')) {
           const terminal = await devLoop(command);
-          expect(terminal).toMatch(/^offtag dev: built src\/container\.ts \(development\) in [\d.]+ s · offtag\.js \d+ bytes gzip$/m);
+          expect(terminal).toMatch(/^offtag dev: built tags\/container\.ts \(development\) in [\d.]+ s · offtag\.js \d+ bytes gzip$/m);
           expect(terminal).toMatch(/^ {2}pageName +pageName +blog:home$/m);
           continue;
         }
@@ -107,12 +107,12 @@ describe('docs/containers.md: from an empty folder to a beacon, with the packed 
       'npm init -y',
       'npm pkg set type=module',
       'npm install offtag',
-      'wrote src/container.ts',
-      'npx offtag dev --container src/container.ts',
+      'wrote tags/container.ts',
+      'npx offtag dev --container tags/container.ts',
       'npm install --save-dev typescript',
       'npx tsc --init',
       'npx tsc --noEmit',
-      'npx offtag build --container src/container.ts --out public/offtag',
+      'npx offtag build --container tags/container.ts --out public/offtag',
     ]);
     // Nothing but the package and TypeScript was installed by hand; the build wrote its folder.
     const manifest = JSON.parse(readFileSync(join(site, 'package.json'), 'utf8'));
