@@ -175,8 +175,9 @@ export function pairBeacons(t: RecordedBeacon[], o: RecordedBeacon[]): Array<[nu
         continue;
       }
     }
-    if (i > 0 && (j === 0 || dp[i]![j] === dp[i - 1]![j])) out.push([--i, undefined]);
-    else out.push([undefined, --j]);
+    // Walking backwards, Offtag's unpaired beacon first: in the result, turbine's comes first.
+    if (j > 0 && (i === 0 || dp[i]![j] === dp[i]![j - 1])) out.push([undefined, --j]);
+    else out.push([--i, undefined]);
   }
   return out.reverse();
 }
