@@ -208,8 +208,11 @@ export function compareBeacons(t: RecordedBeacon[], o: RecordedBeacon[]): Beacon
   return out;
 }
 
-/** A console message as compared: its text; a failed resource load also names its URL (the text alone does not). */
-export const errorKey = (text: string, url?: string) => (/^Failed to load resource/.test(text) && url ? `${text} ${url}` : text);
+/** A console message as compared: its first line (a logged error's stack differs between any two scripts); a failed resource load also names its URL (the text alone does not). */
+export const errorKey = (text: string, url?: string) => {
+  const first = text.split('\n')[0]!;
+  return /^Failed to load resource/.test(first) && url ? `${first} ${url}` : first;
+};
 
 /** Offtag's errors that turbine did not also produce (each of turbine's errors excuses one equal error of Offtag's). */
 export const extraErrors = (turbine: string[], offtag: string[]): string[] => minus(offtag, turbine);

@@ -3,12 +3,15 @@
  * and for Offtag, and the same from one run to the next):
  * - the data layer: every path the library's JavaScript Variable data elements and Variable
  *   conditions read, filled with a string (the value a Value Comparison or Variable condition on
- *   it asks for when one does and the value is a plain one, else a word made from the path);
+ *   it asks for when one does and the value is a plain one, else a word made from the path; the
+ *   boolean an `is true` / `is false` comparison asks for, which no string meets);
  * - the steps after the page's load: every Direct Call identifier tracked, every Custom Event
  *   type dispatched (on an element made to match the rule's selector when it has one, else on
  *   `document`), a click on an element made to match each Click rule's selector. A rule that
  *   reads `event.detail.<path>` gets that path filled in the event's detail.
  * Library Loaded, Page Bottom, DOM Ready and Window Loaded come with the page's own load.
+ * The visitor has accepted the consent banner of OneTrust (the consent manager half the corpus
+ * reads, and one site's bundle waits for before it starts Launch): its two cookies are set.
  */
 import { compare, type Operator } from '../../src/launch/conditions.ts';
 import type { LaunchContainer, LaunchRule, LaunchValue } from '../import/read.ts';
@@ -34,7 +37,15 @@ export interface PagePlan {
   steps: Step[];
   /** Selectors no element could be made for. */
   unbuildable: string[];
+  /** Cookies the page's response sets (`name=value; Domain=…; Path=/`). */
+  cookies: string[];
 }
+
+/** Every category of OneTrust accepted, in both group naming schemes (`C0001` and `1`), on a fixed date. */
+export const CONSENT_COOKIES = [
+  'OptanonAlertBoxClosed=2026-01-01T00:00:00.000Z',
+  `OptanonConsent=${['isGpcEnabled=0', 'datestamp=Thu+Jan+01+2026+00%3A00%3A00+GMT%2B0000', 'version=202401.1.0', 'isIABGlobal=false', 'hosts=', 'landingPath=NotLandingPage', `groups=${encodeURIComponent(['C0001:1', 'C0002:1', 'C0003:1', 'C0004:1', 'C0005:1', '1:1', '2:1', '3:1', '4:1', '6:1', '8:1'].join(','))}`].join('&')}`,
+];
 
 /** Roots the browser (or the tags themselves) own: a library reading them reads the page, not a data layer. */
 const BROWSER_ROOTS = new Set([
@@ -114,11 +125,15 @@ function topAlternatives(s: string): string[] {
   return out;
 }
 
-/** The value a condition on a data layer path asks for, or undefined (negated, a token on the right, not a plain value). */
-function wantedByComparison(s: Settings, negate: boolean): string | undefined {
+/**
+ * The value a condition on a data layer path asks for, or undefined (negated, a token on the
+ * right, not a plain value): a string, or the boolean `is true` / `is false` ask for.
+ */
+function wantedByComparison(s: Settings, negate: boolean): string | boolean | undefined {
   if (negate) return undefined;
   const comparison = (s.comparison ?? {}) as { operator?: string; caseInsensitive?: boolean };
   const op = comparison.operator as Operator | undefined;
+  if (op === 'isTrue' || op === 'isFalse') return op === 'isTrue';
   const right = s.rightOperand;
   if (!op || (typeof right !== 'string' && typeof right !== 'number')) return undefined;
   if (typeof right === 'string' && /%[^%]+%/.test(right)) return undefined;
@@ -194,9 +209,9 @@ export function planPage(c: LaunchContainer): PagePlan {
   const rules = c.rules ?? [];
   const des = c.dataElements ?? {};
   const hasAnalytics = !!c.extensions?.['adobe-analytics'];
-  const paths = new Map<string, string | undefined>();
+  const paths = new Map<string, string | boolean | undefined>();
   const skipped: Array<{ path: string; why: string }> = [];
-  const want = (path: string, value: string | undefined) => {
+  const want = (path: string, value: string | boolean | undefined) => {
     const key = pathParts(path).join('.');
     if (!paths.has(key) || (paths.get(key) === undefined && value !== undefined)) paths.set(key, value);
   };
@@ -310,6 +325,7 @@ export function planPage(c: LaunchContainer): PagePlan {
   }
 
   const url = siteUrl(c);
+  const domain = new URL(url).hostname.replace(/^www\./, '');
   return {
     url,
     title: `${new URL(url).hostname} home`,
@@ -319,6 +335,7 @@ export function planPage(c: LaunchContainer): PagePlan {
     elements,
     steps,
     unbuildable,
+    cookies: CONSENT_COOKIES.map((k) => `${k}; Domain=.${domain}; Path=/; Max-Age=31536000`),
   };
 }
 

@@ -155,6 +155,7 @@ function currentFor(p: Prepared, side: Side, name: string, o: Options, auto: boo
   return {
     url: p.plan.url,
     html,
+    cookies: p.plan.cookies,
     ...(side === 'turbine' ? { library: { path: libraryPath, text: p.libraryText } } : {}),
     ...(side === 'offtag' && p.buildDir ? { build: p.buildDir, ...(pageCode ? { pageCode } : {}) } : {}),
   };

@@ -40,6 +40,10 @@ export interface SideRun {
   errors: string[];
   /** Requests the world answered 404 (`host/path`). */
   missing: string[];
+  /** Every request the world received. */
+  requests: string[];
+  /** Rules whose condition was not met (or, turbine, whose action failed), by name. */
+  notCompleted: string[];
   /** Offtag: the devtools feed overflowed between two reads (completions may be missing). */
   feedLost?: boolean;
   /** Beacons still in flight when the wait for them ended. */
@@ -82,6 +86,9 @@ async function workerApi<T>(page: Page, method: 'monitor' | 'beaconsIdle' | 'pen
     return w.__corpusApi[m]!();
   }, method) as Promise<T>;
 }
+
+/** How long no new beacon must arrive before a side's beacons count as all sent. */
+const QUIET_MS = 1000;
 
 const within = <T>(p: Promise<T>, ms: number, fallback: T): Promise<T> => Promise.race([p, new Promise<T>((r) => setTimeout(() => r(fallback), ms))]);
 
@@ -137,34 +144,46 @@ export async function readSide(browser: Browser, world: World, plan: PagePlan, o
       steps.push(await within(page.evaluate((n) => (window as unknown as CorpusWindow).__corpus.step(n), i), guard, { matched: false, timedOut: true, ms: guard }));
       await readFeed();
     }
-    // The beacons: turbine's requests in flight answered; Offtag's durable queue empty.
+    // The beacons: turbine's requests in flight answered; Offtag's durable queue empty. Then a
+    // quiet second with no new beacon (a tracker may hold a hit until the visitor's IDs arrive;
+    // nothing on the page says it is holding one), the wait starting again at each beacon.
     let beaconsPending: number | undefined;
-    if (o.side === 'turbine') {
-      const t0 = Date.now();
-      while (inFlight > 0 && Date.now() - t0 < o.stepLimitMs) await page.waitForTimeout(50);
-      if (inFlight > 0) beaconsPending = inFlight;
-    } else if (await page.evaluate(() => !!(window as unknown as CorpusWindow).offtag)) {
+    const drained = async () => {
+      if (o.side === 'turbine') {
+        const t0 = Date.now();
+        while (inFlight > 0 && Date.now() - t0 < o.stepLimitMs) await page.waitForTimeout(50);
+        return inFlight;
+      }
+      if (!(await page.evaluate(() => !!(window as unknown as CorpusWindow).offtag))) return 0;
       await within(workerApi<void>(page, 'beaconsIdle'), o.stepLimitMs, undefined);
-      const pending = await within(workerApi<number>(page, 'pendingBeacons'), 5_000, -1);
-      if (pending) beaconsPending = pending;
-      await readFeed();
+      return within(workerApi<number>(page, 'pendingBeacons'), 5_000, -1);
+    };
+    const t0 = Date.now();
+    for (let seen = -1; seen !== world.beacons.length && Date.now() - t0 < 3 * o.stepLimitMs; ) {
+      seen = world.beacons.length;
+      beaconsPending = (await drained()) || undefined;
+      await page.waitForTimeout(QUIET_MS);
     }
+    await readFeed();
     const raw = await page.evaluate((ns) => (window as unknown as CorpusWindow).__corpus.values(ns), o.names);
     const values = Object.fromEntries(o.names.map((n, i) => [n, raw[i] ?? null]));
     let completed: string[];
+    let notCompleted: string[];
     let failed = 0;
     let actionFailed = 0;
     if (o.side === 'turbine') {
       const m = await page.evaluate(() => (window as unknown as CorpusWindow).__corpus.monitor);
       completed = m.completed;
+      notCompleted = [...m.failed, ...m.actionFailed];
       failed = m.failed.length;
       actionFailed = m.actionFailed.length;
     } else {
-      const rules = feed.filter((e) => e.name === 'rule-completed' || e.name === 'rule-condition-failed');
-      completed = rules.filter((e) => e.name === 'rule-completed').map((e) => launchRuleName(String((e.data as { rule?: unknown }).rule)));
-      failed = rules.length - completed.length;
+      const name = (e: FeedEntry) => launchRuleName(String((e.data as { rule?: unknown }).rule));
+      completed = feed.filter((e) => e.name === 'rule-completed').map(name);
+      notCompleted = feed.filter((e) => e.name === 'rule-condition-failed').map(name);
+      failed = notCompleted.length;
     }
-    return { ready, steps, completed, failed, actionFailed, values, beacons: [...world.beacons], errors, missing: [...world.missing], ...(feedLost ? { feedLost } : {}), ...(beaconsPending ? { beaconsPending } : {}) };
+    return { ready, steps, completed, failed, actionFailed, values, beacons: [...world.beacons], errors, missing: [...world.missing], requests: [...world.requests], notCompleted, ...(feedLost ? { feedLost } : {}), ...(beaconsPending ? { beaconsPending } : {}) };
   } finally {
     world.set(undefined);
     await ctx.close();

@@ -16,7 +16,9 @@
  * - the ID service's paths on any other host (`/id`, `/optOutStatus`, `/dest5.html`, …): the
  *   project's ID service (tools/id-service), with a `demdex` cookie holding one fixed MID added
  *   when the request has none, so both sides get the same visitor ID; its replies name this
- *   host where they named the local service;
+ *   host where they named the local service. The Analytics visitor ID call (`/id` with
+ *   `d_fieldgroup=A`, made to the tracking server) is answered as for a first visit, which has no
+ *   `s_vi` cookie: `{}` (no `id`, so no `aid`);
  * - `--assets` files by name (custom code `RC…-source.min.js`); anything else 404 (and is listed).
  */
 import { execFileSync } from 'node:child_process';
@@ -50,6 +52,8 @@ export interface Current {
   /** The page's URL (its origin serves the page, the build and page-code.js). */
   url: string;
   html: string;
+  /** `Set-Cookie` values of the page's response. */
+  cookies?: string[];
   /** turbine: where the library is served, and its text. */
   library?: { path: string; text: string };
   /** Offtag: the build folder (served under `/offtag-corpus/build/`) and page-code.js. */
@@ -65,6 +69,8 @@ export interface World {
   beacons: RecordedBeacon[];
   /** Requests answered 404, `host/path`, since the last `reset`. */
   missing: string[];
+  /** Every request since the last `reset` (`METHOD host/path`), for a side's readings file. */
+  requests: string[];
   reset(): void;
   /** Resolves at the page's next `POST /__corpus/done` (the cost runs). */
   nextDone(): Promise<void>;
@@ -141,6 +147,7 @@ export async function startWorld(o: WorldOptions): Promise<World> {
   let current: Current | undefined;
   const beacons: RecordedBeacon[] = [];
   const missing: string[] = [];
+  const requests: string[] = [];
   let done: (() => void) | undefined;
 
   const handler = async (req: http.IncomingMessage, res: http.ServerResponse) => {
@@ -149,6 +156,7 @@ export async function startWorld(o: WorldOptions): Promise<World> {
     const url = new URL(req.url ?? '/', `${secure ? 'https' : 'http'}://${host || 'corpus.invalid'}`);
     const page = current ? new URL(current.url) : undefined;
     const onPage = !!page && url.host === page.host;
+    if (!BROWSER_HOSTS.has(host)) requests.push(`${req.method} ${url.host}${url.pathname}${process.env.CORPUS_DEBUG_QUERY ? url.search : ""}`);
     try {
       const body = await readBody(req);
       if (url.pathname === '/__corpus/done' && req.method === 'POST') {
@@ -158,7 +166,7 @@ export async function startWorld(o: WorldOptions): Promise<World> {
         return void res.writeHead(204).end();
       }
       if (current && onPage && url.pathname === page!.pathname && req.method === 'GET')
-        return void res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(current.html);
+        return void res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', ...(current.cookies?.length ? { 'Set-Cookie': current.cookies } : {}) }).end(current.html);
       if (current?.library && host === LIBRARY_HOST && url.pathname === current.library.path)
         return void res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8' }).end(current.library.text);
       if (current?.build && onPage && url.pathname.startsWith(BUILD_PREFIX) && (await serveStatic(req, res, current.build, BUILD_PREFIX))) return;
@@ -170,6 +178,11 @@ export async function startWorld(o: WorldOptions): Promise<World> {
         const d = decodeBeacon(req.url ?? '', req.method === 'POST' ? body.toString('utf8') : undefined);
         beacons.push({ host: url.host, path: `/b/ss/${d.rsid}/${url.pathname.split('/')[4] ?? ''}/${d.version}`, rsid: d.rsid, sid: d.sid, method: d.method, params: d.params, at: Date.now() });
         return void (await forward(req, body, res, collector.url));
+      }
+      if (!onPage && url.pathname === '/id' && url.searchParams.get('d_fieldgroup') === 'A') {
+        const callback = url.searchParams.get('callback');
+        if (req.headers.origin) res.setHeader('Access-Control-Allow-Origin', req.headers.origin), res.setHeader('Access-Control-Allow-Credentials', 'true');
+        return void res.writeHead(200, { 'Content-Type': callback ? 'text/javascript' : 'application/json' }).end(callback ? `${callback}({})` : '{}');
       }
       if (!onPage && ID_PATHS.has(url.pathname)) {
         const cookie = req.headers.cookie ?? '';
@@ -189,6 +202,8 @@ export async function startWorld(o: WorldOptions): Promise<World> {
       // The browser asks every page's origin for an icon: none, without an error on either side.
       if (onPage && url.pathname === '/favicon.ico') return void res.writeHead(204).end();
       if (!BROWSER_HOSTS.has(host)) missing.push(`${url.host}${url.pathname}`);
+      // With CORS headers: a page's cross-origin fetch of a file the corpus does not have fails as a 404, as a missing file on a real host does, not as a CORS refusal.
+      if (req.headers.origin) res.setHeader('Access-Control-Allow-Origin', req.headers.origin), res.setHeader('Access-Control-Allow-Credentials', 'true');
       res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not in the corpus world');
     } catch (e) {
       if (!res.headersSent) res.writeHead(502, { 'Content-Type': 'text/plain' }).end(String(e));
@@ -218,9 +233,11 @@ export async function startWorld(o: WorldOptions): Promise<World> {
     set: (c) => void (current = c),
     beacons,
     missing,
+    requests,
     reset() {
       beacons.length = 0;
       missing.length = 0;
+      requests.length = 0;
     },
     nextDone: () => new Promise<void>((resolve) => (done = resolve)),
     async close() {

@@ -25,6 +25,7 @@ describe('the page states of every-module.js', () => {
   });
 
   test('data layer paths: the values its conditions ask for, else a word from the path; browser globals left alone', () => {
+    expect(dl.page.pageInfo.pageUID).toBe('pageUID-1');
     // Value comparisons on %page type%, %cart total%, %messy title%, %first sku%, %missing with default%: the first plain value asked for.
     expect(dl.page.pageInfo.pageType).toBe('product detail');
     expect(dl.cart.total).toBe('42');
@@ -32,8 +33,8 @@ describe('the page states of every-module.js', () => {
     // Core splits paths on dots only: `product[0]` is a key as written.
     expect(dl['product[0]'].productInfo.sku).toBe('1AB');
     expect(dl.nothing.here).toBe('fallback');
-    // `isTrue` asks for a boolean, which a string never is: the path's word.
-    expect(dl.user.loggedIn).toBe('loggedIn-1');
+    // `isTrue` asks for a boolean, which no string is.
+    expect(dl.user.loggedIn).toBe(true);
     expect(plan.paths.skipped).toContainEqual({ path: 'location.href', why: 'a browser global' });
     expect(plan.paths.filled).toContain('digitalData.page.pageInfo.pageUID');
     expect(Object.keys(plan.globals)).toEqual(['digitalData']);
