@@ -205,6 +205,28 @@
     });
   };
 
+  /**
+   * AppMeasurement's trackers on the page (turbine's), and whether each is ready to track: a
+   * tracker that is not holds its hits (waiting for the visitor's IDs, an opt-in, client hints).
+   */
+  corpus.trackers = function () {
+    var out = [];
+    var list = window.s_c_il || [];
+    var optIn = window.adobe && window.adobe.optIn;
+    for (var i = 0; i < list.length; i++) {
+      var t = list[i];
+      if (!t || typeof t.isReadyToTrack !== 'function') continue;
+      var ready;
+      try {
+        ready = !!t.isReadyToTrack();
+      } catch (e) {
+        ready = false;
+      }
+      out.push({ account: String(t.account), ready: ready, optIn: optIn ? String(optIn.status) : null });
+    }
+    return out;
+  };
+
   if (cfg.auto)
     corpus
       .ready()

@@ -21,6 +21,8 @@ export interface SideSummary {
   missing: number;
   feedLost?: boolean;
   beaconsPending?: number;
+  /** AppMeasurement trackers that were not ready to track at the end (they hold their hits). */
+  notReady?: string[];
 }
 
 export interface LibraryResult {
@@ -85,7 +87,8 @@ const side = (label: string, s: SideSummary | undefined) =>
   !s
     ? `- ${label}: not run`
     : `- ${label}: ${s.completed} rule completions, ${s.failed} condition(s) not met${s.actionFailed ? `, ${s.actionFailed} action failure(s)` : ''}; ${s.resolved} data elements with a value; ${s.beacons} beacon(s); ${s.errors} console error(s); ${s.missing} request(s) answered 404` +
-      `${s.readyTimedOut ? '; the load did not settle within the limit' : ''}${s.stepsTimedOut ? `; ${s.stepsTimedOut} step(s) reached the limit` : ''}${s.feedLost ? '; the devtools feed overflowed between two reads' : ''}${s.beaconsPending ? `; ${s.beaconsPending} beacon(s) still pending at the end` : ''}`;
+      `${s.readyTimedOut ? '; the load did not settle within the limit' : ''}${s.stepsTimedOut ? `; ${s.stepsTimedOut} step(s) reached the limit` : ''}${s.feedLost ? '; the devtools feed overflowed between two reads' : ''}${s.beaconsPending ? `; ${s.beaconsPending} beacon(s) still pending at the end` : ''}` +
+      `${s.notReady?.length ? `; AppMeasurement not ready to track at the end, holding its hits: ${s.notReady.join(', ')}` : ''}`;
 
 /**
  * The beacon differences: a difference several pairs share (same field, same two values) once,

@@ -89,6 +89,7 @@ function summary(run: SideRun): SideSummary {
     missing: run.missing.length,
     ...(run.feedLost ? { feedLost: true } : {}),
     ...(run.beaconsPending ? { beaconsPending: run.beaconsPending } : {}),
+    ...(run.trackers.some((t) => !t.ready) ? { notReady: run.trackers.filter((t) => !t.ready).map((t) => `${t.account}${t.optIn ? ` (adobe.optIn ${t.optIn})` : ''}`) } : {}),
   };
 }
 

@@ -44,6 +44,8 @@ export interface SideRun {
   requests: string[];
   /** Rules whose condition was not met (or, turbine, whose action failed), by name. */
   notCompleted: string[];
+  /** AppMeasurement trackers on the page at the end (turbine's) and whether each was ready to track. */
+  trackers: Array<{ account: string; ready: boolean; optIn: string | null }>;
   /** Offtag: the devtools feed overflowed between two reads (completions may be missing). */
   feedLost?: boolean;
   /** Beacons still in flight when the wait for them ended. */
@@ -97,6 +99,7 @@ type CorpusWindow = {
     ready(): Promise<{ timedOut: boolean; ms: number }>;
     step(i: number): Promise<StepResult>;
     values(names: string[]): Array<string | null>;
+    trackers(): SideRun['trackers'];
     monitor: { completed: string[]; failed: string[]; actionFailed: string[] };
   };
   offtag?: unknown;
@@ -166,6 +169,7 @@ export async function readSide(browser: Browser, world: World, plan: PagePlan, o
     }
     await readFeed();
     const raw = await page.evaluate((ns) => (window as unknown as CorpusWindow).__corpus.values(ns), o.names);
+    const trackers = await page.evaluate(() => (window as unknown as CorpusWindow).__corpus.trackers());
     const values = Object.fromEntries(o.names.map((n, i) => [n, raw[i] ?? null]));
     let completed: string[];
     let notCompleted: string[];
@@ -183,7 +187,7 @@ export async function readSide(browser: Browser, world: World, plan: PagePlan, o
       notCompleted = feed.filter((e) => e.name === 'rule-condition-failed').map(name);
       failed = notCompleted.length;
     }
-    return { ready, steps, completed, failed, actionFailed, values, beacons: [...world.beacons], errors, missing: [...world.missing], requests: [...world.requests], notCompleted, ...(feedLost ? { feedLost } : {}), ...(beaconsPending ? { beaconsPending } : {}) };
+    return { ready, steps, completed, failed, actionFailed, values, beacons: [...world.beacons], errors, missing: [...world.missing], requests: [...world.requests], notCompleted, trackers, ...(feedLost ? { feedLost } : {}), ...(beaconsPending ? { beaconsPending } : {}) };
   } finally {
     world.set(undefined);
     await ctx.close();
