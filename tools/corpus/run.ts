@@ -5,12 +5,14 @@
  * on the library's own site origin (world.ts); the two sides' readings compared (compare.ts) and
  * written as a table per library (report.ts).
  *
- *   npm run corpus -- --libs /work/corpus/libs [--assets <dir>] [--only <file>[,<file>]] [--out <dir>]
- *                     [--rounds 3] [--step-limit 20000] [--write-docs]
+ *   npm run corpus -- --libs <dir> [--assets <dir>] [--only <file>[,<file>]] [--out <dir>]
+ *                     [--rounds 3] [--step-limit 20000] [--mirror <dir>] [--write-docs]
  *
  * `--rounds`: cost runs per side without DevTools (0: none). `--out`: where corpus.md and
  * corpus.json go (default bench/results, or dist/corpus with `--only`). `--write-docs`: also
- * rewrite the table in docs/import.md. OFFTAG_PORT_BASE + 10…12: the world's ports.
+ * rewrite the table in docs/import.md. `--mirror` (or OFFTAG_APPMEASUREMENT_REPO): a clone of
+ * github.com/adobe/appmeasurement, bare or not, whose AppMeasurement.js the world serves.
+ * OFFTAG_PORT_BASE + 10…12: the world's ports.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -31,7 +33,6 @@ import { costOnce, readSide, type CostSample, type SideRun } from './sides.ts';
 import { BUILD_PREFIX, LIBRARY_HOST, startWorld, type Current, type World } from './world.ts';
 
 const ROOT = resolve(new URL('../..', import.meta.url).pathname);
-const MIRROR = '/work/.mirror/adobe+appmeasurement/repo';
 const USAGE = 'usage: npm run corpus -- --libs <dir> [--assets <dir>] [--only <file>[,<file>]] [--out <dir>] [--rounds N] [--step-limit ms] [--mirror <appmeasurement git dir>] [--write-docs]';
 
 interface Options {
@@ -70,7 +71,9 @@ export function parseArgs(argv: string[]): Options | string {
     }
   }
   if (!o.libs) return `corpus: give the folder of libraries with --libs. ${USAGE}`;
-  return { libs: o.libs, ...(o.assets ? { assets: o.assets } : {}), ...(o.only ? { only: o.only } : {}), out: o.out ?? (o.only ? 'dist/corpus' : 'bench/results'), rounds: o.rounds ?? 3, stepLimitMs: o.stepLimitMs ?? 20_000, mirror: o.mirror ?? MIRROR, writeDocs: o.writeDocs };
+  const mirror = o.mirror ?? process.env.OFFTAG_APPMEASUREMENT_REPO;
+  if (!mirror) return `corpus: give a clone of github.com/adobe/appmeasurement with --mirror (or OFFTAG_APPMEASUREMENT_REPO): the libraries load AppMeasurement.js from Adobe's host, which the world serves from it. ${USAGE}`;
+  return { libs: o.libs, ...(o.assets ? { assets: o.assets } : {}), ...(o.only ? { only: o.only } : {}), out: o.out ?? (o.only ? 'dist/corpus' : 'bench/results'), rounds: o.rounds ?? 3, stepLimitMs: o.stepLimitMs ?? 20_000, mirror, writeDocs: o.writeDocs };
 }
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e)).split('\n')[0]!;
@@ -218,7 +221,8 @@ function runInfo(argv: string[]): RunInfo {
     }
   };
   return {
-    command: `npm run corpus -- ${argv.join(' ')}`.trim(),
+    // Folders as their last part: the results name no machine's paths.
+    command: `npm run corpus -- ${argv.map((a, i) => (a.startsWith('/') && i > 0 && /^--(libs|assets|mirror|out)$/.test(argv[i - 1]!) ? `…/${basename(a)}` : a)).join(' ')}`.trim(),
     date: new Date().toISOString().replace(/:\d\d\.\d+Z$/, ' UTC').replace('T', ' '),
     chromium: sh(CHROMIUM_PATH, ['--version']),
     commit: sh('git', ['rev-parse', '--short', 'HEAD']),
