@@ -2,16 +2,20 @@
  * The page states of a corpus run, generated from a Launch container alone (the same for turbine
  * and for Offtag, and the same from one run to the next):
  * - the data layer: every path the library's JavaScript Variable data elements and Variable
- *   conditions read, filled with a string (the value a Value Comparison or Variable condition on
- *   it asks for when one does and the value is a plain one, else a word made from the path; the
- *   boolean an `is true` / `is false` comparison asks for, which no string meets);
+ *   conditions read, and every path under the same globals its code reads (`digitalData.page.x`
+ *   in a custom code block), filled with a string (the value a Value Comparison or Variable
+ *   condition on it asks for when one does and the value is a plain one, else a word made from
+ *   the path; the boolean an `is true` / `is false` comparison asks for, which no string meets);
+ * - cookies: every cookie its Cookie data elements and Cookie conditions read, but the tags' own
+ *   (`AMCV_…`, `s_…`, `mbox`, …), the same way;
  * - the steps after the page's load: every Direct Call identifier tracked, every Custom Event
  *   type dispatched (on an element made to match the rule's selector when it has one, else on
  *   `document`), a click on an element made to match each Click rule's selector. A rule that
  *   reads `event.detail.<path>` gets that path filled in the event's detail.
  * Library Loaded, Page Bottom, DOM Ready and Window Loaded come with the page's own load.
  * The visitor has accepted the consent banner of OneTrust (the consent manager half the corpus
- * reads, and one site's bundle waits for before it starts Launch): its two cookies are set.
+ * reads, and one site's bundle waits for before it starts Launch): its two cookies are set; so is
+ * the Analytics extension's EU-compliance cookie, to `true`, when the library uses one.
  */
 import { compare, type Operator } from '../../src/launch/conditions.ts';
 import type { LaunchContainer, LaunchRule, LaunchValue } from '../import/read.ts';
@@ -204,6 +208,54 @@ function detailFor(paths: string[]): Record<string, unknown> | undefined {
   return withArrays(d) as Record<string, unknown>;
 }
 
+/** Every string in a container (code blocks as their text), for the paths its code reads. */
+function strings(v: unknown, out: string[] = []): string[] {
+  if (typeof v === 'string') out.push(v);
+  else if (Array.isArray(v)) for (const x of v) strings(x, out);
+  else if (v && typeof v === 'object') for (const x of Object.values(v)) strings(x, out);
+  return out;
+}
+
+/**
+ * `root.a.b` read in code, for each root: dotted names only (a computed access ends the path),
+ * without the method a path ends with when it is called (`…siteCode.indexOf(` reads `…siteCode`)
+ * nor `length`.
+ */
+export function codePaths(code: string, roots: Set<string>): string[] {
+  if (!roots.size) return [];
+  const names = [...roots].map((r) => r.replace(/[$]/g, '\\$')).join('|');
+  const out = new Set<string>();
+  for (const m of code.matchAll(new RegExp(`(?<![\\w$.])(?:window\\.)?(${names})((?:\\.[A-Za-z_$][\\w$]*)+)(\\s*\\()?`, 'g'))) {
+    const parts = [m[1]!, ...m[2]!.slice(1).split('.')];
+    if (m[3]) parts.pop();
+    while (parts.length > 1 && parts.at(-1) === 'length') parts.pop();
+    if (parts.length > 1) out.add(parts.join('.'));
+  }
+  return [...out];
+}
+
+/** Cookies the tags write themselves: never filled. */
+const TAG_COOKIES = /^(AMCVS?_|s_|mbox|at_|demdex|dextp|dst|_ga|_gid|_gcl|_fbp|kndctr_|Optanon)/;
+
+/** `name=value` for each cookie its Cookie data elements and conditions read (the value a condition asks for, else a word), and the EU-compliance cookie. */
+function cookiesFor(c: LaunchContainer): string[] {
+  const wanted = new Map<string, string | undefined>();
+  const want = (name: string, value: string | undefined) => {
+    if (!name || TAG_COOKIES.test(name)) return;
+    if (!wanted.has(name) || (wanted.get(name) === undefined && value !== undefined)) wanted.set(name, value);
+  };
+  for (const de of Object.values(c.dataElements ?? {})) if (isModule(de, 'dataElements/cookie.js') && typeof settingsOf(de).name === 'string') want(settingsOf(de).name as string, undefined);
+  for (const r of c.rules ?? [])
+    for (const cond of r.conditions ?? []) {
+      const s = settingsOf(cond);
+      if (!isModule(cond, 'conditions/cookie.js') || typeof s.name !== 'string') continue;
+      want(s.name, cond.negate ? undefined : s.valueIsRegex === true ? sampleForRegex(String(s.value ?? '')) : typeof s.value === 'string' ? s.value : undefined);
+    }
+  const a = c.extensions?.['adobe-analytics']?.settings as Settings | undefined;
+  if (a?.euComplianceEnabled === true && typeof a.trackingCookieName === 'string' && a.trackingCookieName) wanted.set(a.trackingCookieName, 'true');
+  return [...wanted].map(([name, value]) => `${name}=${encodeURIComponent(value ?? `${name}-1`)}`);
+}
+
 /** The page states for a container (docs/import.md, "Real libraries"). */
 export function planPage(c: LaunchContainer): PagePlan {
   const rules = c.rules ?? [];
@@ -232,6 +284,10 @@ export function planPage(c: LaunchContainer): PagePlan {
         if (path) want(path, wantedByComparison(s, cond.negate === true));
       }
     }
+
+  // Paths the library's code reads under the globals its data elements and conditions name.
+  const roots = new Set([...paths.keys()].map((p) => p.split('.')[0]!).filter((r) => r && !BROWSER_ROOTS.has(r)));
+  for (const text of strings(c)) for (const path of codePaths(text, roots)) want(path, undefined);
 
   const globals: Record<string, unknown> = {};
   const filled: string[] = [];
@@ -335,7 +391,7 @@ export function planPage(c: LaunchContainer): PagePlan {
     elements,
     steps,
     unbuildable,
-    cookies: CONSENT_COOKIES.map((k) => `${k}; Domain=.${domain}; Path=/; Max-Age=31536000`),
+    cookies: [...CONSENT_COOKIES, ...cookiesFor(c)].map((k) => `${k}; Domain=.${domain}; Path=/; Max-Age=31536000`),
   };
 }
 

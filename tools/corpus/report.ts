@@ -40,6 +40,8 @@ export interface LibraryResult {
   offtag?: SideSummary;
   values?: ValueComparison;
   rulesCompared?: RuleComparison;
+  /** Rules of the Offtag container that are not the library's (the import's own), which completed. */
+  offtagOwnRules?: string[];
   beacons?: BeaconComparison;
   extraErrors?: string[];
   cost?: { rounds: number; samples: Record<string, Array<CostSample | null>>; overNone: { turbine?: number; offtag?: number }; rendererOverNone: { turbine?: number; offtag?: number }; none?: number };
@@ -61,7 +63,7 @@ export function tableRow(r: LibraryResult): string {
   const v = r.values ? `${r.values.equal}/${r.values.resolved}` : '—';
   const rc = r.rulesCompared;
   const rules = rc ? `${rc.same}/${rc.turbine}${rc.extra.length ? ` (+${rc.extra.length})` : ''}` : '—';
-  const order = !rc ? '—' : rc.orderSame ? 'yes' : rc.sharedOrderSame ? `shared ones yes; first difference #${(rc.firstDifference ?? 0) + 1}` : `no; first difference #${(rc.firstDifference ?? 0) + 1}`;
+  const order = !rc ? '—' : rc.orderSame ? 'yes' : rc.sharedOrderSame ? 'no (the shared ones: yes)' : 'no';
   const b = r.beacons;
   const beacons = b ? `${b.turbine} vs ${b.offtag}` : '—';
   const params = b ? (b.total ? `${b.equal}/${b.total} (${pct(b.equal, b.total)})` : '—') : '—';
@@ -72,7 +74,7 @@ export function tableRow(r: LibraryResult): string {
 
 export function table(results: LibraryResult[]): string {
   return [
-    '| library | import | build | getVar equal | rules completed: same / turbine\'s (+ Offtag only) | same order | beacons turbine vs Offtag | parameters equal | console errors only Offtag has | main thread ms over no tags, turbine / Offtag |',
+    '| library | import | build | getVar equal | rules completed: same / turbine\'s (+ Offtag only) | same order | beacons, turbine vs Offtag | fields equal | console errors only Offtag has | main thread ms over no tags, turbine / Offtag |',
     '|---|---|---|---|---|---|---|---|---|---|',
     ...results.map(tableRow),
   ].join('\n');
@@ -151,6 +153,7 @@ export function details(r: LibraryResult, limit = 25): string {
     for (const d of r.values.differ.slice(0, limit)) out.push(`- ${code(d.name)}: ${code(clip(d.turbine))} → ${code(clip(d.offtag))}`);
     if (r.values.differ.length > limit) out.push(`- … and ${r.values.differ.length - limit} more (corpus.json)`);
   }
+  if (r.offtagOwnRules?.length) out.push(`- Offtag also completed rules of its own, not the library's (not compared): ${r.offtagOwnRules.map(code).join(', ')}`);
   const rc = r.rulesCompared;
   if (rc && (rc.missing.length || rc.extra.length || !rc.orderSame)) {
     out.push('');

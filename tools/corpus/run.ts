@@ -144,7 +144,9 @@ async function prepare(file: string, o: Options, r: LibraryResult, log: (m: stri
     log(`${r.name}: build`);
     const env = container.environment?.stage;
     const built = await buildLibrary({ container: join(importDir, 'container.ts'), env: env === 'development' || env === 'staging' ? env : 'production', out: buildDir });
-    r.build = built.problems.length ? { ok: false, error: built.problems.join('; ') } : { ok: true, gzip: built.gzip };
+    // Each problem without the container file's path it starts with.
+    const problems = built.problems.map((x) => x.replace(/^.*?container\.ts: /, ''));
+    r.build = problems.length ? { ok: false, error: `${problems.length} problem(s): ${problems.join('; ')}` } : { ok: true, gzip: built.gzip };
   } catch (e) {
     r.build = { ok: false, error: message(e) };
   }
@@ -182,7 +184,11 @@ async function runLibrary(file: string, o: Options, world: World, browser: impor
       r.offtag = summary(f);
       writeFileSync(join(ROOT, 'dist/corpus', name, 'offtag.json'), JSON.stringify(f, null, 1));
       r.values = compareValues(t.values, f.values);
-      r.rulesCompared = compareRules(t.completed, f.completed);
+      // Rules the import adds (the ECID extension's start) are not the library's: named apart.
+      const launchRules = new Set((p.container.rules ?? []).map((x) => x.name));
+      r.rulesCompared = compareRules(t.completed, f.completed.filter((n) => launchRules.has(n)));
+      const own = [...new Set(f.completed.filter((n) => !launchRules.has(n)))];
+      if (own.length) r.offtagOwnRules = own;
       r.beacons = compareBeacons(t.beacons, f.beacons);
       r.extraErrors = extraErrors(t.errors, f.errors);
     }

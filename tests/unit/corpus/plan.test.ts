@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { readLibrary } from '../../../tools/import/read.ts';
-import { planPage, sampleForRegex, type Step } from '../../../tools/corpus/plan.ts';
+import { CONSENT_COOKIES, codePaths, planPage, sampleForRegex, type Step } from '../../../tools/corpus/plan.ts';
 import { elementsFor, nthValue, renderElements, type ElementSpec } from '../../../tools/corpus/selector.ts';
 
 const LIBRARY = 'tests/fixtures/launch/every-module.js';
@@ -38,6 +38,21 @@ describe('the page states of every-module.js', () => {
     expect(plan.paths.skipped).toContainEqual({ path: 'location.href', why: 'a browser global' });
     expect(plan.paths.filled).toContain('digitalData.page.pageInfo.pageUID');
     expect(Object.keys(plan.globals)).toEqual(['digitalData']);
+  });
+
+  test('cookies: those its Cookie data elements and conditions read, with the values the conditions ask for, and a consenting visitor’s', () => {
+    const own = plan.cookies.map((c) => c.split(';')[0]).slice(CONSENT_COOKIES.length);
+    expect(own).toEqual(['consent=yes', 'segment=b2b', 'nope=nope-1']);
+    expect(plan.cookies[0]).toBe(`${CONSENT_COOKIES[0]}; Domain=.keepstock.example; Path=/; Max-Age=31536000`);
+  });
+
+  test('paths its code reads under the data layer globals are filled too', () => {
+    expect(codePaths('var e=digitalData.page.x,t=window.digitalData.page.y; o.digitalData.no; digitalData.page.z.replace(/a/,""); digitalData.list.length; digitalData[k].w', new Set(['digitalData']))).toEqual([
+      'digitalData.page.x',
+      'digitalData.page.y',
+      'digitalData.page.z',
+      'digitalData.list',
+    ]);
   });
 
   test('steps: each direct call once, custom events on document or on a matching element, a click for each selector', () => {
