@@ -55,11 +55,14 @@ export const DOCS_END = '<!-- end of corpus table -->';
 const pct = (n: number, d: number) => (d ? `${((100 * n) / d).toFixed(1)}%` : '—');
 const ms = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? '—' : `${x >= 0 ? '+' : ''}${x.toFixed(0)}`);
 const clip = (s: string | undefined | null, n = 140) => (s === undefined ? '(absent)' : s === null ? 'undefined' : s.length > n ? `${s.slice(0, n)}…` : s);
-const code = (s: string) => '`' + s.replace(/`/g, "'").replace(/\|/g, '\\|').replace(/\n/g, ' ') + '`';
+const code = (s: string) => '`' + s.replace(/`/g, "'").replace(/\n/g, ' ') + '`';
+
+/** Text in a table cell: its pipes escaped. */
+const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 export function tableRow(r: LibraryResult): string {
-  const imp = r.import.ok ? 'ok' : `failed: ${clip(r.import.error, 80)}`;
-  const build = !r.import.ok ? '—' : r.build?.ok ? `ok (${r.build.gzip} B gz)` : `failed: ${clip(r.build?.error, 80)}`;
+  const imp = r.import.ok ? 'ok' : `failed: ${cell(clip(r.import.error, 80))}`;
+  const build = !r.import.ok ? '—' : r.build?.ok ? `ok (${r.build.gzip} B gz)` : `failed: ${cell(clip(r.build?.error, 80))}`;
   const v = r.values ? `${r.values.equal}/${r.values.resolved}` : '—';
   const rc = r.rulesCompared;
   const rules = rc ? `${rc.same}/${rc.turbine}${rc.extra.length ? ` (+${rc.extra.length})` : ''}` : '—';
