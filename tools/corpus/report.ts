@@ -66,7 +66,7 @@ export function tableRow(r: LibraryResult): string {
   const v = r.values ? `${r.values.equal}/${r.values.resolved}` : '—';
   const rc = r.rulesCompared;
   const rules = rc ? `${rc.same}/${rc.turbine}${rc.extra.length ? ` (+${rc.extra.length})` : ''}` : '—';
-  const order = !rc ? '—' : rc.orderSame ? 'yes' : rc.sharedOrderSame ? 'no (the shared ones: yes)' : 'no';
+  const order = !rc ? '—' : rc.orderSame ? 'yes' : rc.sharedOrderSame && rc.same > 1 ? 'no (the shared ones: yes)' : 'no';
   const b = r.beacons;
   const beacons = b ? `${b.turbine} vs ${b.offtag}` : '—';
   const params = b ? (b.total ? `${b.equal}/${b.total} (${pct(b.equal, b.total)})` : '—') : '—';
@@ -151,12 +151,12 @@ export function details(r: LibraryResult, limit = 25): string {
         `${r.turbine?.unmatched ? `; ${r.turbine.unmatched} element(s) did not match their selector` : ''}`,
     );
   out.push(side('turbine', r.turbine), side('Offtag', r.offtag));
+  if (r.offtagOwnRules?.length) out.push(`- Offtag also completed rules of its own, not the library's (not compared): ${r.offtagOwnRules.map(code).join(', ')}`);
   if (r.values?.differ.length) {
     out.push('', `getVar differs for ${r.values.differ.length} of ${r.values.resolved} values turbine resolves (turbine → Offtag):`, '');
     for (const d of r.values.differ.slice(0, limit)) out.push(`- ${code(d.name)}: ${code(clip(d.turbine))} → ${code(clip(d.offtag))}`);
     if (r.values.differ.length > limit) out.push(`- … and ${r.values.differ.length - limit} more (corpus.json)`);
   }
-  if (r.offtagOwnRules?.length) out.push(`- Offtag also completed rules of its own, not the library's (not compared): ${r.offtagOwnRules.map(code).join(', ')}`);
   const rc = r.rulesCompared;
   if (rc && (rc.missing.length || rc.extra.length || !rc.orderSame)) {
     out.push('');

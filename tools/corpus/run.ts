@@ -10,7 +10,8 @@
  *
  * `--rounds`: cost runs per side without DevTools (0: none). `--out`: where corpus.md and
  * corpus.json go (default bench/results, or dist/corpus with `--only`). `--write-docs`: also
- * rewrite the table in docs/import.md. `--mirror` (or OFFTAG_APPMEASUREMENT_REPO): a clone of
+ * rewrite the table in docs/import.md. `--render <corpus.json>`: write corpus.md (and with
+ * `--write-docs` the docs' table) again from a run's results, without running anything. `--mirror` (or OFFTAG_APPMEASUREMENT_REPO): a clone of
  * github.com/adobe/appmeasurement, bare or not, whose AppMeasurement.js the world serves.
  * OFFTAG_PORT_BASE + 10…12: the world's ports.
  */
@@ -33,7 +34,7 @@ import { costOnce, readSide, type CostSample, type SideRun } from './sides.ts';
 import { BUILD_PREFIX, LIBRARY_HOST, startWorld, type Current, type World } from './world.ts';
 
 const ROOT = resolve(new URL('../..', import.meta.url).pathname);
-const USAGE = 'usage: npm run corpus -- --libs <dir> [--assets <dir>] [--only <file>[,<file>]] [--out <dir>] [--rounds N] [--step-limit ms] [--mirror <appmeasurement git dir>] [--write-docs]';
+const USAGE = 'usage: npm run corpus -- --libs <dir> [--assets <dir>] [--only <file>[,<file>]] [--out <dir>] [--rounds N] [--step-limit ms] [--mirror <appmeasurement git dir>] [--write-docs] | --render <corpus.json> [--write-docs]';
 
 interface Options {
   libs: string;
@@ -173,6 +174,7 @@ async function runLibrary(file: string, o: Options, world: World, browser: impor
   const p = await prepare(file, o, r, log);
   if (!p) return r;
   const names = Object.keys(p.container.dataElements ?? {});
+  mkdirSync(join(ROOT, 'dist/corpus', name), { recursive: true });
   try {
     log(`${name}: turbine`);
     const t = await readSide(browser, world, p.plan, { side: 'turbine', current: currentFor(p, 'turbine', name, o, false), names, stepLimitMs: o.stepLimitMs });
@@ -236,7 +238,30 @@ function runInfo(argv: string[]): RunInfo {
   };
 }
 
+/** The results of an earlier run written out again (after a change to the report's form). */
+function render(file: string, argv: string[]): number {
+  const { results, ...info } = JSON.parse(readFileSync(file, 'utf8')) as RunInfo & { results: LibraryResult[] };
+  const out = join(file, '..');
+  writeFileSync(join(out, 'corpus.md'), markdown(results, info));
+  console.log(`wrote ${join(out, 'corpus.md')} from ${file}`);
+  return argv.includes('--write-docs') ? writeDocs(results, info) : 0;
+}
+
+function writeDocs(results: LibraryResult[], info: RunInfo): number {
+  const docs = join(ROOT, 'docs/import.md');
+  const next = withTable(readFileSync(docs, 'utf8'), results, info);
+  if (next === undefined) {
+    console.error('corpus: docs/import.md has no corpus table markers; not rewritten.');
+    return 1;
+  }
+  writeFileSync(docs, next);
+  console.log('rewrote the table in docs/import.md');
+  return 0;
+}
+
 export async function main(argv: string[]): Promise<number> {
+  const r = argv.indexOf('--render');
+  if (r >= 0 && argv[r + 1]) return render(argv[r + 1]!, argv);
   const o = parseArgs(argv);
   if (typeof o === 'string') {
     console.error(o);
@@ -271,17 +296,7 @@ export async function main(argv: string[]): Promise<number> {
   writeFileSync(join(o.out, 'corpus.md'), markdown(results, info));
   writeFileSync(join(o.out, 'corpus.json'), JSON.stringify({ ...info, results }, null, 1) + '\n');
   console.log(`wrote ${join(o.out, 'corpus.md')} and corpus.json`);
-  if (o.writeDocs) {
-    const docs = join(ROOT, 'docs/import.md');
-    const next = withTable(readFileSync(docs, 'utf8'), results, info);
-    if (next === undefined) {
-      console.error('corpus: docs/import.md has no corpus table markers; not rewritten.');
-      return 1;
-    }
-    writeFileSync(docs, next);
-    console.log('rewrote the table in docs/import.md');
-  }
-  return 0;
+  return o.writeDocs ? writeDocs(results, info) : 0;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) process.exitCode = await main(process.argv.slice(2));
