@@ -1,14 +1,14 @@
 /**
- * The corpus runner's comparisons (tools/corpus/compare.ts): beacons paired in order and compared
+ * The corpus runner's comparisons (bench/corpus/compare.ts): beacons paired in order and compared
  * field by field with only the values that must differ between two runs normalised; rule
  * completions and their order; data element values; console errors; the devtools feed's reads
- * joined (tools/corpus/sides.ts `mergeFeed`).
+ * joined (bench/corpus/sides.ts `mergeFeed`).
  */
 import { describe, expect, test } from 'vitest';
-import { compareBeacons, compareRules, compareValues, diffBeacon, extraErrors, launchRuleName, pairBeacons } from '../../../tools/corpus/compare.ts';
-import { beaconLines } from '../../../tools/corpus/report.ts';
-import { mergeFeed } from '../../../tools/corpus/sides.ts';
-import type { RecordedBeacon } from '../../../tools/corpus/world.ts';
+import { compareBeacons, compareRules, compareValues, diffBeacon, extraErrors, launchRuleName, pairBeacons } from '../../../bench/corpus/compare.ts';
+import { beaconLines } from '../../../bench/corpus/report.ts';
+import { mergeFeed } from '../../../bench/corpus/sides.ts';
+import type { RecordedBeacon } from '../../../bench/corpus/world.ts';
 
 const beacon = (params: Record<string, string>, o: Partial<RecordedBeacon> = {}): RecordedBeacon => ({
   host: 'smetrics.example.com',

@@ -1,5 +1,5 @@
 /**
- * The corpus runner's page states (tools/corpus/plan.ts, selector.ts), generated from the
+ * The corpus runner's page states (bench/corpus/plan.ts, selector.ts), generated from the
  * project's own Launch library `tests/fixtures/launch/every-module.js`: the data layer paths its
  * data elements and conditions read, filled with the values its conditions ask for; its direct
  * calls, custom events and clicks as steps, on elements made to match their selectors.
@@ -7,8 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { readLibrary } from '../../../tools/import/read.ts';
-import { CONSENT_COOKIES, codePaths, planPage, sampleForRegex, type Step } from '../../../tools/corpus/plan.ts';
-import { elementsFor, nthValue, renderElements, type ElementSpec } from '../../../tools/corpus/selector.ts';
+import { CONSENT_COOKIES, codePaths, planPage, sampleForRegex, type Step } from '../../../bench/corpus/plan.ts';
+import { elementsFor, nthValue, renderElements, type ElementSpec } from '../../../bench/corpus/selector.ts';
 
 const LIBRARY = 'tests/fixtures/launch/every-module.js';
 const plan = planPage(readLibrary(readFileSync(LIBRARY, 'utf8'), LIBRARY));

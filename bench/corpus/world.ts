@@ -28,10 +28,10 @@ import https from 'node:https';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { startCollector, type Collector } from '../collector/server.ts';
-import { decodeBeacon } from '../collector/decode.ts';
-import { startIdService, type IdService } from '../id-service/server.ts';
-import { serveStatic } from '../static.ts';
+import { startCollector, type Collector } from '../../tools/collector/server.ts';
+import { decodeBeacon } from '../../tools/collector/decode.ts';
+import { startIdService, type IdService } from '../../tools/id-service/server.ts';
+import { serveStatic } from '../../tools/static.ts';
 
 /** The MID every side's ID calls are answered with (the `demdex` cookie the ID service keys visitors on). */
 export const CORPUS_MID = '41284960711373302781577314566843810362';

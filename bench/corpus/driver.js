@@ -1,5 +1,5 @@
 /*
- * The corpus page's driver (tools/corpus/page.ts writes it into the page, before the tags). It
+ * The corpus page's driver (bench/corpus/page.ts writes it into the page, before the tags). It
  * runs the page states' steps and says when each has settled:
  * - turbine: `_satellite._monitors` count the rules triggered and those that completed, failed a
  *   condition or failed an action; a step has settled when every rule it triggered has an outcome;

@@ -18,7 +18,7 @@
  * the Analytics extension's EU-compliance cookie, to `true`, when the library uses one.
  */
 import { compare, type Operator } from '../../src/launch/conditions.ts';
-import type { LaunchContainer, LaunchRule, LaunchValue } from '../import/read.ts';
+import type { LaunchContainer, LaunchRule, LaunchValue } from '../../tools/import/read.ts';
 import { elementsFor, renderAttrs, renderElements, type ElementSpec, type RootAttrs } from './selector.ts';
 
 const CORE = 'core/src/lib/';

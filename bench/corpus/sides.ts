@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../chromium.ts';
-import { pageRenderer, rendererCpu } from '../../bench/load.ts';
+import { pageRenderer, rendererCpu } from '../load.ts';
 import { errorKey, launchRuleName } from './compare.ts';
 import type { PagePlan } from './plan.ts';
 import type { Current, RecordedBeacon, World } from './world.ts';
