@@ -22,7 +22,7 @@ interface LaunchGlobal {
   c: Record<number, (fn: (...a: unknown[]) => unknown) => void>;
 }
 
-const w = window as unknown as { __offtagLaunch?: LaunchGlobal; _satellite?: Record<string, unknown> };
+const w = window as unknown as { __offtagLaunch?: LaunchGlobal; _satellite?: Record<string, unknown>; offtag?: unknown };
 const message = (x: unknown) => (x instanceof Error ? x.message : x && typeof x == 'object' ? String((x as { message?: unknown }).message ?? 'a thrown object') : String(x));
 
 export function createSteps(ctx: { host?: Host; element(seq: number): Element | undefined; hooks(): PageHooks | undefined; post(): Post | undefined }) {
@@ -80,10 +80,24 @@ export function createSteps(ctx: { host?: Host; element(seq: number): Element | 
     return writeHtml(text.replace(/\$\{reactorCallbackId\}/g, n), nonce).then(() => ended);
   };
 
-  /** An external HTML file's `%tokens%`, replaced on the page with the worker's latest values (turbine replaces them when the file arrives). */
-  const tokens = (text: string) => {
+  /**
+   * An external HTML file's `%tokens%`, replaced as turbine replaces them when the file arrives:
+   * with the worker's values, asked for (`_satellite.getVarAsync`) when the page has none yet; a
+   * name that is no data element is left as written.
+   */
+  const tokens = async (text: string): Promise<string> => {
     const vars = ctx.hooks()?.vars ?? {};
-    return text.replace(/%(.+?)%/g, (t, name: string) => (name in vars ? String(vars[name]) : t));
+    const names = [...new Set(Array.from(text.matchAll(/%(.+?)%/g), (m) => m[1]!))];
+    const ask = (w as { offtag?: { ask?(e: unknown): Promise<{ value?: unknown }> } }).offtag?.ask;
+    const known: Record<string, unknown> = {};
+    for (const n of names) {
+      if (n in vars) known[n] = vars[n];
+      else if (ask) {
+        const v = (await ask({ type: 'get-var', name: n })).value;
+        if (v !== undefined) known[n] = v;
+      }
+    }
+    return text.replace(/%(.+?)%/g, (t, name: string) => (name in known ? String(known[name]) : t));
   };
 
   const step = (s: LaunchStep, event: Event, nonce?: string): unknown => {
@@ -91,7 +105,7 @@ export function createSteps(ctx: { host?: Host; element(seq: number): Element | 
     if ('html' in s) return html(s.html, nonce);
     if ('url' in s)
       // A file that does not load (a 404) runs nothing and fails nothing, as with Core.
-      return external(s.url).then((code) => (code === undefined ? undefined : s.language == 'html' ? html(tokens(code), nonce) : js(code, s.global, false, event, nonce)));
+      return external(s.url).then((code) => (code === undefined ? undefined : s.language == 'html' ? tokens(code).then((t) => html(t, nonce)) : js(code, s.global, false, event, nonce)));
     if (!ctx.host) throw new Error('the page has no module host for ' + s.module + ' (rebuild offtag.js with offtag build)');
     return ctx.host.call(s.module, s.settings, event);
   };

@@ -448,7 +448,7 @@ class Translator {
         notes.push(`third-party script ${html[0]}`);
         return `launch.loadScript(${q('launch-' + html[0]!.replace(/\W+/g, '-').slice(-40))}, ${q(html[0])}, ${o})`;
       }
-      return this.customCodeAction(s, base, this.stepOptions(), notes);
+      return this.customCodeAction(s, base, this.stepOptions(a), notes);
     }
     if (a.modulePath === ANALYTICS + 'setVariables.js') {
       if (isCode((s.customSetup as Settings | undefined)?.source)) skip('a Set Variables custom code block (its own doPlugins-style code)');
@@ -460,13 +460,18 @@ class Translator {
     const { name } = this.hosted(a.modulePath, 'action');
     notes.push(`${name} run on the page by offtag.js's module host`);
     this.pageSteps++;
-    return `launch.moduleAction(${q(name)}, ${q(a.modulePath)}, ${q(s)}, ${q({ ...base, ...this.stepOptions() })})`;
+    return `launch.moduleAction(${q(name)}, ${q(a.modulePath)}, ${q(s)}, ${q({ ...base, ...this.stepOptions(a) })})`;
   }
 
-  /** What every page step of this library takes: it holds its rule when the property sequences rule components; Core's CSP nonce. */
-  private stepOptions(): PageStepOptions {
+  /**
+   * What a page step takes: it holds its rule as turbine holds it — when the property sequences
+   * rule components and the action says the next one waits (`delayNext`, which a published build
+   * writes on each action of such a property); Core's CSP nonce.
+   */
+  private stepOptions(a: { delayNext?: boolean }): PageStepOptions {
     const nonce = (this.c.extensions?.core?.settings as Settings | undefined)?.cspNonce;
-    return { ...(this.c.property?.settings?.ruleComponentSequencingEnabled !== false ? { wait: true } : {}), ...(typeof nonce === 'string' && nonce ? { nonce } : {}) };
+    const waits = this.c.property?.settings?.ruleComponentSequencingEnabled !== false && a.delayNext === true;
+    return { ...(waits ? { wait: true } : {}), ...(typeof nonce === 'string' && nonce ? { nonce } : {}) };
   }
 
   /** Extensions whose modules offtag.js's module host runs (each with every module, as turbine runs them all at load). */
