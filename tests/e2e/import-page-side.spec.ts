@@ -145,7 +145,7 @@ test('page code and other extensions: the built import does on the page what tur
     'consented seg:b2b:eu:https://assets.example.com/extensions/acme-tags/acme.min.js',
     'ready acme-tags.ready w1 widget',
   ]);
-  expect(fromTurbine.values).toEqual({ 'page type': 'Product Detail', 'sloppy global': '1:Gloves', 'named helpers': 42, 'acme segment': 'seg:b2b:eu:https://assets.example.com/extensions/acme-tags/acme.min.js' });
+  expect(fromTurbine.values).toEqual({ 'page type': 'Product Detail', 'sloppy global': '1:Gloves:undefined', 'named helpers': 42, 'acme segment': 'seg:b2b:eu:https://assets.example.com/extensions/acme-tags/acme.min.js' });
   expect(failures(turbineErrors)).toEqual([
     'Failed to execute "Custom Code" for "throwing block mid-rule" rule. Cannot set properties of null (setting \'x\')',
     'Failed to load resource: the server responded with a status of 404 (Not Found)',

@@ -550,6 +550,12 @@ const PAGE_ELEMENT = /^launch\.(pageTitle|pageVariable|localStorageItem|domAttri
 /** The runtime's actions that run on the page (src/launch/page-steps.ts). */
 const PAGE_STEP = /^launch\.(pageCode|pageHtml|externalCode|moduleAction)\(/;
 
+/** The library's data elements a component names: `%name%` in its settings, `getVar('name')` in its code. */
+function namedElements(component: LaunchComponent, c: LaunchContainer): string[] {
+  const text = JSON.stringify(component.settings ?? {});
+  return Object.keys(c.dataElements ?? {}).filter((n) => text.includes(`%${n}%`) || new RegExp(`getVar\\(\\s*\\\\?['"]${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\\\?['"]`).test(text));
+}
+
 /** The data elements read on the page that a rule names (`%name%` in its settings, `getVar('name')` in its code, a Data Element Change event). */
 function pageElementsOf(t: Translator, r: LaunchRule): string[] {
   const text = JSON.stringify(r);
@@ -687,12 +693,12 @@ export function translate(c: LaunchContainer, o: TranslateOptions): Translation 
   const extras: string[] = [];
   const settings: Record<string, unknown> = { dataLayer };
 
-  const deCode: string[] = [];
+  const deCode = new Map<string, string>();
   for (const [name, de] of Object.entries(c.dataElements ?? {})) {
     const notes: string[] = [];
     try {
       const code = t.dataElement(name, de, notes);
-      deCode.push(`${q(name)}: ${code}`);
+      deCode.set(name, `${q(name)}: ${code}`);
       t.imported.add(name);
       const onPage = PAGE_ELEMENT.test(code);
       if (onPage) t.pageElements.add(name);
@@ -700,6 +706,21 @@ export function translate(c: LaunchContainer, o: TranslateOptions): Translation 
     } catch (err) {
       if (!(err instanceof Skip)) throw err;
       items.push({ kind: 'data element', name, where: 'not imported', notes: [err.message], dropped: 0 });
+    }
+  }
+  // A data element that reads one that was not imported is not imported either (its value would
+  // be that one's, which the container does not have), and so on, to every element that reads it.
+  for (let dropped = true; dropped; ) {
+    dropped = false;
+    for (const item of items) {
+      if (item.kind !== 'data element' || item.where === 'not imported') continue;
+      const missing = namedElements(c.dataElements![item.name]!, c).find((n) => !t.imported.has(n));
+      if (missing === undefined) continue;
+      Object.assign(item, { where: 'not imported', notes: [`it reads the data element ${q(missing)}, which is not imported`] });
+      t.imported.delete(item.name);
+      t.pageElements.delete(item.name);
+      deCode.delete(item.name);
+      dropped = true;
     }
   }
   const parts: Array<{ order: number; text: string }> = [];
@@ -746,7 +767,7 @@ export const container = defineContainer({
   // The library's other extensions, run on the page by offtag.js's module host: offtag build writes their modules into offtag.js.
   page: ${indent(page, '  ')},` : ''}
   dataElements: launch.dataElements({
-${deCode.map((d) => '    ' + indent(d, '    ')).join(',\n')}
+${[...deCode.values()].map((d) => '    ' + indent(d, '    ')).join(',\n')}
   }),
   rules: () => [${ecid ? '\n    // The Experience Cloud ID Service extension starts with the library, before every rule.\n    launch.ecidRule(' + (ecidVars.length ? q(ecidVars) : '') + '),' : ''}${t.visitorTracking ? "\n    // Core's visitor tracking counts this page view when the library loads, before every rule.\n    launch.visitorTrackingRule()," : ''}
 ${ruleCode.map((r) => '    ' + indent(r, '    ')).join(',\n')}

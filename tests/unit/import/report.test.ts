@@ -50,6 +50,8 @@ describe('the report', () => {
     expect(line('data element', 'landing page')).toBe('data element "landing page": worker — counted in the worker: the session\'s facts in sessionStorage (offtag_vts), the visitor\'s counts in the offtag_vt cookie');
     expect(line('data element', 'document title')).toBe('data element "document title": on the page — Page Info "title" (document.title) read on the page with each event (offtag.js, built with it)');
     expect(line('data element', 'dice roll, empty range')).toContain('not imported — Random Number from 6 to 1 is not a range of integers');
+    // A data element reading one that is not imported is not imported either (the build would refuse the reference).
+    expect(line('data element', 'dice label')).toBe('data element "dice label": not imported — it reads the data element "dice roll, empty range", which is not imported');
     // An external file in --assets: its code, placed as any block (here, in the worker); one that is not: loaded from the library's host when the action runs.
     expect(line('rule', 'external custom code present')).toBe('rule "external custom code present": in the worker — 1 event(s), 0 condition(s) and 1 action(s) in the worker; action 1: the code of RC0000000000000000000000000000000001-source.min.js (from tests/fixtures/launch/assets), custom code in the worker');
     expect(line('rule', 'external custom code missing')).toBe(
@@ -92,13 +94,13 @@ describe('the report', () => {
     const labelled = (kind: string, label: string) => lines.filter((l) => l.startsWith(`${kind} "`) && l.includes(`": ${label}`)).length;
     expect(labelled('data element', 'worker')).toBe(2);
     expect(labelled('data element', 'on the page')).toBe(6);
-    expect(labelled('data element', 'not imported')).toBe(3);
+    expect(labelled('data element', 'not imported')).toBe(4);
     expect(labelled('rule', 'in the worker')).toBe(7);
     expect(labelled('rule', 'partly on the page')).toBe(8);
     expect(labelled('rule', 'not imported')).toBe(3);
     expect(lines.filter((l) => /^rule "[^"]*": (in the worker|partly on the page) — .*action \d+ not imported/.test(l))).toHaveLength(1);
     expect(lines.filter((l) => / not imported: /.test(l) && !/^(rule|data element) "/.test(l))).toHaveLength(2);
-    expect(lines.at(-1)).toBe('data elements: 2 worker, 6 on the page, 3 not imported; rules: 7 in the worker, 8 partly on the page, 3 not imported; 1 actions not imported; 2 other items not imported.');
+    expect(lines.at(-1)).toBe('data elements: 2 worker, 6 on the page, 4 not imported; rules: 7 in the worker, 8 partly on the page, 3 not imported; 1 actions not imported; 2 other items not imported.');
     const source = readFileSync(`${TMP}/paths/container.ts`, 'utf8');
     expect(source).toContain("_satellite.logger.log('external code ran');");
     expect(source).toContain('launch.loadScript(');
