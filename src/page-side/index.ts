@@ -14,6 +14,8 @@ import type { PageData, PageHooks, PageSideRuntime, Post, Read, ReadOn } from '.
 
 /** 1 when the build writes a module host (a container with other Launch extensions): its code is left out otherwise. */
 declare const __OFFTAG_PAGE_HOST__: 0 | 1;
+/** 1 when the container's rules have steps on the page (imported Launch code): the code that runs them is left out otherwise. */
+declare const __OFFTAG_PAGE_STEPS__: 0 | 1;
 
 /** How many events' elements a step can still be given (a step runs within a few events of its own). */
 const KEPT_ELEMENTS = 50;
@@ -64,7 +66,7 @@ export function pageSide(data: PageData): PageSideRuntime {
   };
 
   const host: Host | undefined = __OFFTAG_PAGE_HOST__ && data.host ? createHost(data.host, () => hooks?.vars ?? {}, pageValue) : undefined;
-  const run = createSteps({ host, element: (seq) => elements.get(seq), hooks: () => hooks, post: () => post });
+  const run = __OFFTAG_PAGE_STEPS__ ? createSteps({ host, element: (seq) => elements.get(seq), hooks: () => hooks, post: () => post }) : () => {};
 
   return {
     read(e, problems: SnapshotProblem[], element, seq) {

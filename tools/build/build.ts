@@ -83,8 +83,12 @@ export function sessionKeysOf(keys: readonly string[]): string {
   return `(b)=>[${keys.map((k) => k.split('{brand}').map((part) => JSON.stringify(part)).join('+b+')).join(',')}]`;
 }
 
-/** The page side's defines: `__OFFTAG_PAGE__` (0, or the wrapper's parameter), `__OFFTAG_PAGE_HOST__` (1 with a module host). */
-const pageDefines = (page: { data?: string; host: boolean }) => ({ __OFFTAG_PAGE__: page.data ? PAGE_PARAMETER : '0', __OFFTAG_PAGE_HOST__: page.host ? '1' : '0' });
+/** The page side's defines: `__OFFTAG_PAGE__` (0, or the wrapper's parameter); `__OFFTAG_PAGE_HOST__`, `__OFFTAG_PAGE_STEPS__` (1 with a module host, with page steps). */
+const pageDefines = (page: { data?: string; host: boolean; steps?: boolean }) => ({
+  __OFFTAG_PAGE__: page.data ? PAGE_PARAMETER : '0',
+  __OFFTAG_PAGE_HOST__: page.host ? '1' : '0',
+  __OFFTAG_PAGE_STEPS__: page.steps ? '1' : '0',
+});
 
 export function buildConstants(container: Container<any, any, any>, env: Environment, buildDate: string) {
   const d = defaultsFor(container);

@@ -189,6 +189,8 @@ export interface PageText {
   data?: string;
   /** A module host is written (the container has other Launch extensions). */
   host: boolean;
+  /** The container's rules have steps on the page. */
+  steps?: boolean;
 }
 
 /** The page data literal of a container: its page reads, and its module host's extensions and events. */
@@ -197,7 +199,8 @@ export function pageText(container: Container<any, any, any>): PageText {
   const list = pageReadsIn(container);
   const page = container.page as PageSide | undefined;
   const host = !!page && (Object.keys(page.extensions).length > 0 || page.events.length > 0);
-  if (!list.elements.length && !list.conditions.length && !host && !hasPageSteps(container)) return { host: false };
+  const steps = hasPageSteps(container);
+  if (!list.elements.length && !list.conditions.length && !host && !steps) return { host: false };
   const parts: string[] = [];
   if (list.elements.length) parts.push(`elements: {\n${list.elements.map(({ key, read }) => `${q(key)}: ${readText(read)}`).join(',\n')}\n}`);
   if (list.conditions.length) parts.push(`conditions: [\n${list.conditions.map(({ key, read, events }) => `[${q(key)}, ${readOn(events)}, ${readText(read)}]`).join(',\n')}\n]`);
@@ -208,7 +211,7 @@ export function pageText(container: Container<any, any, any>): PageText {
     });
     parts.push(`host: {\nextensions: {\n${extensions.join(',\n')}\n},\ninfo: ${q(page.info)},\nevents: ${literal(page.events)},\ndataElements: ${q(page.dataElements ?? [])}\n}`);
   }
-  return { data: `{\n${parts.join(',\n')}\n}`, host };
+  return { data: `{\n${parts.join(',\n')}\n}`, host, steps };
 }
 
 /**

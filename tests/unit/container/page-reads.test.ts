@@ -89,7 +89,7 @@ const dataOf = (c: Parameters<typeof pageText>[0]) => new Function(`return (${pa
 describe('offtag build: the page code it writes into offtag.js', () => {
   it('is nothing for a container without page code (storefront): the page side is left out, so the bridge does not grow', () => {
     const c = buildConstants(storefront, 'production', '2026-01-01T00:00:00Z');
-    expect([c.__OFFTAG_PAGE__, c.__OFFTAG_PAGE_HOST__]).toEqual(['0', '0']);
+    expect([c.__OFFTAG_PAGE__, c.__OFFTAG_PAGE_HOST__, c.__OFFTAG_PAGE_STEPS__]).toEqual(['0', '0', '0']);
     expect(pageText(storefront)).toEqual({ host: false });
   });
 
