@@ -550,6 +550,12 @@ const PAGE_ELEMENT = /^launch\.(pageTitle|pageVariable|localStorageItem|domAttri
 /** The runtime's actions that run on the page (src/launch/page-steps.ts). */
 const PAGE_STEP = /^launch\.(pageCode|pageHtml|externalCode|moduleAction)\(/;
 
+/** A module's name as the library's extension gives it (`Constant`), else its file's. */
+function moduleLabel(c: LaunchContainer, modulePath: string): string {
+  const m = c.extensions?.[modulePath.split('/')[0]!]?.modules?.[modulePath];
+  return m?.displayName ?? modulePath.replace(/^.*\/|\.js$/g, '');
+}
+
 /** The library's data elements a component names: `%name%` in its settings, `getVar('name')` in its code. */
 function namedElements(component: LaunchComponent, c: LaunchContainer): string[] {
   const text = JSON.stringify(component.settings ?? {});
@@ -698,6 +704,8 @@ export function translate(c: LaunchContainer, o: TranslateOptions): Translation 
     const notes: string[] = [];
     try {
       const code = t.dataElement(name, de, notes);
+      // Every item says what it is: at least its module's name.
+      if (!notes.length) notes.push(moduleLabel(c, de.modulePath));
       deCode.set(name, `${q(name)}: ${code}`);
       t.imported.add(name);
       const onPage = PAGE_ELEMENT.test(code);
