@@ -69,7 +69,7 @@ export function pageSide(data: PageData): PageSideRuntime {
   const run = __OFFTAG_PAGE_STEPS__ ? createSteps({ host, element: (seq) => elements.get(seq), hooks: () => hooks, post: () => post }) : () => {};
 
   return {
-    read(e, problems: SnapshotProblem[], element, seq) {
+    read(e, problems: SnapshotProblem[], element, seq, only) {
       if (busy) return {};
       busy = true;
       try {
@@ -88,6 +88,10 @@ export function pageSide(data: PageData): PageSideRuntime {
             problems.push({ kind: 'page', g, k, detail: detail(x) });
           }
         };
+        if (only !== undefined) {
+          if (data.elements?.[only]) one('d', only, data.elements[only]!);
+          return o;
+        }
         for (const k in data.elements) one('d', k, data.elements[k]!);
         for (const [k, on, r] of data.conditions ?? []) if (readFor(on, e)) one('c', k, r);
         return o;

@@ -45,8 +45,11 @@ export interface PageHooks {
 export type Post = (input: EngineInput) => unknown;
 
 export interface PageSideRuntime {
-  /** The page reads of one event (the snapshot's `page`); a read that throws is left out and named in `problems`. */
-  read(event: EngineEvent, problems: SnapshotProblem[], element: Element | undefined, seq: number): PageValues;
+  /**
+   * The page reads of one event (the snapshot's `page`); a read that throws is left out and named in
+   * `problems`. `only`: that data element's read alone (a synchronous `_satellite.getVar` of it).
+   */
+  read(event: EngineEvent, problems: SnapshotProblem[], element: Element | undefined, seq: number, only?: string): PageValues;
   /** Once Library Loaded is sent: the module host evaluates the extensions' modules and sets up their events. */
   start(hooks: PageHooks, post: Post): void;
   /** A `launch` effect: one step of an imported rule. */

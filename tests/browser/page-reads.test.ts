@@ -117,4 +117,9 @@ describe('a page read that sends an event', () => {
     expect(inner).toEqual([{}]);
     expect(reentrant.read({ type: 'dom-ready' }, [], undefined, 3)).toEqual({ d: { tracked: 7 } });
   });
+
+  it('reads one data element alone when asked (a synchronous getVar of it)', () => {
+    document.body.innerHTML = '<div id="product" data-sku="B-9"></div>';
+    expect(side.read({ type: 'get-var', name: 'sku' }, [], undefined, 9, 'sku')).toEqual({ d: { sku: 'B-9' } });
+  });
 });

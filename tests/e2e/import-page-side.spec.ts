@@ -110,7 +110,8 @@ test('page code and other extensions: the built import does on the page what tur
   await offtag.goto(`${SERVERS.page}/import-page-side.html${QUERY}`);
   const fromOfftag = await run(
     offtag,
-    async () => console.filter((l) => ruleNames.has(l)),
+    // Custom code's logger line, with or without turbine's prefix.
+    async () => console.map((l) => l.replace(/^🚀 \[Custom Script\] /, '')).filter((l) => ruleNames.has(l)),
     names,
     (p, ns) =>
       p.evaluate(async (n) => {
