@@ -6,6 +6,7 @@
  */
 import type { ContainerHooks, DataElement, EngineContext, Action, Condition, Rule, RuleContext, RuleEventSpec, Container } from '../worker-engine/core/types.ts';
 import { storedKey } from '../worker-engine/core/types.ts';
+import type { PageSide } from '../worker-engine/core/page-reads.ts';
 import type { Settings } from '../worker-engine/core/settings.ts';
 import type { EngineEvent } from '../protocol.ts';
 import type { Services } from '../worker-engine/services.ts';
@@ -118,6 +119,8 @@ export interface ContainerBase<D extends Record<string, DataElement<any, any>>, 
    */
   derived?: (e: Elements<Extract<keyof D, string>, OwnSettings<X>>) => V;
   services?: ServicesDef<S>;
+  /** An imported Launch container's module host (src/launch `pageSide`): what offtag build writes into offtag.js besides the page reads. */
+  page?: PageSide;
 }
 
 /** A container, its rules an array or a function of the kit (`rules: (k) => [...]`). */
@@ -256,5 +259,6 @@ export function defineContainer(def: ContainerDef<Record<string, DataElement<any
     rules: (typeof def.rules === 'function' ? def.rules(kit<N, S, X>()) : def.rules).map(withExceptions),
     ...(services ? { services: (ctx: EngineContext) => services.create(ctx) } : {}),
     ...(services?.hooks ? { hooks: (s: S) => services.hooks!(s) } : {}),
+    ...(def.page ? { page: def.page } : {}),
   };
 }

@@ -5,8 +5,8 @@
  * `file:line:column: item: what`, tools/build/locate.ts finds where), then writes, into a folder
  * beside `--out` that replaces it only at the end:
  * - offtag.js: the script tag's code (tools/build/runtime.ts) with the container's constants
- *   written in by terser (session keys, page-setting defaults, build info, page reads from
- *   tools/build/page-reads.ts);
+ *   written in by terser (session keys, page-setting defaults, build info), and its page code (page
+ *   reads, imported Launch code: tools/build/page-reads.ts) beside it;
  * - offtag-worker.js: the engine and the container, bundled by esbuild from a generated entry;
  * - the sender, the lazy chunks, the devtools and Partytown's files, which no container changes:
  *   the installed package's `dist/runtime/`, or in the checkout built by Vite for each build.
@@ -21,7 +21,7 @@ import { gzipSize } from './gzip-size.ts';
 import type { Container } from '../../src/worker-engine/core/types.ts';
 import { defaultsFor, type Environment } from '../../src/worker-engine/core/settings.ts';
 import { containerProblems, type Problem } from '../../src/container/validate.ts';
-import { pageReadProblems, pageReadsDefine, pageReadsIn } from './page-reads.ts';
+import { PAGE_PARAMETER, pageReadProblems, pageReadsIn, pageText, wrapBridge } from './page-reads.ts';
 import { createLocator, shownAt, type Locator } from './locate.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -165,13 +165,21 @@ export function sessionKeysOf(keys: readonly string[]): string {
   return `(b)=>[${keys.map((k) => k.split('{brand}').map((part) => JSON.stringify(part)).join('+b+')).join(',')}]`;
 }
 
+/** The page side's defines: `__OFFTAG_PAGE__` (0, or the wrapper's parameter); `__OFFTAG_PAGE_HOST__`, `__OFFTAG_PAGE_STEPS__` (1 with a module host, with page steps). */
+const pageDefines = (page: { data?: string; host: boolean; steps?: boolean }) => ({
+  __OFFTAG_PAGE__: page.data ? PAGE_PARAMETER : '0',
+  __OFFTAG_PAGE_HOST__: page.host ? '1' : '0',
+  __OFFTAG_PAGE_STEPS__: page.steps ? '1' : '0',
+});
+
 export function buildConstants(container: Container<any, any, any>, env: Environment, buildDate: string) {
   const d = defaultsFor(container);
   return {
     __OFFTAG_PAGE_DEFAULTS__: JSON.stringify({ brand: d.brand, dataLayer: d.dataLayer, environment: env, workerUrl: d.workerUrl }),
     __OFFTAG_SESSION_KEYS__: sessionKeysOf(container.sessionKeys),
-    // `0` without page reads: the bridge's page-read code is dropped (tools/build/page-reads.ts).
-    __OFFTAG_PAGE_READS__: pageReadsDefine(pageReadsIn(container)),
+    // `0` without page code: the bridge's page side (src/page-side) is dropped (tools/build/page-reads.ts);
+    // else the parameter of offtag.js's wrapper that holds the container's page code, written outside the bundle.
+    ...pageDefines(pageText(container)),
     __OFFTAG_BUILD_INFO__: JSON.stringify({
       buildDate,
       turbineBuildDate: buildDate,
@@ -205,7 +213,7 @@ export function workerEntry(containerFile: string, env: Environment): string {
  * (`bridge.js`, tools/build/runtime.ts) with the container's constants written in: terser, three
  * passes, inlines them and the single-use functions and constants that keep the bridge's source
  * split into named pieces (src/main-bridge/index.ts), and drops the page-read code of a container
- * without page reads. `unsafe_arrows` makes function expressions that use neither `this` nor
+ * without page code. `unsafe_arrows` makes function expressions that use neither `this` nor
  * `arguments` arrows; the bridge calls none with `new`.
  */
 export async function writeBridge(template: string, constants: Record<string, string>): Promise<string> {
@@ -259,9 +267,10 @@ export function outputFolderProblem(out: string): string | undefined {
 
 /**
  * What `buildLibrary` made: offtag.js's size (raw and gzip), and `bridge`, the gzip size of the same
- * offtag.js without the container's page reads — the figure the 3072-byte budget is for: page
- * reads are the container's own code, written into offtag.js only for a container that has them
- * (docs/containers.md, "Page reads"). Equal to `gzip` for a container without page reads.
+ * offtag.js without the container's page code — the figure the 3072-byte budget is for: page
+ * code (page reads, imported Launch code, and the page side that runs them) is the container's own,
+ * written into offtag.js only for a container that has some (docs/containers.md, "Page reads").
+ * Equal to `gzip` for a container without page code.
  */
 export interface BuildResult {
   gzip: number;
@@ -298,12 +307,15 @@ export async function buildLibrary(o: BuildOptions): Promise<BuildResult> {
   try {
     const runtime = await runtimeDir();
     const template = await readFile(join(runtime, 'bridge.js'), 'utf8');
-    await writeFile(join(stage, 'offtag.js'), await writeBridge(template, define));
-    // The bridge alone (no page reads), measured against its budget.
-    if (define.__OFFTAG_PAGE_READS__ !== '0') {
+    // The container's page code: written as plain text outside the bridge (tools/build/page-reads.ts).
+    const page = pageText(container);
+    const bridgeCode = await writeBridge(template, define);
+    await writeFile(join(stage, 'offtag.js'), page.data ? wrapBridge(bridgeCode, page.data) : bridgeCode);
+    // The bridge alone (no page code), measured against its budget.
+    if (page.data) {
       const alone = join(stage, 'bridge-alone', 'offtag.js');
       await mkdir(dirname(alone));
-      await writeFile(alone, await writeBridge(template, { ...define, __OFFTAG_PAGE_READS__: '0' }));
+      await writeFile(alone, await writeBridge(template, { ...define, ...pageDefines({ host: false }) }));
       bridge = gzipSize(alone);
       await rm(dirname(alone), { recursive: true });
     }
@@ -381,7 +393,7 @@ async function bundleWorker(file: string, env: Environment, define: ReturnType<t
 /** The container's problems, each `file:line:column: item: what` (the file alone where no literal writes the item). */
 export async function locatedProblems(container: Container<string, object, unknown>, files: string[], shown: string): Promise<string[]> {
   const problems: Problem[] = containerProblems(container);
-  const pageReads = pageReadProblems(pageReadsIn(container), shown);
+  const pageReads = pageReadProblems(pageReadsIn(container), shown, container.page);
   if (!problems.length && !pageReads.length) return [];
   const locator: Locator = await createLocator(files.length ? files : [resolve(shown)]);
   const lines = problems.map((p) => `${shownAt(locator.locate(p.at), shown)}: ${p.item}: ${p.what}`);
@@ -419,8 +431,8 @@ export async function buildCommand(argv: string[]): Promise<number> {
     return 1;
   }
   const out = o.out.replace(/\/+$/, '') || '.';
-  // A container with page reads: the budget is the bridge's, and the reads are the container's own code.
-  const reads = result.gzip !== result.bridge ? `, for the bridge alone: ${result.bridge} bytes; the container's page reads add ${result.gzip - result.bridge}` : '';
+  // A container with page code: the budget is the bridge's, and the page code (with the page side that runs it) is the container's own.
+  const reads = result.gzip !== result.bridge ? `, for the bridge alone: ${result.bridge} bytes; the container's page code adds ${result.gzip - result.bridge}` : '';
   console.log(`${out}/offtag.js: ${result.raw} bytes, ${result.gzip} bytes gzip (budget: ${BRIDGE_BUDGET}${reads}) · ${o.container} · ${o.env}`);
   return 0;
 }
