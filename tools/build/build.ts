@@ -279,6 +279,8 @@ export interface BuildResult {
   problems: string[];
   /** The container's own source files (what `offtag dev` watches). */
   files: string[];
+  /** The container as loaded, when it was. */
+  container?: Container<string, object, unknown>;
 }
 
 export async function buildLibrary(o: BuildOptions): Promise<BuildResult> {
@@ -345,7 +347,7 @@ export async function buildLibrary(o: BuildOptions): Promise<BuildResult> {
     await chmod(stage, 0o755);
     await rm(out, { recursive: true, force: true });
     await rename(stage, out);
-    return { ...size, bridge: bridge || size.gzip, problems: [], files };
+    return { ...size, bridge: bridge || size.gzip, problems: [], files, container };
   } finally {
     await rm(stage, { recursive: true, force: true });
   }

@@ -11,7 +11,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { buildLibrary, loadContainer } from '../build/build.ts';
+import { buildLibrary } from '../build/build.ts';
 import { formatBeacon } from '../collector/decode.ts';
 import type { CollectedBeacon } from '../collector/server.ts';
 import { serveStatic } from '../static.ts';
@@ -209,12 +209,9 @@ export async function startDev(o: DevOptions): Promise<Dev> {
         print(`offtag dev: built ${shown} (development) in ${((Date.now() - started) / 1000).toFixed(1)} s · offtag.js ${result.gzip} bytes gzip`);
       }
       watchFiles([container, ...result.files, ...(page ? [page] : [])]);
-      if (ok) {
-        const c = await loadContainer(container).catch(() => undefined);
-        if (c) {
-          name = c.name;
-          consentCookie = String((c.settings as { trackingConsentCookie?: unknown } | undefined)?.trackingConsentCookie ?? 'sat_track');
-        }
+      if (ok && result.container) {
+        name = result.container.name;
+        consentCookie = String((result.container.settings as { trackingConsentCookie?: unknown } | undefined)?.trackingConsentCookie ?? 'sat_track');
         for (const r of reloads) r.write('data: reload\n\n');
       }
     } catch (err) {
