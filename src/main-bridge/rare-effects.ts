@@ -7,6 +7,7 @@ import type { Effect, EngineEvent, EngineInput, SnapshotProblem, TriggerListener
 import { loadScript } from '../third-party/load-script.ts';
 import { COOKIE_DOMAIN_KEY, probeCookieDomain } from './page-info.ts';
 import { cloneable } from './snapshot.ts';
+import { preview, previewDone } from './preview.ts';
 
 /**
  * `no-worker` is the bridge's own (never from the worker): every way to start the worker failed.
@@ -30,7 +31,7 @@ export type Said = { type: 'failed'; method: string; args: unknown[]; error: unk
  * the worker words.
  */
 export type Clone = { type: 'clone'; value: unknown; event?: 1; copied(copy: unknown, paths: string[]): void };
-export type RareEffect = Extract<Effect, { type: 'iframe' | 'post-message' | 'image' | 'script' | 'listen' }> | NoWorker | Probe | Said | Clone;
+export type RareEffect = Extract<Effect, { type: 'iframe' | 'post-message' | 'image' | 'script' | 'listen' | 'preview' | 'preview-done' }> | NoWorker | Probe | Said | Clone;
 export type FrameMessage = (input: Extract<EngineInput, { type: 'frame-message' }>) => void;
 /** What offtag.js hands over with each rare effect (its `ApplyHooks`): where frame messages go, its folder, and its `send` (page triggers). */
 export interface RareHooks {
@@ -147,6 +148,13 @@ export function applyRareEffect(e: RareEffect, hooks: RareHooks): void {
       e.done(d);
       break;
     }
+    // Preview (docs/publishing.md): the worker asks for another environment's offtag.js; `frameMessage` is offtag.js's `post`.
+    case 'preview':
+      preview(e.env, e.own, hooks.base, hooks.frameMessage as (input: EngineInput) => void);
+      break;
+    case 'preview-done':
+      previewDone(e.calls, e.orphans);
+      break;
     case 'no-worker': {
       if (!e.url) return console.warn('Adobe Launch is unsupported in IE 9 and below.');
       // docs/errors.md: the text is kept here, out of offtag.js, as no page that tracks needs it.
