@@ -19,10 +19,12 @@ export interface PreviewDecision {
   warning?: string;
 }
 
-const keep = (env: string) => `${PREVIEW_KEY}=${env}; path=/; SameSite=Lax`;
-const end = `${PREVIEW_KEY}=; path=/; max-age=0; SameSite=Lax`;
+/** The `document.cookie` string that keeps a preview of `env` for this browser's session; without `env`, the one that ends it. */
+export const previewCookie = (env?: string) => (env ? `${PREVIEW_KEY}=${env}; path=/; SameSite=Lax` : `${PREVIEW_KEY}=; path=/; max-age=0; SameSite=Lax`);
+const keep = (env: string) => previewCookie(env);
+const end = previewCookie();
 
-function cookieValue(cookies: string, name: string): string | undefined {
+export function cookieValue(cookies: string, name: string): string | undefined {
   for (const part of cookies.split(/;\s*/)) if (part.startsWith(name + '=')) return part.slice(name.length + 1);
   return undefined;
 }
