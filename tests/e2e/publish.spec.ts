@@ -69,6 +69,13 @@ const page = () => `<!doctype html>
 </head><body><h1>shop</h1></body></html>
 `;
 
+/** A page with `offtag build`'s storefront library (dist/, from the dev server's script host), not a published one. */
+const plainPage = () => `<!doctype html>
+<html><head><meta charset="utf-8"><title>plain</title>
+<script src="${SERVERS.scripts}/offtag.js" async></script>
+</head><body><h1>plain</h1></body></html>
+`;
+
 test.beforeAll(async () => {
   rmSync(DIR, { recursive: true, force: true });
   // The folder as a CDN serves it (docs/publishing.md, "Hosting"): builds for a year, the rest revalidated; CORS for the overlay.
@@ -78,7 +85,9 @@ test.beforeAll(async () => {
     const headers = { 'Cache-Control': immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=60', 'Access-Control-Allow-Origin': '*' };
     if (!(await serveStatic(req, res, DIR + '/', '/', headers))) res.writeHead(404).end();
   });
-  site = createServer((req, res) => res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(page()));
+  site = createServer((req, res) =>
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(req.url?.startsWith('/plain') ? plainPage() : page()),
+  );
   await new Promise<void>((r) => cdn.listen(0, '127.0.0.1', r));
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
   cdnUrl = `http://127.0.0.1:${(cdn.address() as AddressInfo).port}`;
@@ -188,6 +197,31 @@ test('preview: ?offtag_env=staging runs staging (v2) in one context, kept by a c
   expect(await beacon(request, 'a3')).toMatchObject({ rsid: 'shopprod', prop5: 'v1' });
   expect((await a.cookies()).find((c) => c.name === 'offtag_env')).toBeUndefined();
   await Promise.all([a.close(), b.close()]);
+});
+
+test('preview of an environment with nothing published: the console says so and the page runs production, its queued page view too', async ({ browser, request }) => {
+  const c = await browser.newContext();
+  const p = await c.newPage();
+  const lines = consoleOf(p);
+  await p.goto(`${siteUrl}/?name=d1&offtag_env=development`);
+  expect(await beacon(request, 'd1')).toMatchObject({ rsid: 'shopprod', prop5: 'v1' });
+  expect(lines).toContain(`Offtag: preview of development: ${cdnUrl}/development/offtag.js did not load; this page runs production as published.`);
+  expect(await p.evaluate(() => (window as any).offtag.base)).toBe(`${cdnUrl}/${v1.build}/`);
+  await c.close();
+});
+
+test('preview asked of a page whose offtag.js is not a published one: the console says so, the page runs its own', async ({ browser }) => {
+  const c = await browser.newContext();
+  const p = await c.newPage();
+  const lines = consoleOf(p);
+  await p.goto(`${siteUrl}/plain?offtag_env=staging`);
+  await expect
+    .poll(() => lines)
+    .toContain(`Offtag: this browser asked to preview staging, but this offtag.js (${SERVERS.scripts}/) is not a published environment's (offtag publish); it runs as it is.`);
+  // It runs as it is: the worker answers.
+  expect(await p.evaluate(() => (window as any)._satellite.getVarAsync('page type'))).toBeDefined();
+  expect(await p.evaluate(() => (window as any)._satellite.environment.stage)).toBe('production');
+  await c.close();
 });
 
 test('the overlay says which environment and version run, and switches this browser to staging and back', async ({ browser, request }) => {
