@@ -9,7 +9,7 @@ import { basename, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSize } from '../build/gzip-size.ts';
 import type { Environment } from '../../src/worker-engine/core/settings.ts';
-import { describeContainer, sourceHash } from './describe.ts';
+import { describeContainer, sourceHash, sourceOfItems } from './describe.ts';
 import { diffDescriptions, diffLines } from './diff.ts';
 import {
   check,
@@ -190,7 +190,7 @@ export async function publishCommand(argv: string[]): Promise<number> {
         sourceHash: await sourceHash(flags.container, join(root, 'src')),
         note: flags.note ?? '',
         builds,
-        description: describeContainer(c as unknown as Parameters<typeof describeContainer>[0]),
+        description: describeContainer(c as unknown as Parameters<typeof describeContainer>[0], await sourceOfItems(flags.container).catch(() => ({}))),
       },
       versionIdOf(builds),
     );

@@ -4,7 +4,10 @@
  * by name, rules in order with their events, conditions and actions, settings; code (a custom data
  * element's function, a condition's or action's `fn`) as its source text. What a kit helper was
  * made from (`k.pageView(map)`, `k.valueIs(name, value)`…) is its `def` (src/container/define.ts),
- * so a changed variable shows as that variable, not as the same closure.
+ * so a changed variable shows as that variable, not as the same closure. Helpers that keep their
+ * arguments only in a closure (an imported container's `launch.javascriptVariable(path)`, its
+ * custom code) are told apart by their `source`: each data element's and rule's text in the
+ * container file, where the file spells them out (`sourceOfItems`).
  */
 import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
@@ -64,6 +67,9 @@ interface ContainerLike {
   hooks?: unknown;
 }
 
+const withSource = (d: Described, text: string | undefined): Described =>
+  text !== undefined && d && typeof d === 'object' && !Array.isArray(d) ? { ...d, source: text } : d;
+
 /** A kit helper's `uses` is derived from its `def`: left out, so a changed map is one line, not two. */
 function withoutDerived(rule: Record<string, unknown>): Record<string, unknown> {
   const strip = (items: unknown) =>
@@ -71,14 +77,14 @@ function withoutDerived(rule: Record<string, unknown>): Record<string, unknown> 
   return { ...rule, conditions: strip(rule.conditions), actions: strip(rule.actions) };
 }
 
-export function describeContainer(c: ContainerLike): ContainerDescription {
+export function describeContainer(c: ContainerLike, source: ItemSources = {}): ContainerDescription {
   const d: ContainerDescription = {
     name: c.name,
     version: c.version ?? '',
     sessionKeys: describeValue(c.sessionKeys ?? []),
     settings: describeValue(c.settings ?? {}),
-    dataElements: Object.fromEntries(Object.entries(c.dataElements).map(([k, v]) => [k, describeValue(v)])),
-    rules: c.rules.map((r) => describeValue(withoutDerived(r)) as { [k: string]: Described }),
+    dataElements: Object.fromEntries(Object.entries(c.dataElements).map(([k, v]) => [k, withSource(describeValue(v), source.dataElements?.[k])])),
+    rules: c.rules.map((r) => withSource(describeValue(withoutDerived(r)), typeof r.name === 'string' ? source.rules?.[r.name] : undefined) as { [k: string]: Described }),
   };
   if (c.buildDate !== undefined) d.buildDate = c.buildDate;
   if (c.settingChecks) d.settingChecks = describeValue(c.settingChecks);
@@ -121,4 +127,80 @@ export async function sourceHash(file: string, offtagSrc: string): Promise<strin
   const root = dirname(resolve(file));
   for (const f of await sourceFiles(file, offtagSrc)) h.update(`${relative(root, f)}\0`).update(await readFile(f)).update('\0');
   return h.digest('hex');
+}
+
+/** Each data element's and rule's source text in the container file, by name (`{}` for what the file does not spell out). */
+export interface ItemSources {
+  dataElements?: Record<string, string>;
+  rules?: Record<string, string>;
+}
+
+type AstNode = { type: string; start: number; end: number; [k: string]: unknown };
+
+const keyName = (p: AstNode): string | undefined => {
+  const k = p.key as AstNode & { name?: string; value?: unknown };
+  if (p.computed) return undefined;
+  return k.type === 'Identifier' ? k.name : typeof k.value === 'string' ? k.value : undefined;
+};
+
+/** The object literal a property's value is, or passes first to a call (`launch.dataElements({...})`). */
+function objectOf(v: AstNode | undefined): AstNode | undefined {
+  if (v?.type === 'ObjectExpression') return v;
+  if (v?.type === 'CallExpression') return objectOf((v.arguments as AstNode[])[0]);
+  return undefined;
+}
+
+/** The array literal of rules: the value itself, or what an arrow function (`(k) => [...]`) returns. */
+function arrayOf(v: AstNode | undefined): AstNode | undefined {
+  if (v?.type === 'ArrayExpression') return v;
+  if (v?.type === 'ArrowFunctionExpression' || v?.type === 'FunctionExpression') {
+    const body = v.body as AstNode;
+    if (body.type !== 'BlockStatement') return arrayOf(body);
+    const ret = (body.body as AstNode[]).find((st) => st.type === 'ReturnStatement');
+    return arrayOf(ret?.argument as AstNode | undefined);
+  }
+  return undefined;
+}
+
+/**
+ * The container file's data elements and rules as written: its TypeScript stripped (Vite's
+ * transform, so the same formatting for every version), the `defineContainer({...})` call found,
+ * and the text of each entry of its `dataElements` object and of each rule object of its `rules`
+ * array (by its `name`). What the file does not spell out there (a table imported from another
+ * file, a rule built by a function) has no source: its description is what it is at run time.
+ */
+export async function sourceOfItems(file: string): Promise<ItemSources> {
+  const [{ transformWithOxc }, acorn, walk] = await Promise.all([import('vite'), import('acorn'), import('acorn-walk')]);
+  const js = (await transformWithOxc(await readFile(file, 'utf8'), file, { lang: file.endsWith('x') ? 'tsx' : 'ts' })).code;
+  const ast = acorn.parse(js, { ecmaVersion: 'latest', sourceType: 'module' }) as unknown as AstNode;
+  let def: AstNode | undefined;
+  walk.simple(ast as never, {
+    CallExpression(n: unknown) {
+      const call = n as AstNode;
+      const callee = call.callee as AstNode & { name?: string; property?: { name?: string } };
+      const name = callee.type === 'Identifier' ? callee.name : callee.type === 'MemberExpression' ? callee.property?.name : undefined;
+      if (name === 'defineContainer' && !def) def = objectOf((call.arguments as AstNode[])[0]);
+    },
+  });
+  if (!def) return {};
+  const prop = (name: string) => (def!.properties as AstNode[]).find((p) => p.type === 'Property' && keyName(p) === name)?.value as AstNode | undefined;
+  const text = (n: AstNode) => js.slice(n.start, n.end);
+  const out: ItemSources = {};
+  const elements = objectOf(prop('dataElements'));
+  if (elements)
+    out.dataElements = Object.fromEntries(
+      (elements.properties as AstNode[]).flatMap((p) => (p.type === 'Property' && keyName(p) !== undefined ? [[keyName(p)!, text(p.value as AstNode)]] : [])),
+    );
+  const rules = arrayOf(prop('rules'));
+  if (rules)
+    out.rules = Object.fromEntries(
+      (rules.elements as Array<AstNode | null>).flatMap((r) => {
+        // A rule object, or a helper's call on one (an imported container's `launch.rule({...})`).
+        const o = objectOf(r ?? undefined);
+        const name = o ? (o.properties as AstNode[]).find((p) => p.type === 'Property' && keyName(p) === 'name') : undefined;
+        const value = name?.value as (AstNode & { value?: unknown }) | undefined;
+        return r && typeof value?.value === 'string' ? [[value.value, text(r)]] : [];
+      }),
+    );
+  return out;
 }

@@ -69,12 +69,41 @@ export function fieldChanges(a: Described | undefined, b: Described | undefined,
   return [`${at}${show(a)} → ${show(b)}`];
 }
 
+/** Where two texts differ, with a little of what surrounds it: `…Info.pageType" → …Info.pageName"`. */
+export function textChange(a: string, b: string, context = 24): string {
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let end = 0;
+  while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++;
+  const from = Math.max(0, start - context);
+  const cut = (t: string) => {
+    const to = Math.min(t.length, t.length - end + context);
+    let mid = t.slice(from, to).replace(/\s+/g, ' ');
+    if (mid.length > 160) mid = mid.slice(0, 157) + '…';
+    return `${from > 0 ? '…' : ''}${mid}${to < t.length ? '…' : ''}`;
+  };
+  return `${cut(a)} → ${cut(b)}`;
+}
+
+/**
+ * An item's changed fields. Its `source` (its text in the container file) shows only when nothing
+ * else says what changed (a closure's arguments, imported custom code): then as the part that differs.
+ */
+function itemChanges(a: Described | undefined, b: Described | undefined): string[] {
+  const strip = (d: Described | undefined) => (isObject(d) ? { ...d, source: null } : d);
+  const fields = fieldChanges(strip(a), strip(b));
+  if (fields.some((l) => !l.endsWith('code changed'))) return fields;
+  const [sa, sb] = [isObject(a) ? a.source : undefined, isObject(b) ? b.source : undefined];
+  if (typeof sa === 'string' && typeof sb === 'string' && sa !== sb) return [`source: ${textChange(sa, sb)}`];
+  return fields;
+}
+
 function named(kind: Change['kind'], a: Map<string, Described>, b: Map<string, Described>): Change[] {
   const out: Change[] = [];
   for (const [n, x] of a) {
     if (!b.has(n)) out.push({ kind, name: n, change: 'removed' });
     else {
-      const fields = fieldChanges(x, b.get(n));
+      const fields = itemChanges(x, b.get(n));
       if (fields.length) out.push({ kind, name: n, change: 'changed', fields });
     }
   }

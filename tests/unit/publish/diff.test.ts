@@ -4,8 +4,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { adobeServices, constant, dataLayer, defineContainer } from '../../../src/container/index.ts';
-import { describeContainer, describeValue, sourceFiles, sourceHash } from '../../../tools/publish/describe.ts';
-import { diffDescriptions, diffLines } from '../../../tools/publish/diff.ts';
+import { describeContainer, describeValue, sourceFiles, sourceHash, sourceOfItems } from '../../../tools/publish/describe.ts';
+import { diffDescriptions, diffLines, textChange } from '../../../tools/publish/diff.ts';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import v1 from '../../fixtures/publish/shop-v1.ts';
 import v2 from '../../fixtures/publish/shop-v2.ts';
 import { fileURLToPath } from 'node:url';
@@ -79,5 +82,60 @@ describe('offtag diff', () => {
     const v1file = fileURLToPath(new URL('../../fixtures/publish/shop-v1.ts', import.meta.url));
     expect(await sourceHash(v1file, src)).toMatch(/^[0-9a-f]{64}$/);
     expect(await sourceHash(v1file, src)).not.toBe(await sourceHash(v1file.replace('v1', 'v2'), src));
+  });
+
+  /** An imported container's shape (`offtag import` writes it): helpers that keep their arguments in closures. */
+  const imported = (path: string, log: string) => `
+import * as launch from "./launch";
+const analytics: launch.AnalyticsOptions = {};
+export const container = defineContainer({
+  name: "imported",
+  dataElements: launch.dataElements({
+    "page type": launch.javascriptVariable("${path}", {"forceLowerCase":true}),
+    "fixed": launch.constant("x", {}),
+  }),
+  rules: () => [
+    launch.rule({
+      name: "page bottom",
+      events: [launch.pageBottom()],
+      actions: [launch.customAction((_satellite) => (function (event) { _satellite.logger.log(${log}); }), {})],
+    }),
+  ],
+});
+export default container;
+`;
+
+  it('reads each data element’s and rule’s text from the container file, TypeScript stripped', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'offtag-src-'));
+    try {
+      writeFileSync(join(dir, 'container.ts'), imported('digitalData.page.type', '"a"'));
+      const items = await sourceOfItems(join(dir, 'container.ts'));
+      expect(items.dataElements).toEqual({ 'page type': 'launch.javascriptVariable("digitalData.page.type", { "forceLowerCase": true })', fixed: 'launch.constant("x", {})' });
+      expect(Object.keys(items.rules!)).toEqual(['page bottom']);
+      expect(items.rules!['page bottom']).toContain('_satellite.logger.log("a")');
+      // A file whose tables come from elsewhere (the storefront's) spells out nothing: its descriptions stand alone.
+      expect(await sourceOfItems(fileURLToPath(new URL('../../../containers/storefront/container.ts', import.meta.url)))).toEqual({});
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('an imported container’s changed closure shows as the part of its text that changed', () => {
+    const element = { type: 'custom', reads: [], fn: { code: 'ctx=>read(ctx)' } };
+    const rule = { name: 'page bottom', events: [{ type: 'dom-ready' }], actions: [{ name: 'Custom Code', fn: { code: 'ctx=>run(factory,ctx)' } }] };
+    const d = (path: string, log: string) => ({
+      name: 'imported', version: '', sessionKeys: [], settings: {},
+      dataElements: { 'page type': { ...element, source: `launch.javascriptVariable("${path}", {})` } },
+      rules: [{ ...rule, source: `launch.rule({ actions: [launch.customAction(() => log(${log}))] })` }],
+    });
+    expect(diffLines(diffDescriptions(d('digitalData.page.type', '"a"'), d('digitalData.page.kind', '"b"')))).toEqual([
+      'data element "page type": source: …iable("digitalData.page.type", {}) → …iable("digitalData.page.kind", {})',
+      'rule "page bottom": source: …customAction(() => log("a"))] }) → …customAction(() => log("b"))] })',
+    ]);
+    // When the description itself says what changed, the text is not repeated.
+    const moved = d('digitalData.page.kind', '"a"');
+    moved.dataElements['page type'] = { ...moved.dataElements['page type'], reads: ['page.kind'] as never };
+    expect(diffLines(diffDescriptions(d('digitalData.page.type', '"a"'), moved))).toEqual(['data element "page type": reads: [] → ["page.kind"]']);
+    expect(textChange('abc', 'abc')).toBe('abc → abc');
   });
 });
