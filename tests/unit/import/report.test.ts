@@ -4,6 +4,7 @@
  * exactly once, ending with the one-line summary.
  */
 import { execFileSync } from 'node:child_process';
+import vm from 'node:vm';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseImportArgs, runImport } from '../../../tools/import/command.ts';
@@ -104,11 +105,44 @@ describe('reading a library', () => {
     expect(() => readLibrary('window.nope.x = 1;', 'b.js')).toThrow(/^b\.js: the library failed before assigning _satellite\.container: /);
   });
 
-  it('rejects a container the schema rejects, naming the path', () => {
+  it('reads a container the schema finds fault with, and names each finding as a warning', () => {
     mkdirSync(TMP, { recursive: true });
     const broken = readFileSync(`${FIX}/report-paths.js`, 'utf8').replace('"RL0000000000000000000000000000012c"', '"not-a-rule-id"');
     writeFileSync(`${TMP}/broken.js`, broken);
-    expect(() => runImport({ library: `${TMP}/broken.js`, out: `${TMP}/broken` })).toThrow(/not a valid Launch container \(1 problem\(s\)\): \/rules\/0\/id must match pattern/);
+    const { lines } = runImport({ library: `${TMP}/broken.js`, out: `${TMP}/broken` });
+    expect(lines[0]).toMatch(/^warning: schema: \/rules\/0\/id must match pattern .* \(read anyway: turbine runs it\)$/);
+    expect(lines.filter((l) => l.startsWith('warning: '))).toHaveLength(1);
+  });
+
+  it('reads every turbine generation\'s shape and a library a site\'s bundle carries inside a function, as the plain library', () => {
+    const plain = runImport({ library: `${FIX}/storefront.js`, out: `${TMP}/gen-plain` });
+    const body = (dir: string) => readFileSync(`${dir}/container.ts`, 'utf8').replace(/^.*turbine [\d.?]+\).*$/m, '').replace(/\bname: "[^"]+"/, '');
+    const warnings = (lines: string[]) => lines.filter((l) => l.startsWith('warning: ')).map((l) => l.replace(/ \(read anyway: turbine runs it\)$/, ''));
+    const expected: Record<string, string[]> = {
+      'storefront-turbine27': ['warning: schema: /buildInfo must NOT have additional properties (minified)'],
+      'storefront-turbine25': [
+        'warning: schema: /buildInfo must NOT have additional properties (environment)',
+        "warning: schema: /company must have required property 'dynamicCdnEnabled'",
+        "warning: schema: /property must have required property 'id'",
+        "warning: schema: /property/settings must have required property 'ruleComponentSequencingEnabled'",
+      ],
+      'storefront-in-bundle': ['warning: schema: /buildInfo must NOT have additional properties (minified)'],
+    };
+    expect(warnings(plain.lines)).toEqual([]);
+    for (const [file, want] of Object.entries(expected)) {
+      const r = runImport({ library: `${FIX}/${file}.js`, out: `${TMP}/gen-${file}` });
+      expect(warnings(r.lines).sort(), file).toEqual([...want].sort());
+      expect(r.lines.filter((l) => !l.startsWith('warning: ')), file).toEqual(plain.lines);
+      expect(body(`${TMP}/gen-${file}`), file).toBe(body(`${TMP}/gen-plain`));
+    }
+    // The bundle's own code needs a page: running the file, as a reader that executes it would, fails before the container.
+    expect(() => vm.runInNewContext(readFileSync(`${FIX}/storefront-in-bundle.js`, 'utf8'), { window: {} })).toThrow(/Cannot read properties of undefined \(reading 'cookie'\)/);
+  });
+
+  it('refuses only a library with nothing to import, in one line', () => {
+    mkdirSync(TMP, { recursive: true });
+    writeFileSync(`${TMP}/empty.js`, 'window._satellite = window._satellite || {};\nwindow._satellite.container = { buildInfo: {}, dataElements: {}, rules: [] };\n');
+    expect(() => runImport({ library: `${TMP}/empty.js`, out: `${TMP}/empty` })).toThrow(new LibraryReadError(`${TMP}/empty.js: the library has no data elements, rules or extensions to import`));
   });
 
   it('the fixture libraries on disk are the ones their sources write', () => {
