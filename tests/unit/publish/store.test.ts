@@ -45,6 +45,11 @@ describe('the environment’s offtag.js', () => {
     );
   });
 
+  it('is made from the bridge `offtag build` writes: dist/offtag.js computes its folder once, as publish expects (node tools/build.mjs first)', () => {
+    const bridge = readFileSync(new URL('../../../dist/offtag.js', import.meta.url), 'utf8');
+    expect(pointerText(bridge, 'k3j9a0x')).toContain('new URL("../k3j9a0x/",');
+  });
+
   it('refuses a bridge that computes its folder other than once', () => {
     expect(() => pointerText('no base here', 'k3j9a0x')).toThrow('computes its folder 0 times where offtag publish expects once');
     expect(() => pointerText('new URL(".",a);new URL(".",b)', 'k3j9a0x')).toThrow('2 times');
