@@ -148,7 +148,7 @@ async function buildAll(container: string, tmp: string): Promise<{ problems: str
   return { problems: [], loaded };
 }
 
-export async function publishCommand(argv: string[]): Promise<number> {
+async function publish(argv: string[]): Promise<number> {
   const a = parseArgs('publish', argv, ['container', 'env', 'to', 'note', 'url']);
   if (typeof a === 'string') return (console.error(`${a}\n${PUBLISH_USAGE}`), 2);
   const { flags } = a;
@@ -181,31 +181,29 @@ export async function publishCommand(argv: string[]): Promise<number> {
     const c = built.loaded!;
     const builds = {} as Record<Environment, BuildRecord>;
     for (const e of ENVIRONMENTS) builds[e] = await installBuild(dir, join(tmp, e));
-    const record = await writeRecord(
-      dir,
-      {
-        time: new Date().toISOString(),
-        env,
-        container: { name: c.name, version: c.version ?? '', file: relative(process.cwd(), resolve(flags.container)) || flags.container },
-        sourceHash: await sourceHash(flags.container, join(root, 'src')),
-        note: flags.note ?? '',
-        builds,
-        description: describeContainer(c as unknown as Parameters<typeof describeContainer>[0], await sourceOfItems(flags.container).catch(() => ({}))),
-      },
-      versionIdOf(builds),
-    );
-    // Only now, with every file of the version in place, does the environment move.
+    const recorded: Omit<VersionRecord, 'id'> = {
+      time: new Date().toISOString(),
+      env,
+      container: { name: c.name, version: c.version ?? '', file: relative(process.cwd(), resolve(flags.container)) || flags.container },
+      sourceHash: await sourceHash(flags.container, join(root, 'src')),
+      note: flags.note ?? '',
+      builds,
+      description: describeContainer(c as unknown as Parameters<typeof describeContainer>[0], await sourceOfItems(flags.container).catch(() => ({}))),
+    };
+    // Only now, with every build of the version in place, is it recorded and does the environment move.
     const moved = await withLock(dir, async () => {
       const kindNow = await folderKind(dir);
       const { store, damage } = kindNow === 'store' ? await readStore(dir) : { store: { dir, state: emptyState(), versions: new Map() }, damage: [] };
       const all = damage.length ? damage : await check(store);
       if (all.length) return all;
+      const record = await writeRecord(dir, recorded, versionIdOf(builds));
       store.versions.set(record.id, record);
       const previous = store.state.environments[env]?.version ?? null;
       await pointEnvironment(store, env, record, { action: 'publish', ...(flags.note ? { note: flags.note } : {}) });
-      return { previous };
+      return { previous, record };
     });
     if (Array.isArray(moved)) return damaged('publish', dir, moved);
+    const { record } = moved;
     const url = urlOf(flags, dir);
     const gzip = gzipSize(join(dir, env, 'offtag.js'));
     const build = record.builds[env];
@@ -230,7 +228,7 @@ export async function publishCommand(argv: string[]): Promise<number> {
   }
 }
 
-export async function versionsCommand(argv: string[]): Promise<number> {
+async function versions(argv: string[]): Promise<number> {
   const a = parseArgs('versions', argv, ['to']);
   if (typeof a === 'string') return (console.error(`${a}\n${PUBLISH_USAGE}`), 2);
   const dir = a.flags.to!;
@@ -296,7 +294,7 @@ async function move(command: 'promote' | 'rollback', a: Args, pick: (store: Stor
   return 0;
 }
 
-export async function promoteCommand(argv: string[]): Promise<number> {
+async function promote(argv: string[]): Promise<number> {
   const a = parseArgs('promote', argv, ['to', 'from', 'env']);
   if (typeof a === 'string') return (console.error(`${a}\n${PUBLISH_USAGE}`), 2);
   if (!a.flags.from || !a.flags.env) return (console.error(`offtag promote: --from <env> and --env <env> are required.\n${PUBLISH_USAGE}`), 2);
@@ -314,7 +312,7 @@ export async function promoteCommand(argv: string[]): Promise<number> {
   );
 }
 
-export async function rollbackCommand(argv: string[]): Promise<number> {
+async function rollback(argv: string[]): Promise<number> {
   const a = parseArgs('rollback', argv, ['to', 'env', 'version']);
   if (typeof a === 'string') return (console.error(`${a}\n${PUBLISH_USAGE}`), 2);
   if (!a.flags.env) return (console.error(`offtag rollback: --env <env> is required.\n${PUBLISH_USAGE}`), 2);
@@ -328,7 +326,7 @@ export async function rollbackCommand(argv: string[]): Promise<number> {
   });
 }
 
-export async function diffCommand(argv: string[]): Promise<number> {
+async function diff(argv: string[]): Promise<number> {
   const a = parseArgs('diff', argv, ['to'], 2);
   if (typeof a === 'string') return (console.error(`${a}\n${PUBLISH_USAGE}`), 2);
   const opened = await openStore('diff', a.flags.to!);
@@ -347,3 +345,25 @@ export async function diffCommand(argv: string[]): Promise<number> {
     out.line(sourceChanged ? 'No data element, rule or setting changed; the container\'s source did (code its rules call from other files).' : 'No change: the same container.');
   return 0;
 }
+
+/**
+ * An error no check foresaw (a folder that cannot be written, a lock held too long) is one line,
+ * not a stack; a missing package goes up to the CLI, which names it (tools/cli.ts `main`).
+ */
+function guarded(command: string, run: (argv: string[]) => Promise<number>) {
+  return async (argv: string[]): Promise<number> => {
+    try {
+      return await run(argv);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException | null)?.code;
+      if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') throw err;
+      return say(command, err instanceof Error ? err.message : String(err));
+    }
+  };
+}
+
+export const publishCommand = guarded('publish', publish);
+export const versionsCommand = guarded('versions', versions);
+export const promoteCommand = guarded('promote', promote);
+export const rollbackCommand = guarded('rollback', rollback);
+export const diffCommand = guarded('diff', diff);

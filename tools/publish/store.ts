@@ -7,13 +7,13 @@
  *   <dir>/versions/<id>.json    a version's record: when, what, the note, its builds and their files' hashes, the container's description (immutable)
  *
  * Builds and records are written once, under a temporary name, then renamed into place, so nothing
- * ever names a half-written one; an environment moves when its offtag.js is renamed over the old
+ * ever names a half-written one (a record under the lock, as it may be there already); an environment moves when its offtag.js is renamed over the old
  * one, under a lock (`<dir>/.offtag-publish.lock`) so two commands never interleave their changes.
  * What is there is checked, never guessed: `check` names each problem of a damaged folder.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { link, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import type { Environment } from '../../src/worker-engine/core/settings.ts';
@@ -179,8 +179,8 @@ export async function installBuild(dir: string, built: string): Promise<BuildRec
       await rename(built, target);
       return { id, files, integrity };
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code !== 'ENOTEMPTY' && code !== 'EEXIST' && code !== 'EISDIR' && code !== 'ENOTDIR') throw err;
+      // A folder of that name is there (ENOTEMPTY, EEXIST or EPERM, by system); anything else is the error it says.
+      if (!existsSync(target)) throw err;
     }
     // Taken: by this very build (published before, or by another publish at once), or by another.
     if (equalFiles(await manifestOf(target).catch(() => ({})), files)) {
@@ -197,39 +197,24 @@ export const versionIdOf = (builds: Record<Environment, BuildRecord>) => digest3
 const recordPath = (dir: string, id: string) => join(dir, VERSIONS_DIR, `${id}.json`);
 
 /**
- * Writes a version's record once: the shortest id free or holding the same builds. A version
- * published again keeps its first record (its time and note); the log has each publish.
+ * Writes a version's record once, holding the folder's lock: the shortest id free or holding the
+ * same builds. A version published again keeps its first record (its time and note); the log has
+ * each publish.
  */
 export async function writeRecord(dir: string, record: Omit<VersionRecord, 'id'>, fullId: string): Promise<VersionRecord> {
   await mkdir(join(dir, VERSIONS_DIR), { recursive: true });
-  const same = (r: VersionRecord | undefined) => !!r && ENVIRONMENTS.every((e) => r.builds?.[e]?.id === record.builds[e].id);
   for (let n = ID_LENGTH; n <= fullId.length; n++) {
     const id = fullId.slice(0, n);
     const file = recordPath(dir, id);
     if (!existsSync(file)) {
       const full: VersionRecord = { id, ...record };
-      const tmp = join(dir, VERSIONS_DIR, `${TMP_PREFIX}${process.pid}-${randomBytes(4).toString('hex')}`);
-      await writeFile(tmp, JSON.stringify(full, null, 2) + '\n');
-      // Written only where no record is: a concurrent publish of the same version may have written it first.
-      if (await linkOnce(tmp, file)) return full;
+      await writeAtomic(file, JSON.stringify(full, null, 2) + '\n');
+      return full;
     }
     const existing = await readRecord(dir, id).catch(() => undefined);
-    if (same(existing)) return existing!;
+    if (existing && ENVIRONMENTS.every((e) => existing.builds?.[e]?.id === record.builds[e].id)) return existing;
   }
   throw new Error(`no free id for a version in ${dir}`);
-}
-
-/** Gives `tmp` the name `file` only when no `file` exists (false then); `tmp` is gone either way. */
-async function linkOnce(tmp: string, file: string): Promise<boolean> {
-  try {
-    await link(tmp, file);
-    return true;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw err;
-  } finally {
-    await rm(tmp, { force: true });
-  }
 }
 
 export async function readRecord(dir: string, id: string): Promise<VersionRecord> {

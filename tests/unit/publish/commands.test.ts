@@ -153,6 +153,13 @@ describe('offtag diff and the commands’ arguments', () => {
     ]);
   });
 
+  it('an error no check foresaw is one line, not a stack', async () => {
+    writeFileSync(join(dir, 'file'), '');
+    expect(await publishCommand(['--container', 'x.ts', '--env', 'production', '--to', join(dir, 'file', 'sub')])).toBe(1);
+    expect(err).toHaveLength(1);
+    expect(err[0]).toMatch(/^offtag publish: ENOTDIR: not a directory, mkdir '.*\/file\/sub'$/);
+  });
+
   it('publish refuses a foreign or damaged folder before building anything', async () => {
     writeFileSync(join(dir, 'index.html'), '');
     expect(await publishCommand(['--container', 'x.ts', '--env', 'production', '--to', dir])).toBe(1);
