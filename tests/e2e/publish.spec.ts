@@ -6,7 +6,7 @@
  * environment (the report suite). Then preview in one context while another keeps production, the
  * overlay's switch, a broken container and two publishes at once.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -275,4 +275,17 @@ test('two publishes at once: both versions whole, staging on one of them, produc
   const c = await visit(browser, 'y3', '&offtag_env=staging');
   expect(await beacon(request, 'y3')).toMatchObject({ rsid: 'shopstage', prop5: list.environments.staging === x.version ? 'v1' : 'v2' });
   await c.close();
+});
+
+test('a publish killed while it builds leaves production as it was, and the next publish goes through', async ({ browser, request }) => {
+  const before = await production(browser, request, 'k1');
+  const child = spawn(process.execPath, ['tools/offtag.mjs', 'publish', '--container', V2, '--env', 'production', '--to', DIR], { stdio: 'ignore' });
+  const exited = new Promise((r) => child.once('exit', r));
+  // Killed as soon as its builds are under way (their temporary folder appears), before any switch.
+  await expect.poll(() => readdirSync(DIR).some((n) => n.startsWith('.offtag-tmp-')), { timeout: 60_000 }).toBe(true);
+  child.kill('SIGKILL');
+  await exited;
+  expect(await production(browser, request, 'k2')).toEqual({ ...before }); // and `versions` found no damage
+  const next = await publish(V2, 'production', 'after the killed one');
+  expect((await versions()).environments.production).toBe(next.version);
 });
