@@ -38,8 +38,16 @@ async function offtag(...args: string[]): Promise<Ran> {
   }
 }
 
-async function publish(container: string, env: string, note: string): Promise<{ version: string; build: string; previous: string | null }> {
-  const r = await offtag('publish', '--container', container, '--env', env, '--to', DIR, '--note', note, '--json');
+interface Published {
+  version: string;
+  build: string;
+  previous: string | null;
+  embed: { url: string; snippet: string };
+  pinned: { url: string; integrity: string; snippet: string };
+}
+
+async function publish(container: string, env: string, note: string): Promise<Published> {
+  const r = await offtag('publish', '--container', container, '--env', env, '--to', DIR, '--note', note, '--url', cdnUrl, '--json');
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.stdout);
 }
@@ -55,8 +63,8 @@ let site: Server;
 let cdnUrl: string;
 let siteUrl: string;
 
-/** The page: its data layer names it (`?name=`), the async snippet queues the page view, the embed is production's. */
-const page = () => `<!doctype html>
+/** The page: its data layer names it (`?name=`), the async snippet queues the page view, the embed is production's (or `embed`). */
+const page = (embed = `<script src="${cdnUrl}/production/offtag.js" async></script>`) => `<!doctype html>
 <html><head><meta charset="utf-8"><title>shop</title>
 <script>
   document.cookie = 'sat_track=true; path=/';
@@ -65,7 +73,7 @@ const page = () => `<!doctype html>
   window._satellite = window._satellite || { q: [], track: function () { _satellite.q.push(arguments); } };
   _satellite.track('page view');
 </script>
-<script src="${cdnUrl}/production/offtag.js" async></script>
+${embed}
 </head><body><h1>shop</h1></body></html>
 `;
 
@@ -86,7 +94,9 @@ test.beforeAll(async () => {
     if (!(await serveStatic(req, res, DIR + '/', '/', headers))) res.writeHead(404).end();
   });
   site = createServer((req, res) =>
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' }).end(req.url?.startsWith('/plain') ? plainPage() : page()),
+    res
+      .writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' })
+      .end(req.url?.startsWith('/plain') ? plainPage() : req.url?.startsWith('/pinned') ? page(pinned) : page()),
   );
   await new Promise<void>((r) => cdn.listen(0, '127.0.0.1', r));
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
@@ -119,8 +129,10 @@ async function visit(browser: Browser, name: string, query = ''): Promise<Browse
   return context;
 }
 
-let v1: { version: string; build: string };
-let v2: { version: string; build: string };
+let v1: Published;
+let v2: Published;
+/** The script tag the site's page gets at `/pinned`. */
+let pinned = '';
 
 test('publish v1 to production: the page sends v1 beacons, with the production report suite', async ({ browser, request }) => {
   v1 = await publish(V1, 'production', 'first release');
@@ -132,6 +144,25 @@ test('publish v1 to production: the page sends v1 beacons, with the production r
   expect(base).toBe(`${cdnUrl}/${v1.build}/`);
   await c.close();
   expect((await versions()).environments).toEqual({ production: v1.version });
+});
+
+test('the snippets publish prints: the environment’s embed, and this version alone with Subresource Integrity, which the browser checks', async ({ browser, request }) => {
+  expect(v1.embed).toEqual({ url: `${cdnUrl}/production/offtag.js`, snippet: `<script src="${cdnUrl}/production/offtag.js" async></script>` });
+  expect(v1.pinned.snippet).toBe(`<script src="${cdnUrl}/${v1.build}/offtag.js" integrity="${v1.pinned.integrity}" crossorigin="anonymous" async></script>`);
+  pinned = v1.pinned.snippet;
+  let c = await browser.newContext();
+  await (await c.newPage()).goto(`${siteUrl}/pinned?name=s1`);
+  expect(await beacon(request, 's1')).toMatchObject({ rsid: 'shopprod', prop5: 'v1' });
+  await c.close();
+  // A file that is not the one published: the browser refuses it, and says why.
+  pinned = v1.pinned.snippet.replace(v1.pinned.integrity, `sha384-${Buffer.alloc(48).toString('base64')}`);
+  c = await browser.newContext();
+  const p = await c.newPage();
+  const lines = consoleOf(p);
+  await p.goto(`${siteUrl}/pinned?name=s2`);
+  await expect.poll(() => lines.some((l) => l.includes('integrity') && l.includes(`${v1.build}/offtag.js`))).toBe(true);
+  expect(await p.evaluate(() => 'offtag' in window)).toBe(false);
+  await c.close();
 });
 
 test('publish v2 to staging leaves production on v1; promote moves production to v2, built for production', async ({ browser, request }) => {

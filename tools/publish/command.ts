@@ -33,6 +33,7 @@ import {
 } from './store.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
+/** offtag.js's budget, tools/build/build.ts `BRIDGE_BUDGET` (not imported: that module loads the build's tools, which `versions` and `diff` do without). */
 const BUDGET = 3072;
 
 export const PUBLISH_USAGE = `usage:
@@ -131,8 +132,8 @@ const urlOf = (flags: Record<string, string>, dir: string) => (flags.url ?? `/${
 
 function printSnippets(out: Out, url: string, env: Environment, build: BuildRecord, given: boolean) {
   const s = snippets(url, env, build);
-  out.line(`  embed (follows ${env}):          ${s.embed.snippet}`);
-  out.line(`  this version only, with SRI:     ${s.pinned.snippet}`);
+  out.line(`  ${env}'s embed: ${s.embed.snippet}`);
+  out.line(`  this version only, with SRI: ${s.pinned.snippet}`);
   if (!given) out.line(`  (URLs for ${url}/ served at that path; --url <where the folder is served> writes yours)`);
 }
 
@@ -221,7 +222,7 @@ async function publish(argv: string[]): Promise<number> {
     });
     out.line(`Published version ${record.id} to ${env} (${record.container.name}${record.container.version ? ' ' + record.container.version : ''}${flags.note ? `: ${flags.note}` : ''})${moved.previous && moved.previous !== record.id ? `; it replaces ${moved.previous}` : ''}.`);
     printSnippets(out, url, env, build, 'url' in flags);
-    out.line(`  ${env}/offtag.js: ${gzip} bytes gzip (budget ${BUDGET}); ${build.id}/ is immutable (cache it for a year), ${env}/offtag.js is not (a minute): docs/publishing.md, "Hosting".`);
+    out.line(`  ${env}/offtag.js: ${gzip} bytes gzip (budget ${BUDGET}); ${build.id}/ is immutable (cache it for a year), ${env}/offtag.js is not (a minute): docs/publishing.md, "Hosting and cache headers".`);
     return 0;
   } finally {
     await rm(tmp, { recursive: true, force: true });
