@@ -222,7 +222,9 @@ async function publish(argv: string[]): Promise<number> {
     });
     out.line(`Published version ${record.id} to ${env} (${record.container.name}${record.container.version ? ' ' + record.container.version : ''}${flags.note ? `: ${flags.note}` : ''})${moved.previous && moved.previous !== record.id ? `; it replaces ${moved.previous}` : ''}.`);
     printSnippets(out, url, env, build, 'url' in flags);
-    out.line(`  ${env}/offtag.js: ${gzip} bytes gzip (budget ${BUDGET}); ${build.id}/ is immutable (cache it for a year), ${env}/offtag.js is not (a minute): docs/publishing.md, "Hosting and cache headers".`);
+    const own = gzipSize(join(dir, build.id, 'offtag.js'));
+    out.line(`  ${env}/offtag.js: ${gzip} bytes gzip, the build's ${own} and ${gzip - own} for its folder's name (offtag.js's budget: ${BUDGET}, for the bridge; offtag build says what a container's page code adds).`);
+    out.line(`  ${build.id}/ is immutable (cache it for a year), ${env}/offtag.js is not (a minute): docs/publishing.md, "Hosting and cache headers".`);
     return 0;
   } finally {
     await rm(tmp, { recursive: true, force: true });
