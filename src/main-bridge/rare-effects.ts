@@ -7,7 +7,6 @@ import type { Effect, EngineEvent, EngineInput, SnapshotProblem, TriggerListener
 import { loadScript } from '../third-party/load-script.ts';
 import { COOKIE_DOMAIN_KEY, probeCookieDomain } from './page-info.ts';
 import { cloneable } from './snapshot.ts';
-import { preview, previewDone } from './preview.ts';
 
 /**
  * `no-worker` is the bridge's own (never from the worker): every way to start the worker failed.
@@ -58,6 +57,27 @@ function listen(triggers: TriggerListener[], hooks: RareHooks): void {
     }
   };
   s.onerror = () => console.error(`Offtag: ${s.src} did not load; the container's page triggers (clicks on selectors, custom events, form submits, visibility, scroll depth, timers) do not fire.`);
+  document.head.append(s);
+}
+
+type PreviewEffect = Extract<RareEffect, { type: 'preview' | 'preview-done' }>;
+
+/**
+ * Preview's code is offtag-preview.js, beside this file, loaded only by a browser that previews
+ * (the worker's `preview` effect): every other page loads this file without it. If it cannot
+ * load, the worker is told the preview did not start (after a hand-over it ignores that), and
+ * serves the page.
+ */
+function withPreview(e: PreviewEffect, hooks: RareHooks): void {
+  const w = window as unknown as { offtagPreview?: (e: PreviewEffect, hooks: RareHooks) => void };
+  if (w.offtagPreview) return w.offtagPreview(e, hooks);
+  const s = document.createElement('script');
+  s.src = hooks.base + 'offtag-preview.js';
+  s.onload = () => w.offtagPreview!(e, hooks);
+  s.onerror = () => {
+    console.error(`Failed to load script ${s.src}`);
+    (hooks.frameMessage as (input: EngineInput) => void)({ type: 'preview', loaded: false });
+  };
   document.head.append(s);
 }
 
@@ -148,12 +168,10 @@ export function applyRareEffect(e: RareEffect, hooks: RareHooks): void {
       e.done(d);
       break;
     }
-    // Preview (docs/publishing.md): the worker asks for another environment's offtag.js; `frameMessage` is offtag.js's `post`.
+    // Preview (docs/publishing.md): the worker asks for another environment's offtag.js.
     case 'preview':
-      preview(e.env, e.own, hooks.base, hooks.frameMessage as (input: EngineInput) => void);
-      break;
     case 'preview-done':
-      previewDone(e.calls, e.orphans);
+      withPreview(e, hooks);
       break;
     case 'no-worker': {
       if (!e.url) return console.warn('Adobe Launch is unsupported in IE 9 and below.');
