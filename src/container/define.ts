@@ -35,12 +35,16 @@ export interface ConditionDef<N extends string, S, X> extends Condition<N, S, X>
   uses?: string[];
   /** What is wrong with how it was written (an operator Launch does not have, a pattern that is not a regular expression): the build refuses it. */
   problem?: string;
+  /** What a kit helper made it from (`offtag diff` compares it; its `fn` is the helper's closure). The engine never reads it. */
+  def?: Record<string, unknown>;
 }
 export interface ActionDef<N extends string, S, X> extends Action<N, S, X> {
   /** Data element names the action reads through tokens (the build checks them). */
   uses?: string[];
   /** The service the action needs, as the build names it when the container has no services. */
   needs?: string;
+  /** What a kit helper made it from (`offtag diff` compares it; its `fn` is the helper's closure). The engine never reads it. */
+  def?: Record<string, unknown>;
 }
 export interface RuleDef<N extends string, S, X> extends Omit<Rule<N, S, X>, 'actions' | 'conditions'> {
   /** The engine's triggers (`RuleEventSpec`): every type the engine knows is accepted here; the rule runs on any of them. */
@@ -158,6 +162,7 @@ function kit<N extends string, S, X>(): Kit<N, S, X> {
     valueIs: (name, value) => ({
       name: `${name} is ${JSON.stringify(value)}`,
       uses: [name],
+      def: { valueIs: name, value },
       fn: (ctx) => (Array.isArray(value) ? value.includes(ctx.get(name)) : ctx.get(name) === value),
     }),
     compare: (name, operator, value, o = {}) => ({
@@ -165,6 +170,7 @@ function kit<N extends string, S, X>(): Kit<N, S, X> {
       ...comparisonProblem(operator, value),
       uses: [name, ...(typeof value === 'string' && value.includes('%') ? [value] : [])],
       ...(o.negate ? { negate: true } : {}),
+      def: { compare: name, operator, value, options: o },
       fn: (ctx) => compare(operator, ctx.get(name), typeof value === 'string' ? ctx.replaceTokens(value) : value, o.caseInsensitive === true),
     }),
     anyOf: (...conditions) => {
@@ -173,6 +179,7 @@ function kit<N extends string, S, X>(): Kit<N, S, X> {
       return {
         name: `any of (${conditions.map((c) => c.name).join(', ')})`,
         uses: conditions.flatMap((c) => c.uses ?? []),
+        def: { anyOf: conditions.map((c) => ({ ...(c.def ?? { name: c.name }), ...(c.negate ? { negate: true } : {}) })) },
         fn: async (ctx) => {
           for (const c of conditions) if ((await c.fn!(ctx)) !== (c.negate === true)) return true;
           return false;
@@ -187,17 +194,20 @@ function kit<N extends string, S, X>(): Kit<N, S, X> {
       name,
       needs: ANALYTICS,
       uses: Object.values(map).map(String).filter(hasToken),
+      def: { pageView: map },
       fn: (ctx) => send(ctx, pageViewHit(map, ctx)),
     }),
     link: (linkName, map, o = {}): A => ({
       name: o.name ?? 'Send link beacon',
       needs: ANALYTICS,
       uses: [linkName, ...Object.values(map)].map(String).filter(hasToken),
+      def: { link: linkName, variables: map, options: o },
       fn: (ctx) => send(ctx, linkHit(linkName, map, ctx, o)),
     }),
     startVisitor: (): A => ({
       name: 'Start the visitor service',
       needs: 'the visitor-ID service of adobeServices()',
+      def: { startVisitor: true },
       // Not awaited: the ID call may take up to 30 s, past the action timeout.
       fn: (ctx) => {
         void ctx.services.visitor.start().catch((err: unknown) => {

@@ -18,6 +18,8 @@ export const RUNTIME_CHUNKS: ReadonlyArray<readonly [file: string, entry: string
   ['offtag-effects.js', 'src/main-bridge/rare-effects-entry.ts'],
   // Page triggers (docs/triggers.md): loaded by offtag-effects.js only for a container whose rules use them.
   ['offtag-triggers.js', 'src/main-bridge/triggers-entry.ts'],
+  // Preview (docs/publishing.md): loaded by offtag-effects.js only in a browser that previews another environment.
+  ['offtag-preview.js', 'src/main-bridge/preview-entry.ts'],
   ['offtag-devtools.js', 'src/devtools/index.tsx'],
 ];
 
