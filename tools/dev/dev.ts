@@ -60,7 +60,7 @@ export function parseDevArgs(argv: string[]): DevOptions | string {
 /** The files a build writes: served for a request of that name at any path, so a page's own script tag (`/dist/blog/offtag.js`) gets the development build. */
 const BUILD_FILE = /(?:^|\/)(offtag(?:-[a-z]+)?\.js|~partytown\/.*)$/;
 
-const blankPage = (name: string, consentCookie: string) => `<!doctype html>
+const blankPage = (name: string, consent: string) => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -71,7 +71,7 @@ const blankPage = (name: string, consentCookie: string) => `<!doctype html>
 <h1>offtag dev · ${escapeHtml(name)}</h1>
 <p>A blank page with your container's <code>offtag.js</code>. Each beacon prints in the terminal, decoded.
 Serve your own page instead with <code>--page index.html</code>.</p>
-<p>This page gives tracking consent itself (the cookie <code>${escapeHtml(consentCookie)}=true</code>); on your site, your consent manager sets it.</p>
+${consent ? `<p>This page gives tracking consent itself (the cookie <code>${escapeHtml(consent)}</code>); on your site, your consent manager sets it.</p>` : ''}
 <p><a href="#a-link" id="a-link">A link</a> · <button type="button" id="track">_satellite.track(</button><input id="call" value="page view" aria-label="direct call id"><button type="button" id="send">)</button></p>
 <script>
   document.getElementById('send').onclick = document.getElementById('track').onclick = function () {
@@ -91,11 +91,11 @@ function escapeHtml(s: string): string {
  * these win: the page keeps its other settings), the `_satellite` queue, offtag.js unless the page
  * loads it itself, and the reload on rebuild.
  */
-export function devSnippet(urls: { collector: string; idService: string }, withScript: boolean, consentCookie?: string): string {
+export function devSnippet(urls: { collector: string; idService: string }, withScript: boolean, consent?: string): string {
   const local = { environment: 'development', trackingServer: urls.collector, idServiceHost: urls.idService, idSyncOrigin: urls.idService };
   return [
     '<script>',
-    consentCookie ? `document.cookie=${JSON.stringify(`${consentCookie}=true; path=/`)};` : '',
+    consent ? `document.cookie=${JSON.stringify(`${consent}; path=/`)};` : '',
     `(function(){var d=${JSON.stringify(local)},v=Object.assign({},window.offtagConfig||{},d);`,
     "Object.defineProperty(window,'offtagConfig',{configurable:true,get:function(){return v},set:function(x){v=Object.assign({},x,d)}})})();",
     'window._satellite=window._satellite||{q:[],track:function(){_satellite.q.push(arguments)}};',
@@ -106,8 +106,8 @@ export function devSnippet(urls: { collector: string; idService: string }, withS
 }
 
 /** The page with the snippet at the start of its head (or of the document). */
-export function withSnippet(html: string, urls: { collector: string; idService: string }, consentCookie?: string): string {
-  const snippet = devSnippet(urls, !/<script[^>]+src=["']?[^"'>]*offtag\.js/i.test(html), consentCookie);
+export function withSnippet(html: string, urls: { collector: string; idService: string }, consent?: string): string {
+  const snippet = devSnippet(urls, !/<script[^>]+src=["']?[^"'>]*offtag\.js/i.test(html), consent);
   const head = /<head[^>]*>/i.exec(html);
   if (head) return html.slice(0, head.index + head[0].length) + snippet + html.slice(head.index + head[0].length);
   return snippet + html;
@@ -157,7 +157,8 @@ export async function startDev(o: DevOptions): Promise<Dev> {
 
   const reloads = new Set<ServerResponse>();
   let name = basename(container);
-  let consentCookie = 'sat_track';
+  /** The consent cookie that grants tracking, `name=value` (the container's settings: its cookie and first value), or '' when the gate is off. */
+  let consent = 'sat_track=true';
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (path === '/__offtag/reload') {
@@ -173,10 +174,10 @@ export async function startDev(o: DevOptions): Promise<Dev> {
       if (await serveStatic(req, res, `${out}/`, '/')) return;
     }
     if (path === '/' || path === '/index.html' || (page && path === `/${basename(page)}`)) {
-      const html = page ? await readFile(page, 'utf8').catch(() => `<!doctype html><p>offtag dev: cannot read ${escapeHtml(page)}</p>`) : blankPage(name, consentCookie);
+      const html = page ? await readFile(page, 'utf8').catch(() => `<!doctype html><p>offtag dev: cannot read ${escapeHtml(page)}</p>`) : blankPage(name, consent);
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
       // The blank page gives consent (it says so); the site's own page keeps its own consent flow.
-      res.end(withSnippet(html, urls, page ? undefined : consentCookie));
+      res.end(withSnippet(html, urls, page ? undefined : consent));
       return;
     }
     if (page && (await serveStatic(req, res, `${dirname(page)}/`, '/'))) return;
@@ -211,7 +212,10 @@ export async function startDev(o: DevOptions): Promise<Dev> {
       watchFiles([container, ...result.files, ...(page ? [page] : [])]);
       if (ok && result.container) {
         name = result.container.name;
-        consentCookie = String((result.container.settings as { trackingConsentCookie?: unknown } | undefined)?.trackingConsentCookie ?? 'sat_track');
+        const settings = (result.container.settings ?? {}) as { trackingConsentCookie?: unknown; trackingConsentValues?: unknown };
+        const cookie = typeof settings.trackingConsentCookie === 'string' ? settings.trackingConsentCookie : 'sat_track';
+        const value = Array.isArray(settings.trackingConsentValues) && typeof settings.trackingConsentValues[0] === 'string' ? settings.trackingConsentValues[0] : 'true';
+        consent = cookie ? `${cookie}=${value}` : '';
         for (const r of reloads) r.write('data: reload\n\n');
       }
     } catch (err) {
