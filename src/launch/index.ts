@@ -14,3 +14,5 @@ export * from './actions.ts';
 export * from './analytics.ts';
 export * from './ecid.ts';
 export * from './visitor-behavior.ts';
+export * from './virtual-page.ts';
+export * from './appmeasurement/tracker.ts';

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import vm from 'node:vm';
-import { place } from './custom-code.ts';
+import { place, workerFactory } from './custom-code.ts';
 import { isCode, type LaunchComponent, type LaunchContainer, type LaunchDataElement, type LaunchRule, type LaunchValue } from './read.ts';
 import { storedKey } from '../../src/worker-engine/core/types.ts';
 import { ECID_VARIABLES, VISITOR_ATTRIBUTES, VISITOR_COOKIE, VISITOR_SESSION_KEY, workerReadablePath, type VisitorAttribute } from '../../src/launch/index.ts';
@@ -63,7 +63,8 @@ const q = (s: unknown) => JSON.stringify(s);
 const CORE = 'core/src/lib/';
 const ANALYTICS = 'adobe-analytics/src/lib/actions/';
 const ECID = 'adobe-mcid/src/lib/actions/';
-const SHIM_PARAMS = ['_satellite', 'sessionStorage', 'event', 's'];
+/** A Set Variables action whose custom code block could not be imported (its properties were). */
+const SV_CODE_DROPPED = 'its custom code block not imported';
 
 class Skip extends Error {}
 const skip = (why: string): never => {
@@ -125,7 +126,7 @@ class Translator {
   placeBlock(source: LaunchValue | undefined, settings: Settings, notes: string[], pageAllowed: boolean): { factory: string; sideEffects: boolean; readsDataLayer: boolean } | { page: string; names: string[] } {
     const fn = this.blockSource(source, settings);
     if (settings.language === 'html') skip('HTML custom code (it writes into the page)');
-    const p = place(fn, SHIM_PARAMS, this.dataLayer);
+    const p = place(fn, { dataLayer: this.dataLayer, thisIs: 'element' });
     if (p.where === 'page') {
       if (!pageAllowed) skip(`custom code needs the page: ${p.reason}; only actions run on the page in this version`);
       const id = `block${this.pageBlocks.size + 1}`;
@@ -135,7 +136,7 @@ class Translator {
     }
     p.sessionKeys.forEach((k) => this.sessionKeys.add(k));
     notes.push(p.readsDataLayer ? `custom code in the worker, reading the snapshot of ${this.dataLayer}` : 'custom code in the worker');
-    return { factory: `(_satellite, sessionStorage, window, ${this.dataLayer}) => (${fn})`, sideEffects: p.sideEffects, readsDataLayer: p.readsDataLayer === true };
+    return { factory: workerFactory(p), sideEffects: p.sideEffects, readsDataLayer: p.readsDataLayer === true };
   }
 
   /** Data elements read on the page with each event (their rules are partly on the page). */
@@ -155,7 +156,7 @@ class Translator {
   placeRead(source: LaunchValue | undefined, settings: Settings, notes: string[], kind: 'data element' | 'condition'): { factory: string; sideEffects: boolean; readsDataLayer: boolean } | { read: string } {
     const fn = this.blockSource(source, settings);
     if (settings.language === 'html') skip('HTML custom code (it writes into the page)');
-    const p = place(fn, SHIM_PARAMS, this.dataLayer);
+    const p = place(fn, { dataLayer: this.dataLayer, thisIs: 'element' });
     if (p.where === 'worker') return this.customCode(source, settings, notes);
     // A condition's `this` is the element of a page trigger's event (Core calls it so); a data element gets none.
     if (kind === 'data element' && /^it uses `this`/.test(p.reason ?? '')) skip('custom code needs the page and uses `this`, which a data element read on the page does not get');
@@ -393,6 +394,30 @@ class Translator {
     }
   }
 
+  /** Analytics custom code blocks, by where they run (the report's and the corpus survey's counts). */
+  readonly analyticsBlocks = { worker: 0, page: 0 };
+
+  /**
+   * Set Variables: its tracker properties as written (tokens expanded when it runs), and its custom
+   * code block in the worker when the block can run there (`this` the element, `(event, s)`).
+   */
+  setVariables(s: Settings, o: string, notes: string[]): string {
+    const source = (s.customSetup as Settings | undefined)?.source;
+    const props = q(s.trackerProperties ?? {});
+    if (source === undefined || source === null || source === '') return `launch.setVariables(analytics, ${props}, undefined, ${o})`;
+    const fn = isCode(source) ? source.code : typeof source === 'string' ? `function (event, s) {\n${source}\n}` : skip('a Set Variables custom code block without a source');
+    const p = place(fn, { dataLayer: this.dataLayer, thisIs: 'element' });
+    if (p.where === 'page') {
+      this.analyticsBlocks.page++;
+      notes.push(`${SV_CODE_DROPPED}: it needs the page because ${p.reason}`);
+      return `launch.setVariables(analytics, ${props}, undefined, ${o})`;
+    }
+    this.analyticsBlocks.worker++;
+    p.sessionKeys.forEach((k) => this.sessionKeys.add(k));
+    notes.push('its custom code in the worker');
+    return `launch.setVariables(analytics, ${props}, ${workerFactory(p)}, ${o})`;
+  }
+
   action(a: LaunchComponent & { timeout?: number; delayNext?: boolean }, notes: string[]): string {
     const s = (a.settings ?? {}) as Settings;
     const o = q({ ...(a.timeout !== undefined ? { timeout: a.timeout } : {}), ...(a.delayNext === false ? { delayNext: false } : {}) });
@@ -405,12 +430,9 @@ class Translator {
       const placed = this.placeBlock(s.source, s, notes, true);
       return 'page' in placed ? `launch.pageAction(${q(placed.page)}, ${q(placed.names)}, ${o}, ${q(`/${this.o.name}.page-code.js`)})` : `launch.customAction(${placed.factory}, ${o})`;
     }
-    if (a.modulePath === ANALYTICS + 'setVariables.js') {
-      if (isCode((s.customSetup as Settings | undefined)?.source)) skip('a Set Variables custom code block (its own doPlugins-style code)');
-      return `launch.setVariables(${q(s.trackerProperties ?? {})}, ${o})`;
-    }
+    if (a.modulePath === ANALYTICS + 'setVariables.js') return this.setVariables(s, o, notes);
     if (a.modulePath === ANALYTICS + 'sendBeacon.js') return `launch.sendBeacon(analytics, ${q({ type: s.type === 'link' ? 'link' : 'page', ...(s.linkType ? { linkType: s.linkType } : {}), ...(s.linkName !== undefined ? { linkName: s.linkName } : {}) })}, ${o})`;
-    if (a.modulePath === ANALYTICS + 'clearVariables.js') return `launch.clearVariables(${o})`;
+    if (a.modulePath === ANALYTICS + 'clearVariables.js') return `launch.clearVariables(analytics, ${o})`;
     if (a.modulePath === ECID + 'setCustomerIds.js') return `launch.setCustomerIds(${q(s.customerIds ?? [])}, ${o})`;
     const ext = a.modulePath.split('/')[0]!;
     return skip(`action ${a.modulePath}: ${this.c.extensions?.[ext] ? `the ${this.c.extensions[ext]!.displayName} extension is not one the import supports` : 'its extension is not in the library'}`);
@@ -489,6 +511,7 @@ function translateRule(t: Translator, r: LaunchRule): { item: ReportItem; code: 
         actions.push(code);
         if (code.startsWith('launch.pageAction(')) onPage++;
         if (own.length) notes.push(`action ${i + 1}: ${own.join(', ')}`);
+        if (own.some((n) => n.startsWith(SV_CODE_DROPPED))) dropped++;
       } catch (err) {
         if (!(err instanceof Skip)) throw err;
         dropped++;
@@ -516,8 +539,12 @@ function translateRule(t: Translator, r: LaunchRule): { item: ReportItem; code: 
   }
 }
 
-const ANALYTICS_GLOBAL_KEYS = ['pageName', 'channel', 'server', 'campaign', 'eVars', 'props', 'lists', 'hierarchies', 'events'];
-
+/**
+ * The Analytics extension's settings for the runtime (src/launch/analytics.ts): its global tracker
+ * properties as written (tokens expanded when the tracker is made), its `customSetup` in the worker
+ * when it can run there, and the report suites, tracking server, currency and consent cookie as
+ * the container's settings (the engine's beacon builder and automatic link tracking read them).
+ */
 function analyticsOptions(t: Translator, extras: string[], settings: Record<string, unknown>): string {
   const a = t.c.extensions?.['adobe-analytics']?.settings as Settings | undefined;
   if (!a) return '{}';
@@ -528,17 +555,24 @@ function analyticsOptions(t: Translator, extras: string[], settings: Record<stri
   if (typeof tp.trackingServer === 'string') settings.trackingServer = tp.trackingServer;
   if (a.euComplianceEnabled === true && typeof a.trackingCookieName === 'string') settings.trackingConsentCookie = a.trackingCookieName;
   else settings.trackingConsentCookie = '';
+  // A currency from a data element reaches the beacon through the tracker (`s.currencyCode`); the setting is for automatic link tracking's hits.
   if (typeof tp.currencyCode === 'string' && !tp.currencyCode.includes('%')) settings.currency = tp.currencyCode;
-  else if (tp.currencyCode !== undefined) extras.push(`Analytics currencyCode ${q(tp.currencyCode)} not imported: the tracker's currency is a setting, not a data element`);
-  const global = Object.fromEntries(Object.entries(tp).filter(([k]) => ANALYTICS_GLOBAL_KEYS.includes(k)));
-  const setup = (a.customSetup as Settings | undefined)?.source;
-  let customSetup = '';
-  if (isCode(setup)) {
-    const p = place(setup.code, SHIM_PARAMS);
-    if (p.where === 'worker') customSetup = `,\n  customSetup: (_satellite) => (${indent(setup.code, '  ')})`;
-    else extras.push(`Analytics customSetup not imported: it needs the page (${p.reason}), and its doPlugins would run with each beacon, in the worker`);
+  const setup = a.customSetup as Settings | undefined;
+  const parts = [`trackerProperties: ${q(tp)}`];
+  if (lib?.scopeTrackerGlobally === true) parts.push('scopeTrackerGlobally: true');
+  if (setup?.loadPhase === 'beforeSettings') parts.push("customSetupPhase: 'beforeSettings'");
+  if (isCode(setup?.source)) {
+    const p = place(setup.source.code, { dataLayer: t.dataLayer, thisIs: 'window' });
+    if (p.where === 'worker') {
+      t.analyticsBlocks.worker++;
+      p.sessionKeys.forEach((k) => t.sessionKeys.add(k));
+      parts.push(`customSetup: ${indent(workerFactory(p), '  ')}`);
+    } else {
+      t.analyticsBlocks.page++;
+      extras.push(`Analytics customSetup not imported: it needs the page because ${p.reason}; the tracker runs without it (no doPlugins)`);
+    }
   }
-  return `{\n  trackerProperties: ${q(global)}${customSetup},\n}`;
+  return `{\n  ${parts.join(',\n  ')},\n}`;
 }
 
 /**
@@ -624,7 +658,7 @@ export const container = defineContainer({
   // From the Analytics and Experience Cloud ID Service extensions' settings; a page overrides them with window.offtagConfig.
   settings: ${indent(JSON.stringify(settings, null, 2), '  ')},
   sessionKeys: ${q([...t.sessionKeys])},
-  services: adobeServices(),
+  services: launch.launchServices(),
   dataElements: launch.dataElements({
 ${deCode.map((d) => '    ' + indent(d, '    ')).join(',\n')}
   }),

@@ -1,0 +1,188 @@
+/**
+ * The page as custom code sees it in the worker: a `window` made of the event's snapshot, holding
+ * what the import lets a block use there (tools/import/custom-code.ts): `location`, `document`
+ * (URL, location, referrer, domain, and `cookie` read and written through the engine's cookie jar,
+ * so a write becomes the bridge's cookie effect), `navigator`, `screen`, `innerWidth`/`innerHeight`,
+ * a turbine-shaped `_satellite`, `sessionStorage`, `Visitor.getInstance` answering from the
+ * visitor service, the Analytics tracker `s`, and the data layer global (the snapshot's copy).
+ * A rule's window lives as long as the engine: what a block assigns to it (`window.s = s`, a
+ * sloppy global) is there for the next block, as on a page.
+ */
+import type { ElementInfo, PageInfo } from '../protocol.ts';
+import { amcvCookieName, decodeAmcv } from '../worker-engine/visitor/amcv-cookie.ts';
+import type { Services } from '../worker-engine/services.ts';
+import { launchEvent, satelliteShim, storageShim, type LaunchEvent } from './custom-code.ts';
+import type { Ctx, DCtx } from './types.ts';
+
+/** The services of an imported Launch container: Adobe's, and the page facts its custom code reads. */
+export interface LaunchServices extends Services {
+  page?: PageInfo;
+}
+
+export type VirtualWindow = Record<string, any>;
+
+const windows = new WeakMap<object, VirtualWindow>();
+
+/** `document.cookie = "name=value; path=/; expires=…; domain=…; max-age=…"` as a jar write. */
+function writeCookie(ctx: Ctx | DCtx, text: string, now: number): void {
+  const [pair = '', ...attrs] = String(text).split(';');
+  const eq = pair.indexOf('=');
+  const name = (eq < 0 ? '' : pair.slice(0, eq)).trim();
+  const value = (eq < 0 ? pair : pair.slice(eq + 1)).trim();
+  const o: { expires?: number; domain?: string; path?: string; secure?: boolean } = {};
+  for (const a of attrs) {
+    const i = a.indexOf('=');
+    const k = (i < 0 ? a : a.slice(0, i)).trim().toLowerCase();
+    const v = i < 0 ? '' : a.slice(i + 1).trim();
+    if (k === 'expires' && !Number.isNaN(Date.parse(v))) o.expires ??= Date.parse(v);
+    else if (k === 'max-age' && v !== '' && !Number.isNaN(Number(v))) o.expires = now + Number(v) * 1000;
+    else if (k === 'domain') o.domain = v;
+    else if (k === 'path') o.path = v;
+    else if (k === 'secure') o.secure = true;
+  }
+  if (name) ctx.cookies.set(name, value, o);
+}
+
+/** The element a page trigger matched, as `this` of a block: its attributes, id, class, tag, href and text. */
+export function elementOf(info: ElementInfo | undefined): object | undefined {
+  if (!info) return undefined;
+  const attrs = info.attributes ?? {};
+  return {
+    tagName: info.tagName,
+    nodeName: info.tagName,
+    id: info.id,
+    className: info.className,
+    href: info.href ?? attrs.href,
+    textContent: info.text,
+    innerText: info.text,
+    getAttribute: (n: string) => (Object.prototype.hasOwnProperty.call(attrs, String(n).toLowerCase()) ? attrs[String(n).toLowerCase()] : null),
+    hasAttribute: (n: string) => Object.prototype.hasOwnProperty.call(attrs, String(n).toLowerCase()),
+  };
+}
+
+/** A `Visitor` whose instance answers the getters VisitorAPI answers at once, from the AMCV cookie, and forwards the rest. */
+function visitorFacade(ctx: Ctx | DCtx, services: LaunchServices | undefined): object {
+  const fields = (org: string) => {
+    const raw = ctx.cookies.get(amcvCookieName(org));
+    return raw ? decodeAmcv(raw).fields : new Map<string, { value: string }>();
+  };
+  return {
+    getInstance(orgId: unknown) {
+      const org = String(orgId ?? '');
+      const field = (f: string) => (cb?: unknown) => {
+        const v = fields(org).get(f)?.value ?? '';
+        if (typeof cb === 'function') cb(v);
+        return v;
+      };
+      return {
+        marketingCloudOrgID: org,
+        getMarketingCloudVisitorID: field('MCMID'),
+        getAnalyticsVisitorID: field('MCAID'),
+        getAudienceManagerLocationHint: field('MCAAMLH'),
+        getLocationHint: field('MCAAMLH'),
+        getAudienceManagerBlob: field('MCAAMB'),
+        isAllowed: () => true,
+        getCustomerIDs: () => services?.visitor.getCustomerIDs() ?? {},
+        setCustomerIDs: (ids: unknown, hash?: unknown) => void services?.visitor.call('setCustomerIDs', [ids, hash]).catch(() => {}),
+      };
+    },
+  };
+}
+
+/** What a window offers, read from the context of the current event. */
+function define(w: VirtualWindow, current: () => { ctx: Ctx | DCtx; page?: PageInfo; services?: LaunchServices; element?: ElementInfo }): void {
+  const url = () => {
+    try {
+      return new URL(current().ctx.snapshot.url);
+    } catch {
+      return new URL('about:blank');
+    }
+  };
+  const location = {} as Record<string, unknown>;
+  for (const k of ['href', 'protocol', 'host', 'hostname', 'port', 'pathname', 'search', 'hash', 'origin'] as const) {
+    Object.defineProperty(location, k, { get: () => (k === 'href' ? current().ctx.snapshot.url : url()[k]), enumerable: true });
+  }
+  location.toString = () => current().ctx.snapshot.url;
+  const document = {
+    get URL() {
+      return current().ctx.snapshot.url;
+    },
+    location,
+    get referrer() {
+      return current().ctx.snapshot.referrer;
+    },
+    get domain() {
+      return url().hostname;
+    },
+    get cookie() {
+      return Object.entries(current().ctx.cookies.all())
+        .map(([k, v]) => `${k}=${v}`)
+        .join('; ');
+    },
+    set cookie(text: string) {
+      writeCookie(current().ctx, text, Date.now());
+    },
+  };
+  const props: Record<string, () => unknown> = {
+    location: () => location,
+    document: () => document,
+    navigator: () => {
+      const p = current().page;
+      return { userAgent: p?.userAgent ?? '', language: p?.language ?? '', languages: p?.language ? [p.language] : [], cookieEnabled: p?.cookiesEnabled ?? true };
+    },
+    screen: () => {
+      const sc = current().page?.screen;
+      return { width: sc?.width ?? 0, height: sc?.height ?? 0, colorDepth: sc?.colorDepth ?? 24, pixelDepth: sc?.colorDepth ?? 24 };
+    },
+    innerWidth: () => current().ctx.snapshot.viewport?.width,
+    innerHeight: () => current().ctx.snapshot.viewport?.height,
+    _satellite: () => {
+      const sat = satelliteShim(current().ctx) as ReturnType<typeof satelliteShim> & Record<string, unknown>;
+      sat.notify = (message: unknown, level?: number) => (level === 5 ? sat.logger.error : level === 4 ? sat.logger.warn : sat.logger.log)(message);
+      sat.buildInfo = { environment: current().ctx.settings.environment };
+      return sat;
+    },
+    sessionStorage: () => storageShim(current().ctx.session),
+    Visitor: () => visitorFacade(current().ctx, current().services),
+    [current().ctx.settings.dataLayer]: () => current().ctx.snapshot.dataLayer,
+  };
+  for (const [k, get] of Object.entries(props)) Object.defineProperty(w, k, { get, configurable: true, enumerable: false });
+  for (const k of ['window', 'self', 'top', 'parent', 'globalThis', 'frames']) Object.defineProperty(w, k, { value: w, configurable: true, enumerable: false });
+}
+
+/**
+ * The window a block of this event runs against: the engine's own for a rule (kept between
+ * events), a fresh one for a data element or condition.
+ */
+export function virtualPage(ctx: Ctx | DCtx): VirtualWindow {
+  const services = 'services' in ctx ? (ctx.services as LaunchServices) : undefined;
+  const page = 'page' in ctx ? (ctx as DCtx).page : services?.page;
+  const element = (ctx.event as { element?: ElementInfo }).element;
+  const key = services as object | undefined;
+  let w = key ? windows.get(key) : undefined;
+  if (!w) {
+    w = {};
+    const holder = { ctx, page, services, element };
+    define(w, () => holder);
+    (w as { __current?: typeof holder }).__current = holder;
+    Object.defineProperty(w, '__current', { enumerable: false });
+    if (key) windows.set(key, w);
+  }
+  const holder = (w as { __current: { ctx: Ctx | DCtx; page?: PageInfo; services?: LaunchServices; element?: ElementInfo } }).__current;
+  holder.ctx = ctx;
+  holder.page = page;
+  holder.services = services;
+  holder.element = element;
+  return w;
+}
+
+/** A block placed in the worker: a function of the virtual page returning the block itself. */
+export type WorkerBlock = (w: VirtualWindow) => (this: unknown, ...args: any[]) => unknown;
+
+/** Runs a worker block with the turbine event, its `this` the event's element (or the window), and further arguments. */
+export function runBlock(block: WorkerBlock, ctx: Ctx | DCtx, rule: string, self: 'element' | 'window', ...args: unknown[]): unknown {
+  const w = virtualPage(ctx);
+  const element = elementOf((ctx.event as { element?: ElementInfo }).element);
+  const event: LaunchEvent & { element?: object } = { ...launchEvent(ctx.event, rule), ...(element ? { element } : {}) };
+  return block(w).call(self === 'window' ? w : element, event, ...args);
+}
