@@ -22,7 +22,7 @@ import type { ServicesDef } from '../container/define.ts';
 import type { VisitorOptions } from '../worker-engine/visitor/service.ts';
 import { createAppMeasurement, getQueryParam, type AppMeasurement } from './appmeasurement/tracker.ts';
 import { action, asString, type ActionOptions, type Ctx } from './types.ts';
-import { elementOf, runBlock, virtualPage, type LaunchServices, type WorkerBlock } from './virtual-page.ts';
+import { elementOf, runBlock, turbineEvent, virtualPage, type LaunchServices, type WorkerBlock } from './virtual-page.ts';
 
 /** An eVar or prop as Set Variables stores it: a value, or an alias (`D=` copy) of another eVar or prop. */
 export interface TrackerVariable {
@@ -188,7 +188,7 @@ export function trackerFor(ctx: Ctx, options: AnalyticsOptions): AppMeasurement 
   const setup = () => {
     if (!options.customSetup) return;
     try {
-      runBlock(options.customSetup, ctx, ctx.rule.name, 'window', s);
+      runBlock(options.customSetup, ctx, 'window', [s]);
     } catch (e) {
       ctx.log('error', `Analytics customSetup threw: ${e instanceof Error ? e.message : String(e)}`);
     }
@@ -208,10 +208,12 @@ function tracker(ctx: Ctx, options: AnalyticsOptions, what: string): AppMeasurem
 
 export function setVariables(options: AnalyticsOptions, p: TrackerProperties, customCode?: WorkerBlock, o?: ActionOptions) {
   return action('Adobe Analytics: Set Variables', (ctx) => {
+    // Turbine expands an action's settings before the action runs, consent or not (a data element's side effects happen).
+    const resolved = resolveDeep(ctx, p) as TrackerProperties;
     const s = tracker(ctx, options, 'set variables');
     if (!s) return;
-    applyTrackerVariables(s, resolveDeep(ctx, p) as TrackerProperties, ctx.snapshot.url);
-    if (customCode) runBlock(customCode, ctx, ctx.rule.name, 'element', s);
+    applyTrackerVariables(s, resolved, ctx.snapshot.url);
+    if (customCode) runBlock(customCode, ctx, 'element', [turbineEvent(ctx, ctx.rule.name), s]);
   }, o);
 }
 
@@ -239,12 +241,12 @@ function linkText(el: ElementInfo): string {
 
 export function sendBeacon(options: AnalyticsOptions, b: BeaconOptions, o?: ActionOptions) {
   return action('Adobe Analytics: Send Beacon', (ctx) => {
+    const name = asString(b.linkName === undefined ? '' : ctx.replaceTokens(b.linkName));
     const s = tracker(ctx, options, 'send beacon');
     if (!s) return;
     if (b.type === 'page') return s.t();
     const el = (ctx.event as { element?: ElementInfo }).element;
     const isLink = el?.tagName?.toLowerCase() === 'a';
-    const name = asString(b.linkName === undefined ? '' : ctx.replaceTokens(b.linkName));
     s.tl(isLink ? elementOf(el) : 'true', b.linkType || 'o', name || (isLink ? linkText(el!) : DEFAULT_LINK_NAME));
   }, o);
 }

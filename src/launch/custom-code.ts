@@ -7,7 +7,7 @@ import { safeJson } from '../worker-engine/core/safe-json.ts';
 import type { CookieJar, SessionStore } from '../worker-engine/core/types.ts';
 import type { Settings } from '../worker-engine/core/settings.ts';
 import { DAY_MS, type Ctx, type DCtx, type Name } from './types.ts';
-import { runBlock, type WorkerBlock } from './virtual-page.ts';
+import { runBlock, turbineEvent, type WorkerBlock } from './virtual-page.ts';
 
 export interface SatelliteShim {
   getVar(name: string): unknown;
@@ -83,5 +83,5 @@ export type Factory = WorkerBlock;
 
 /** Runs a worker block with the turbine event; `this` is the event's element. */
 export function run(factory: Factory, ctx: DCtx | Ctx, rule: string): unknown {
-  return runBlock(factory, ctx, rule, 'element');
+  return runBlock(factory, ctx, 'element', [turbineEvent(ctx, rule)]);
 }

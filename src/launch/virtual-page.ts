@@ -179,10 +179,14 @@ export function virtualPage(ctx: Ctx | DCtx): VirtualWindow {
 /** A block placed in the worker: a function of the virtual page returning the block itself. */
 export type WorkerBlock = (w: VirtualWindow) => (this: unknown, ...args: any[]) => unknown;
 
-/** Runs a worker block with the turbine event, its `this` the event's element (or the window), and further arguments. */
-export function runBlock(block: WorkerBlock, ctx: Ctx | DCtx, rule: string, self: 'element' | 'window', ...args: unknown[]): unknown {
-  const w = virtualPage(ctx);
+/** The turbine event a block gets: `$type`, `$rule`, a direct call's identifier and detail, a page trigger's element. */
+export function turbineEvent(ctx: Ctx | DCtx, rule: string): LaunchEvent & { element?: object } {
   const element = elementOf((ctx.event as { element?: ElementInfo }).element);
-  const event: LaunchEvent & { element?: object } = { ...launchEvent(ctx.event, rule), ...(element ? { element } : {}) };
-  return block(w).call(self === 'window' ? w : element, event, ...args);
+  return { ...launchEvent(ctx.event, rule), ...(element ? { element } : {}) };
+}
+
+/** Runs a worker block with `args`; `this` is the event's element (undefined without one) or the window. */
+export function runBlock(block: WorkerBlock, ctx: Ctx | DCtx, self: 'element' | 'window', args: unknown[]): unknown {
+  const w = virtualPage(ctx);
+  return block(w).apply(self === 'window' ? w : elementOf((ctx.event as { element?: ElementInfo }).element), args);
 }
