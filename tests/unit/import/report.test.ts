@@ -56,7 +56,7 @@ describe('the report', () => {
     // `this.id` is the event's element in the worker (virtual-page.ts elementOf); a data element read beyond that still stays out.
     expect(line('data element', 'element id')).toBe('data element "element id": worker — custom code in the worker');
     // A condition's `this` is the element the Click matched, given to the page read.
-    expect(line('rule', 'element custom code condition')).toContain('partly on the page — 1 event(s), 0 condition(s) and 1 action(s) in the worker, 1 condition(s) read on the page');
+    expect(line('rule', 'element custom code condition')).toContain('worker — 1 event(s), 1 condition(s) and 1 action(s) in the worker');
     expect(line('rule', 'Target')).toContain('the Adobe Target v2 extension is not one the import supports');
     expect(line('rule', 'vendor script')).toContain('third-party script https://cdn.vendor.example/tag.js');
     expect(line('rule', 'custom event')).toBe('rule "custom event": worker — 1 event(s), 0 condition(s) and 1 action(s) in the worker; custom event "cart:add" observed on the page (offtag-triggers.js), on window as Launch listens; action 1: custom code in the worker');
