@@ -20,6 +20,7 @@ import type { ElementInfo } from '../protocol.ts';
 import { adobeServices } from '../container/services.ts';
 import type { ServicesDef } from '../container/define.ts';
 import type { VisitorOptions } from '../worker-engine/visitor/service.ts';
+import { installPlugins, type PluginInit } from './appmeasurement/plugins.ts';
 import { createAppMeasurement, getQueryParam, type AppMeasurement } from './appmeasurement/tracker.ts';
 import { action, asString, type ActionOptions, type Ctx } from './types.ts';
 import { elementOf, runBlock, turbineEvent, virtualPage, type LaunchServices, type WorkerBlock } from './virtual-page.ts';
@@ -133,6 +134,21 @@ interface TrackerState {
   ctx: Ctx;
 }
 const trackers = new WeakMap<object, TrackerState>();
+/** Plugins the Common Analytics Plugins extension's actions handed over before the tracker was made. */
+const augmenters = new WeakMap<object, PluginInit[]>();
+
+/**
+ * The Common Analytics Plugins extension's "initialize" actions: the plugins go to the tracker
+ * when it is made (an augmenter of the Analytics extension); once it is made, they never reach it,
+ * as under turbine.
+ */
+export function initializePlugins(inits: PluginInit[], o?: ActionOptions) {
+  return action('Common Analytics Plugins: initialize', (ctx) => {
+    const key = ctx.services.analytics as object;
+    if (trackers.has(key)) return;
+    augmenters.set(key, [...(augmenters.get(key) ?? []), ...inits]);
+  }, o);
+}
 
 /** The Common Analytics Plugins the worker implements, on `s` as that extension puts them (the library's own definitions replace them). */
 function addPlugins(state: TrackerState): void {
@@ -183,6 +199,7 @@ export function trackerFor(ctx: Ctx, options: AnalyticsOptions): AppMeasurement 
   // The ECID extension's instance (the worker's visitor service, read through the AMCV cookie).
   if (org) s.visitor = (virtualPage(ctx).Visitor as { getInstance(o: string): object }).getInstance(org);
   const w = virtualPage(ctx);
+  installPlugins(augmenters.get(key) ?? [], s, w, { now: () => state.ctx.snapshot.time, s: () => state.s });
   if (options.scopeTrackerGlobally) w.s = s;
   const global = resolveDeep(ctx, options.trackerProperties ?? {}) as TrackerProperties;
   const setup = () => {

@@ -123,6 +123,25 @@ function define(w: VirtualWindow, current: () => { ctx: Ctx | DCtx; page?: PageI
       writeCookie(current().ctx, text, Date.now());
     },
   };
+  // Stable objects that read the current event: a block (a doPlugins) may keep them between events.
+  const sat = () => satelliteShim(current().ctx);
+  const satellite = {
+    getVar: (name: string) => current().ctx.get(name),
+    cookie: { get: (n: string) => sat().cookie.get(n), set: (n: string, v: unknown, o?: object) => sat().cookie.set(n, v, o), remove: (n: string) => sat().cookie.remove(n) },
+    logger: Object.fromEntries((['log', 'info', 'warn', 'error', 'debug'] as const).map((l) => [l, (...a: unknown[]) => sat().logger[l](...a)])),
+    get environment() {
+      return sat().environment;
+    },
+    get buildInfo() {
+      return { environment: current().ctx.settings.environment };
+    },
+    notify: (message: unknown, level?: number) => sat().logger[level === 5 ? 'error' : level === 4 ? 'warn' : 'log'](message),
+  };
+  const storage = {
+    getItem: (k: string) => storageShim(current().ctx.session).getItem(k),
+    setItem: (k: string, v: unknown) => storageShim(current().ctx.session).setItem(k, v),
+    removeItem: (k: string) => storageShim(current().ctx.session).removeItem(k),
+  };
   const props: Record<string, () => unknown> = {
     location: () => location,
     document: () => document,
@@ -136,13 +155,8 @@ function define(w: VirtualWindow, current: () => { ctx: Ctx | DCtx; page?: PageI
     },
     innerWidth: () => current().ctx.snapshot.viewport?.width,
     innerHeight: () => current().ctx.snapshot.viewport?.height,
-    _satellite: () => {
-      const sat = satelliteShim(current().ctx) as ReturnType<typeof satelliteShim> & Record<string, unknown>;
-      sat.notify = (message: unknown, level?: number) => (level === 5 ? sat.logger.error : level === 4 ? sat.logger.warn : sat.logger.log)(message);
-      sat.buildInfo = { environment: current().ctx.settings.environment };
-      return sat;
-    },
-    sessionStorage: () => storageShim(current().ctx.session),
+    _satellite: () => satellite,
+    sessionStorage: () => storage,
     Visitor: () => visitorFacade(current().ctx, current().services),
     [current().ctx.settings.dataLayer]: () => current().ctx.snapshot.dataLayer,
   };

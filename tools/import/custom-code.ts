@@ -34,6 +34,8 @@ export interface PlaceOptions {
   dataLayer?: string;
   /** What the block's own `this` is: the window (Analytics customSetup) or the event's element. */
   thisIs?: 'window' | 'element';
+  /** Page globals the worker's window has too (a plugin an imported extension puts there). */
+  globals?: string[];
 }
 
 /** Globals of JavaScript itself (and the console): the same in the worker as on the page. */
@@ -70,6 +72,7 @@ const describe = (u: { name?: string; path: string[] }) => [u.name ?? 'this', ..
 function unserved(u: FreeUse, o: PlaceOptions, implicit: Set<string>): string | undefined {
   if (BUILT_INS.has(u.name)) return u.write && u.path.length ? `it changes \`${describe(u)}\`, a JavaScript built-in` : undefined;
   if (implicit.has(u.name)) return undefined;
+  if (o.globals?.includes(u.name)) return u.write ? `it assigns \`${u.name}\`` : undefined;
   if (WINDOW_NAMES.has(u.name)) {
     if (!u.path.length) return u.write ? `it assigns \`${u.name}\`` : `it uses \`${u.name}\` itself (only its members are served in the worker)`;
     if (u.path[0] === '[]') return `it reads \`${u.name}[…]\`, a page global named at run time`;

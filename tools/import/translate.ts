@@ -65,6 +65,13 @@ const ANALYTICS = 'adobe-analytics/src/lib/actions/';
 const ECID = 'adobe-mcid/src/lib/actions/';
 /** A Set Variables action whose custom code block could not be imported (its properties were). */
 const SV_CODE_DROPPED = 'its custom code block not imported';
+const PLUGINS_EXT = 'common-analytics-plugins/src/lib/actions/';
+/** The Common Analytics Plugins extension's actions the import runs, and the plugins each hands the tracker (src/launch/appmeasurement/plugins.ts). */
+const PLUGIN_ACTIONS: Record<string, Array<{ name: string; on: 'analytics' | 'window' }>> = {
+  [PLUGINS_EXT + 'initializeApl.js']: [{ name: 'apl', on: 'analytics' }, { name: 'inList', on: 'analytics' }],
+  [PLUGINS_EXT + 'initializeGetValOnce.js']: [{ name: 'getValOnce', on: 'analytics' }],
+  [PLUGINS_EXT + 'initializeGetTimeParting.js']: [{ name: 'getTimeParting', on: 'window' }],
+};
 
 class Skip extends Error {}
 const skip = (why: string): never => {
@@ -97,7 +104,12 @@ class Translator {
     readonly c: LaunchContainer,
     readonly o: TranslateOptions,
     readonly dataLayer: string,
-  ) {}
+  ) {
+    for (const r of c.rules ?? []) for (const a of r.actions ?? []) for (const p of PLUGIN_ACTIONS[a.modulePath] ?? []) if (p.on === 'window') this.windowPlugins.add(p.name);
+  }
+
+  /** Page globals an imported Common Analytics Plugins action puts on the window (the worker's too). */
+  readonly windowPlugins = new Set<string>();
 
   /** Custom code blocks that need the page, by id (page-code.js). */
   readonly pageBlocks = new Map<string, string>();
@@ -126,7 +138,7 @@ class Translator {
   placeBlock(source: LaunchValue | undefined, settings: Settings, notes: string[], pageAllowed: boolean): { factory: string; sideEffects: boolean; readsDataLayer: boolean } | { page: string; names: string[] } {
     const fn = this.blockSource(source, settings);
     if (settings.language === 'html') skip('HTML custom code (it writes into the page)');
-    const p = place(fn, { dataLayer: this.dataLayer, thisIs: 'element' });
+    const p = place(fn, { dataLayer: this.dataLayer, thisIs: 'element', globals: [...this.windowPlugins] });
     if (p.where === 'page') {
       if (!pageAllowed) skip(`custom code needs the page: ${p.reason}; only actions run on the page in this version`);
       const id = `block${this.pageBlocks.size + 1}`;
@@ -156,7 +168,7 @@ class Translator {
   placeRead(source: LaunchValue | undefined, settings: Settings, notes: string[], kind: 'data element' | 'condition'): { factory: string; sideEffects: boolean; readsDataLayer: boolean } | { read: string } {
     const fn = this.blockSource(source, settings);
     if (settings.language === 'html') skip('HTML custom code (it writes into the page)');
-    const p = place(fn, { dataLayer: this.dataLayer, thisIs: 'element' });
+    const p = place(fn, { dataLayer: this.dataLayer, thisIs: 'element', globals: [...this.windowPlugins] });
     if (p.where === 'worker') return this.customCode(source, settings, notes);
     // A condition's `this` is the element of a page trigger's event (Core calls it so); a data element gets none.
     if (kind === 'data element' && /^it uses `this`/.test(p.reason ?? '')) skip('custom code needs the page and uses `this`, which a data element read on the page does not get');
@@ -406,7 +418,7 @@ class Translator {
     const props = q(s.trackerProperties ?? {});
     if (source === undefined || source === null || source === '') return `launch.setVariables(analytics, ${props}, undefined, ${o})`;
     const fn = isCode(source) ? source.code : typeof source === 'string' ? `function (event, s) {\n${source}\n}` : skip('a Set Variables custom code block without a source');
-    const p = place(fn, { dataLayer: this.dataLayer, thisIs: 'element' });
+    const p = place(fn, { dataLayer: this.dataLayer, thisIs: 'element', globals: [...this.windowPlugins] });
     if (p.where === 'page') {
       this.analyticsBlocks.page++;
       notes.push(`${SV_CODE_DROPPED}: it needs the page because ${p.reason}`);
@@ -433,6 +445,7 @@ class Translator {
     if (a.modulePath === ANALYTICS + 'setVariables.js') return this.setVariables(s, o, notes);
     if (a.modulePath === ANALYTICS + 'sendBeacon.js') return `launch.sendBeacon(analytics, ${q({ type: s.type === 'link' ? 'link' : 'page', ...(s.linkType ? { linkType: s.linkType } : {}), ...(s.linkName !== undefined ? { linkName: s.linkName } : {}) })}, ${o})`;
     if (a.modulePath === ANALYTICS + 'clearVariables.js') return `launch.clearVariables(analytics, ${o})`;
+    if (PLUGIN_ACTIONS[a.modulePath]) return `launch.initializePlugins(${q(PLUGIN_ACTIONS[a.modulePath])}, ${o})`;
     if (a.modulePath === ECID + 'setCustomerIds.js') return `launch.setCustomerIds(${q(s.customerIds ?? [])}, ${o})`;
     const ext = a.modulePath.split('/')[0]!;
     return skip(`action ${a.modulePath}: ${this.c.extensions?.[ext] ? `the ${this.c.extensions[ext]!.displayName} extension is not one the import supports` : 'its extension is not in the library'}`);
@@ -562,7 +575,7 @@ function analyticsOptions(t: Translator, extras: string[], settings: Record<stri
   if (lib?.scopeTrackerGlobally === true) parts.push('scopeTrackerGlobally: true');
   if (setup?.loadPhase === 'beforeSettings') parts.push("customSetupPhase: 'beforeSettings'");
   if (isCode(setup?.source)) {
-    const p = place(setup.source.code, { dataLayer: t.dataLayer, thisIs: 'window' });
+    const p = place(setup.source.code, { dataLayer: t.dataLayer, thisIs: 'window', globals: [...t.windowPlugins] });
     if (p.where === 'worker') {
       t.analyticsBlocks.worker++;
       p.sessionKeys.forEach((k) => t.sessionKeys.add(k));
@@ -635,6 +648,9 @@ export function translate(c: LaunchContainer, o: TranslateOptions): Translation 
     notices.push("note: the library has Page Bottom rules, which run at DOM ready; Offtag's _satellite has no pageBottom(), so remove the `_satellite.pageBottom()` call from the end of your pages (it would throw)");
   if (ps.undefinedVarsReturnEmpty === true) notices.push('note: the property returns "" for data elements that do not exist; Offtag leaves an unknown %token% as written');
   const known = new Set(['core', 'adobe-analytics', 'adobe-mcid']);
+  // The Common Analytics Plugins extension is imported when each of its actions in the library is one the import runs.
+  const pluginActions = (c.rules ?? []).flatMap((r) => (r.actions ?? []).filter((a) => a.modulePath.startsWith('common-analytics-plugins/')));
+  if (pluginActions.length && pluginActions.every((a) => PLUGIN_ACTIONS[a.modulePath])) known.add('common-analytics-plugins');
   for (const [key, ext] of Object.entries(c.extensions ?? {})) if (!known.has(key)) extras.push(`extension ${q(ext.displayName)} (${key}) not imported: the import supports Core, Adobe Analytics and the Experience Cloud ID Service`);
   const analytics = analyticsOptions(t, extras, settings);
   const ecidSettings = c.extensions?.['adobe-mcid']?.settings as Settings | undefined;

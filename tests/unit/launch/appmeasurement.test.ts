@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { amEscape, amUnescape, cookieDomainFor, createAppMeasurement, getQueryParam, type TrackerHost } from '../../../src/launch/appmeasurement/tracker.ts';
 import type { AnalyticsHit } from '../../../src/worker-engine/services.ts';
+import { installPlugins } from '../../../src/launch/appmeasurement/plugins.ts';
 
 function host(o: { cookieDomain?: string; hostname?: string } = {}) {
   const jar = new Map<string, { value: string; expires?: number; domain?: string }>();
@@ -132,5 +133,51 @@ describe('the tracker object', () => {
     s.t();
     expect(calls).toEqual(['pre x', 'post']);
     expect(s.account).toBe('rs2');
+  });
+});
+
+describe('the Common Analytics Plugins the import runs', () => {
+  const plugins = () => {
+    const { h, jar } = host();
+    const s = createAppMeasurement('rs1', h);
+    const w: Record<string, any> = {};
+    installPlugins(
+      [
+        { name: 'apl', on: 'analytics' },
+        { name: 'inList', on: 'analytics' },
+        { name: 'getValOnce', on: 'analytics' },
+        { name: 'getTimeParting', on: 'window' },
+      ],
+      s,
+      w,
+      { now: () => Date.UTC(2026, 10, 27, 17, 5), s: () => s },
+    );
+    return { s, w, jar };
+  };
+  it('hand each plugin over with its version in contextData (the c. block)', () => {
+    const { s, w } = plugins();
+    expect(s.contextData).toEqual({ apl: '4.0', inList: '3.0', getValOnce: '3.0.1', getTimeParting: '6.3' });
+    expect(typeof w.getTimeParting).toBe('function');
+    expect(s.getTimeParting).toBeUndefined();
+  });
+  it('apl appends what the list lacks, ignoring case (the case-sensitive flag also matches ignoring case, as the published plugin does); inList finds an item', () => {
+    const { s } = plugins();
+    expect(s.apl('event1,EVENT2', 'event2,event3')).toBe('event1,EVENT2,event3');
+    expect(s.apl('', 'a,b')).toBe('a,b');
+    expect(s.apl(undefined, 'a')).toBe('a');
+    expect(s.apl('a|b', 'B,c', '|', '|', 1)).toBe('a|b|c');
+    expect(s.apl('a|b', 'c', '|', ';')).toBe('a|b;c');
+    expect(s.apl('a', 'b', ',', 2)).toBe('a,b');
+    expect(s.inList('a,b', 'B')).toBe(true);
+    expect(s.inList('a,b', 'B', ',', 1)).toBe(true);
+    expect(s.inList('a;b', 'c', ';')).toBe(false);
+  });
+  it('getValOnce gives the value once while its cookie holds it; getTimeParting the time parts in a zone', () => {
+    const { s, w } = plugins();
+    expect(s.getValOnce('x', 'c1')).toBe('x');
+    expect(s.getValOnce('x', 'c1')).toBe('');
+    expect(s.getValOnce('y', 'c1')).toBe('y');
+    expect(w.getTimeParting('America/New_York')).toBe('year=2026 | month=November | date=27 | day=Friday | time=12:05 PM');
+    expect(w.getTimeParting()).toBe('year=2026 | month=November | date=27 | day=Friday | time=5:05 PM');
   });
 });
