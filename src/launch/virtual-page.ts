@@ -89,6 +89,9 @@ function visitorFacade(ctx: Ctx | DCtx, services: LaunchServices | undefined): o
   };
 }
 
+/** The hidden data element that carries a page global a worker block reads as data. */
+export const pageGlobalElement = (name: string) => `offtag:global ${name}`;
+
 /** What a window offers, read from the context of the current event. */
 function define(w: VirtualWindow, current: () => { ctx: Ctx | DCtx; page?: PageInfo; services?: LaunchServices; element?: ElementInfo }): void {
   const url = () => {
@@ -161,6 +164,13 @@ function define(w: VirtualWindow, current: () => { ctx: Ctx | DCtx; page?: PageI
     [current().ctx.settings.dataLayer]: () => current().ctx.snapshot.dataLayer,
   };
   for (const [k, get] of Object.entries(props)) Object.defineProperty(w, k, { get, configurable: true, enumerable: false });
+  // Page globals a block reads as data: each is a data element read on the page with every event (the import names them).
+  Object.defineProperty(w, '__pageGlobals', {
+    value: (names: string[]) => {
+      for (const n of names) if (!Object.prototype.hasOwnProperty.call(w, n)) Object.defineProperty(w, n, { get: () => current().ctx.get(pageGlobalElement(n)), configurable: true, enumerable: false });
+    },
+    enumerable: false,
+  });
   for (const k of ['window', 'self', 'top', 'parent', 'globalThis', 'frames']) Object.defineProperty(w, k, { value: w, configurable: true, enumerable: false });
 }
 

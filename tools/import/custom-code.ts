@@ -27,6 +27,8 @@ export interface Placement {
   globals?: string[];
   /** In the worker: the block's source, `new Function` texts written as functions. */
   source?: string;
+  /** In the worker: page globals it only reads as data, delivered with each event (page reads of `window.<name>`). */
+  pageGlobals?: string[];
 }
 
 export interface PlaceOptions {
@@ -36,6 +38,10 @@ export interface PlaceOptions {
   thisIs?: 'window' | 'element';
   /** Page globals the worker's window has too (a plugin an imported extension puts there). */
   globals?: string[];
+  /** Collects the page globals the block reads as data (set by `place`; absent: such a read keeps the block on the page). */
+  pageData?: Set<string>;
+  /** Page globals whose members the block reads (set by `place`). */
+  dataNames?: Set<string>;
 }
 
 /** Globals of JavaScript itself (and the console): the same in the worker as on the page. */
@@ -66,6 +72,15 @@ const SERVED: Record<string, { read: Set<string> | true; write?: Set<string> }> 
 /** What the worker gives `this` as the event's element (src/launch/virtual-page.ts `elementOf`). */
 const ELEMENT = new Set(['getAttribute', 'hasAttribute', 'id', 'className', 'tagName', 'nodeName', 'href', 'textContent', 'innerText']);
 
+/**
+ * Methods of text and arrays: calling one at the end of a page global's path reads data. Any other
+ * call (`pageDataTracker.md5(…)`) may be the page's own function, which cannot cross to the worker.
+ */
+const DATA_METHODS = new Set(
+  ('split join indexOf lastIndexOf includes slice substring substr toLowerCase toUpperCase trim replace match search charAt charCodeAt ' +
+    'startsWith endsWith concat toString toFixed map filter forEach some every find findIndex reduce keys hasOwnProperty').split(' '),
+);
+
 const describe = (u: { name?: string; path: string[] }) => [u.name ?? 'this', ...u.path].slice(0, 3).join('.');
 
 /** Why the worker cannot serve this use of a free name, or undefined when it can. */
@@ -84,7 +99,16 @@ function unserved(u: FreeUse, o: PlaceOptions, implicit: Set<string>): string | 
   }
   if (u.name === o.dataLayer) return u.write ? `it writes into \`${o.dataLayer}\`, the page's data layer` : undefined;
   const served = SERVED[u.name];
-  if (!served) return `it uses \`${describe(u)}\`, which only the page has`;
+  if (!served) {
+    // A page global read as data (never assigned, never called but for a method of text or arrays) travels with each event.
+    const dataRead = !u.write && (!u.call || (u.path.length > 0 && DATA_METHODS.has(u.path[u.path.length - 1]!))) && u.path[0] !== '[]';
+    // Only a name the block reads members of is taken for data: one only tested for being there (`window.ga && …`) may be a function, which cannot travel.
+    if (dataRead && o.pageData && o.dataNames?.has(u.name)) {
+      o.pageData.add(u.name);
+      return undefined;
+    }
+    return `it uses \`${describe(u)}\`, which only the page has`;
+  }
   if (u.name === 'document' && u.path[0] === 'location') return unserved({ ...u, name: 'location', path: u.path.slice(1) }, o, implicit);
   if (u.write) {
     const ok = served.write && (served.write.has('*') || (u.path.length === 1 && served.write.has(u.path[0]!)));
@@ -109,7 +133,8 @@ function thisReason(a: Analysis, o: PlaceOptions, implicit: Set<string>): string
  * Where `source` (a custom code block, as a function expression's source) can run, and in the
  * worker what it takes from the virtual page.
  */
-export function place(source: string, o: PlaceOptions = {}): Placement {
+export function place(source: string, options: PlaceOptions = {}): Placement {
+  const o: PlaceOptions = { ...options, pageData: new Set() };
   const sideEffects = /\.(setItem|removeItem|set|remove|c_w|cookieWrite)\s*\(|document\.cookie\s*=/.test(source);
   const sessionKeys = [...source.matchAll(/sessionStorage\.(?:getItem|setItem|removeItem)\(\s*(['"])([^'"]+)\1/g)].map((m) => m[2]!);
   const page = (reason: string): Placement => ({ where: 'page', reason, sideEffects, sessionKeys });
@@ -125,6 +150,7 @@ export function place(source: string, o: PlaceOptions = {}): Placement {
     uses.push(...t.a.free.filter((u) => u.name !== 'Function'));
   }
   const freeUses = uses.filter((u) => !(u.name === 'Function' && u.call));
+  o.dataNames = new Set(freeUses.flatMap((u) => (WINDOW_NAMES.has(u.name) ? (u.path.length > 1 ? [u.path[0]!] : []) : u.path.length ? [u.name] : [])));
   // Names it assigns without declaring them: sloppy-mode globals, the block's own in the worker.
   const implicit = new Set(freeUses.filter((u) => u.write && !u.path.length && !WINDOW_NAMES.has(u.name) && !SERVED[u.name] && !BUILT_INS.has(u.name) && u.name !== o.dataLayer).map((u) => u.name));
   for (const u of freeUses) {
@@ -137,9 +163,10 @@ export function place(source: string, o: PlaceOptions = {}): Placement {
   for (const f of [...a.functionTexts].sort((x, y) => y.start - x.start)) {
     text = `${text.slice(0, f.start)}(function anonymous(${f.params.join(',')}\n) {\n${f.body}\n})${text.slice(f.end)}`;
   }
+  const pageGlobals = [...o.pageData!].sort();
   const globals = [...new Set(freeUses.map((u) => u.name).filter((n) => !BUILT_INS.has(n)))].sort();
   const readsDataLayer = Boolean(o.dataLayer) && freeUses.some((u) => u.name === o.dataLayer || (WINDOW_NAMES.has(u.name) && u.path[0] === o.dataLayer));
-  return { where: 'worker', sideEffects, sessionKeys, globals, source: text, ...(readsDataLayer ? { readsDataLayer } : {}) };
+  return { where: 'worker', sideEffects, sessionKeys, globals, source: text, ...(pageGlobals.length ? { pageGlobals } : {}), ...(readsDataLayer ? { readsDataLayer } : {}) };
 }
 
 /**
@@ -148,5 +175,6 @@ export function place(source: string, o: PlaceOptions = {}): Placement {
  */
 export function workerFactory(p: Placement): string {
   const names = (p.globals ?? []).filter((n) => n !== 'Function');
-  return names.length ? `(__w) => {\n  let { ${names.join(', ')} } = __w;\n  return (${p.source});\n}` : `(__w) => (${p.source})`;
+  const reads = p.pageGlobals?.length ? `  __w.__pageGlobals(${JSON.stringify(p.pageGlobals)});\n` : '';
+  return names.length ? `(__w) => {\n${reads}  let { ${names.join(', ')} } = __w;\n  return (${p.source});\n}` : `(__w) => (${p.source})`;
 }

@@ -65,6 +65,8 @@ const ANALYTICS = 'adobe-analytics/src/lib/actions/';
 const ECID = 'adobe-mcid/src/lib/actions/';
 /** A Set Variables action whose custom code block could not be imported (its properties were). */
 const SV_CODE_DROPPED = 'its custom code block not imported';
+/** A worker block's note when it reads page globals as data (the rule is then partly on the page). */
+const PAGE_GLOBAL_NOTE = 'reads the page global(s)';
 const PLUGINS_EXT = 'common-analytics-plugins/src/lib/actions/';
 /** The Common Analytics Plugins extension's actions the import runs, and the plugins each hands the tracker (src/launch/appmeasurement/plugins.ts). */
 const PLUGIN_ACTIONS: Record<string, Array<{ name: string; on: 'analytics' | 'window' }>> = {
@@ -148,6 +150,7 @@ class Translator {
     }
     p.sessionKeys.forEach((k) => this.sessionKeys.add(k));
     notes.push(p.readsDataLayer ? `custom code in the worker, reading the snapshot of ${this.dataLayer}` : 'custom code in the worker');
+    this.usePageGlobals(p.pageGlobals, notes);
     return { factory: workerFactory(p), sideEffects: p.sideEffects, readsDataLayer: p.readsDataLayer === true };
   }
 
@@ -406,6 +409,15 @@ class Translator {
     }
   }
 
+  /** Page globals worker blocks read as data: each a data element read on the page with every event (src/launch virtual-page.ts). */
+  readonly pageGlobals = new Set<string>();
+
+  usePageGlobals(names: string[] | undefined, notes: string[]): void {
+    if (!names?.length) return;
+    names.forEach((n) => this.pageGlobals.add(n));
+    notes.push(`${PAGE_GLOBAL_NOTE} ${names.map((n) => `\`${n}\``).join(', ')}, read on the page with each event`);
+  }
+
   /** Analytics custom code blocks, by where they run (the report's and the corpus survey's counts). */
   readonly analyticsBlocks = { worker: 0, page: 0 };
 
@@ -427,6 +439,7 @@ class Translator {
     this.analyticsBlocks.worker++;
     p.sessionKeys.forEach((k) => this.sessionKeys.add(k));
     notes.push('its custom code in the worker');
+    this.usePageGlobals(p.pageGlobals, notes);
     return `launch.setVariables(analytics, ${props}, ${workerFactory(p)}, ${o})`;
   }
 
@@ -545,7 +558,7 @@ function translateRule(t: Translator, r: LaunchRule): { item: ReportItem; code: 
     const reads = pageElementsOf(t, r);
     if (reads.length) notes.push(`reads ${reads.map((n) => q(n)).join(', ')}, read on the page with each event`);
     notes.unshift(`${r.events!.length} event(s), ${conditions.length - pageConditions} condition(s) and ${actions.length - onPage} action(s) in the worker${pageConditions ? `, ${pageConditions} condition(s) read on the page` : ''}${onPage ? `, ${onPage} action(s) on the page` : ''}`);
-    return { item: { kind: 'rule', name: r.name, where: onPage || pageConditions || reads.length ? 'page' : 'worker', notes, dropped }, code };
+    return { item: { kind: 'rule', name: r.name, where: onPage || pageConditions || reads.length || notes.some((n) => n.includes(PAGE_GLOBAL_NOTE)) ? 'page' : 'worker', notes, dropped }, code };
   } catch (err) {
     if (!(err instanceof Skip)) throw err;
     return { item: { kind: 'rule', name: r.name, where: 'not imported', notes: [err.message], dropped: 0 }, code: [] };
@@ -579,6 +592,9 @@ function analyticsOptions(t: Translator, extras: string[], settings: Record<stri
     if (p.where === 'worker') {
       t.analyticsBlocks.worker++;
       p.sessionKeys.forEach((k) => t.sessionKeys.add(k));
+      const setupNotes: string[] = [];
+      t.usePageGlobals(p.pageGlobals, setupNotes);
+      if (setupNotes.length) extras.push(`note: Analytics customSetup in the worker ${setupNotes[0]}`);
       parts.push(`customSetup: ${indent(workerFactory(p), '  ')}`);
     } else {
       t.analyticsBlocks.page++;
@@ -653,6 +669,8 @@ export function translate(c: LaunchContainer, o: TranslateOptions): Translation 
   if (pluginActions.length && pluginActions.every((a) => PLUGIN_ACTIONS[a.modulePath])) known.add('common-analytics-plugins');
   for (const [key, ext] of Object.entries(c.extensions ?? {})) if (!known.has(key)) extras.push(`extension ${q(ext.displayName)} (${key}) not imported: the import supports Core, Adobe Analytics and the Experience Cloud ID Service`);
   const analytics = analyticsOptions(t, extras, settings);
+  // The page globals worker blocks read as data, each read on the page with every event (src/launch virtual-page.ts `pageGlobalElement`).
+  for (const g of t.pageGlobals) deCode.push(`${q(`offtag:global ${g}`)}: launch.pageVariable(${q(g)})`);
   const ecidSettings = c.extensions?.['adobe-mcid']?.settings as Settings | undefined;
   if (typeof ecidSettings?.orgId === 'string') settings.orgId = ecidSettings.orgId;
   const ecidVars = ecidVariables((ecidSettings?.variables ?? []) as Array<{ name: string; value: unknown }>, extras);

@@ -152,12 +152,19 @@ describe('where custom code runs', () => {
   it('in the worker when it reads the data layer global (its snapshot), on the page when it writes into it', () => {
     expect(place('function () { return digitalData.cart.total + window.digitalData.page.x; }', W)).toMatchObject({ where: 'worker', sideEffects: false, sessionKeys: [], readsDataLayer: true });
     expect(place("function () { window.digitalData.page['x'] = 1; }", W).reason).toBe("it writes into `digitalData`, the page's data layer");
-    expect(place('function () { return digitalData.x; }').reason).toBe('it uses `digitalData.x`, which only the page has');
+    // Another global read as data travels with each event on its own.
+    expect(place('function () { return digitalData.x; }')).toMatchObject({ where: 'worker', pageGlobals: ['digitalData'] });
   });
   it('this: the window for customSetup, the element for the other blocks (its attributes, id, class, tag, href, text)', () => {
     expect(place('function (s) { this.s = s; s.server = this.location.hostname; }', { thisIs: 'window' }).where).toBe('worker');
     expect(place('function (e, s) { s.eVar1 = this.getAttribute("data-x") + this.id; }', W).where).toBe('worker');
     expect(place('function () { return this.parentNode.id; }', W).reason).toBe('it uses `this` (the element of the event) beyond its attributes, id, class, tag, href and text');
+  });
+  it('a page global whose members it reads as data travels with each event; one only tested for, called or assigned keeps it on the page', () => {
+    expect(place('function (e, s) { if (window.eventData && eventData.search) s.prop6 = window.eventData.search.type.split(":")[0]; }', W)).toMatchObject({ where: 'worker', pageGlobals: ['eventData'] });
+    expect(place('function () { return window.ga && 1; }', W).reason).toBe('it uses `ga`, which only the page has');
+    expect(place('function () { return pageDataTracker.md5("x"); }', W).reason).toBe('it uses `pageDataTracker.md5`, which only the page has');
+    expect(place('function () { pageData.page.x = 1; }', W).reason).toBe('it uses `pageData.page.x`, which only the page has');
   });
   it('on the page when it touches the page', () => {
     expect(place('function () { return document.title; }', W).reason).toBe('it uses `document.title`, which only the page has');
