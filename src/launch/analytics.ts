@@ -21,7 +21,9 @@ import { adobeServices } from '../container/services.ts';
 import type { ServicesDef } from '../container/define.ts';
 import type { VisitorOptions } from '../worker-engine/visitor/service.ts';
 import { installPlugins, type PluginInit } from './appmeasurement/plugins.ts';
-import { createAppMeasurement, getQueryParam, type AppMeasurement } from './appmeasurement/tracker.ts';
+import { createAppMeasurement, getQueryParam, plainValues, setPath, type AppMeasurement } from './appmeasurement/tracker.ts';
+import type { PageOp, PageRecord } from './appmeasurement/page-tracker.ts';
+import { conditionKey, pageValue } from '../worker-engine/core/page-reads.ts';
 import { action, asString, type ActionOptions, type Ctx } from './types.ts';
 import { elementOf, runBlock, turbineEvent, virtualPage, type LaunchServices, type WorkerBlock } from './virtual-page.ts';
 
@@ -55,6 +57,22 @@ export interface AnalyticsOptions {
   customSetupPhase?: 'beforeSettings' | 'afterSettings';
   /** The extension's "make the tracker globally accessible": `window.s`. */
   scopeTrackerGlobally?: boolean;
+  /**
+   * Some of the library's Analytics custom code runs on the page (page-tracker.ts): after each
+   * Analytics action the worker sends the page its variables (`_satellite.getVar('offtag:s')`).
+   * `'setup'`: the customSetup itself is one of them (with its doPlugins, if it defines one).
+   */
+  onPage?: boolean | 'setup';
+}
+
+/** Where a rule's page records are: the indexes of its page conditions (the import appends them after the rule's own). */
+export interface PageParts {
+  /** The customSetup's record (every rule with an Analytics action has it, as any may make the tracker). */
+  setup?: number;
+  /** A Set Variables custom code block's record. */
+  block?: number;
+  /** doPlugins' record for this Send Beacon. */
+  plugins?: number;
 }
 
 const NO_CONSENT = 'EU compliance was not acknowledged by the user.';
@@ -162,8 +180,34 @@ function addPlugins(state: TrackerState): void {
   });
 }
 
+/** The page record of this rule's page condition `index`, or undefined (said) when the event has none. */
+function pageRecord(ctx: Ctx, index: number, what: string): PageRecord | undefined {
+  try {
+    return pageValue(ctx.snapshot, 'c', conditionKey(ctx.rule.name, index)) as PageRecord;
+  } catch (e) {
+    ctx.log('warn', `Analytics ${what} of rule "${ctx.rule.name}" ran on the page and its record is missing: ${e instanceof Error ? e.message : String(e)}`);
+    return undefined;
+  }
+}
+
+/** Replays what a page block did to the page `s` on the worker's `s`, in order; a block that threw fails its action, as under turbine. */
+function replay(ctx: Ctx, s: AppMeasurement, record: PageRecord | undefined, what: string): void {
+  for (const op of (record?.ops ?? []) as PageOp[]) {
+    if (op[0] === 'set') setPath(s, op[1], op[2]);
+    else if (op[0] === 't') s.t();
+    else if (op[0] === 'tl') s.tl('true', op[1], op[2]);
+    else if (op[0] === 'clear') s.clearVars();
+  }
+  if (record?.error) throw new Error(`${what} threw on the page: ${record.error}`);
+}
+
+/** Sends the page the worker's variables, for the page-side `s` of the next event. */
+function syncPage(ctx: Ctx, options: AnalyticsOptions, s: AppMeasurement | undefined): void {
+  if (options.onPage && s) ctx.emit({ type: 'vars', values: { 'offtag:s': plainValues(s) } });
+}
+
 /** The page's tracker, made at the first Analytics action (as the extension's getTracker), or undefined without consent. */
-export function trackerFor(ctx: Ctx, options: AnalyticsOptions): AppMeasurement | undefined {
+export function trackerFor(ctx: Ctx, options: AnalyticsOptions, page: PageParts = {}): AppMeasurement | undefined {
   const key = ctx.services.analytics as object;
   const known = trackers.get(key);
   if (known) {
@@ -203,6 +247,14 @@ export function trackerFor(ctx: Ctx, options: AnalyticsOptions): AppMeasurement 
   if (options.scopeTrackerGlobally) w.s = s;
   const global = resolveDeep(ctx, options.trackerProperties ?? {}) as TrackerProperties;
   const setup = () => {
+    if (options.onPage === 'setup' && page.setup !== undefined) {
+      try {
+        replay(ctx, s, pageRecord(ctx, page.setup, 'customSetup'), 'Analytics customSetup');
+      } catch (e) {
+        ctx.log('error', e instanceof Error ? e.message : String(e));
+      }
+      return;
+    }
     if (!options.customSetup) return;
     try {
       runBlock(options.customSetup, ctx, 'window', [s]);
@@ -217,26 +269,33 @@ export function trackerFor(ctx: Ctx, options: AnalyticsOptions): AppMeasurement 
 }
 
 /** The tracker for an action, or undefined after logging why there is none (as the extension logs it). */
-function tracker(ctx: Ctx, options: AnalyticsOptions, what: string): AppMeasurement | undefined {
-  const s = trackerFor(ctx, options);
+function tracker(ctx: Ctx, options: AnalyticsOptions, what: string, page: PageParts = {}): AppMeasurement | undefined {
+  const s = trackerFor(ctx, options, page);
   if (!s) ctx.log('error', `Cannot ${what}: ${NO_CONSENT}`);
   return s;
 }
 
-export function setVariables(options: AnalyticsOptions, p: TrackerProperties, customCode?: WorkerBlock, o?: ActionOptions) {
+export function setVariables(options: AnalyticsOptions, p: TrackerProperties, customCode?: WorkerBlock, o?: ActionOptions, page: PageParts = {}) {
   return action('Adobe Analytics: Set Variables', (ctx) => {
     // Turbine expands an action's settings before the action runs, consent or not (a data element's side effects happen).
     const resolved = resolveDeep(ctx, p) as TrackerProperties;
-    const s = tracker(ctx, options, 'set variables');
+    const s = tracker(ctx, options, 'set variables', page);
     if (!s) return;
-    applyTrackerVariables(s, resolved, ctx.snapshot.url);
-    if (customCode) runBlock(customCode, ctx, 'element', [turbineEvent(ctx, ctx.rule.name), s]);
+    try {
+      applyTrackerVariables(s, resolved, ctx.snapshot.url);
+      if (customCode) runBlock(customCode, ctx, 'element', [turbineEvent(ctx, ctx.rule.name), s]);
+      else if (page.block !== undefined) replay(ctx, s, pageRecord(ctx, page.block, 'Set Variables custom code'), 'Set Variables custom code');
+    } finally {
+      syncPage(ctx, options, s);
+    }
   }, o);
 }
 
-export function clearVariables(options: AnalyticsOptions, o?: ActionOptions) {
+export function clearVariables(options: AnalyticsOptions, o?: ActionOptions, page: PageParts = {}) {
   return action('Adobe Analytics: Clear Variables', (ctx) => {
-    tracker(ctx, options, 'clear variables')?.clearVars();
+    const s = tracker(ctx, options, 'clear variables', page);
+    s?.clearVars();
+    syncPage(ctx, options, s);
   }, o);
 }
 
@@ -256,17 +315,30 @@ function linkText(el: ElementInfo): string {
   return collapse(el.text) || collapse(a.alt) || collapse(a.title) || collapse(a.value) || collapse(a.src);
 }
 
-export function sendBeacon(options: AnalyticsOptions, b: BeaconOptions, o?: ActionOptions) {
+export function sendBeacon(options: AnalyticsOptions, b: BeaconOptions, o?: ActionOptions, page: PageParts = {}) {
   return action('Adobe Analytics: Send Beacon', (ctx) => {
     const name = asString(b.linkName === undefined ? '' : ctx.replaceTokens(b.linkName));
-    const s = tracker(ctx, options, 'send beacon');
+    const s = tracker(ctx, options, 'send beacon', page);
     if (!s) return;
-    if (b.type === 'page') return s.t();
-    const el = (ctx.event as { element?: ElementInfo }).element;
-    const isLink = el?.tagName?.toLowerCase() === 'a';
-    s.tl(isLink ? elementOf(el) : 'true', b.linkType || 'o', name || (isLink ? linkText(el!) : DEFAULT_LINK_NAME));
+    // doPlugins ran on the page for this beacon: the tracker takes its writes in its place.
+    if (page.plugins !== undefined) {
+      const record = pageRecord(ctx, page.plugins, 'doPlugins');
+      if (record) s.__offtagPlugins = record.ops;
+      if (record?.error) ctx.log('error', `Analytics doPlugins threw on the page: ${record.error}`);
+    }
+    try {
+      if (b.type === 'page') return s.t();
+      const el = (ctx.event as { element?: ElementInfo }).element;
+      const isLink = el?.tagName?.toLowerCase() === 'a';
+      s.tl(isLink ? elementOf(el) : 'true', b.linkType || 'o', name || (isLink ? linkText(el!) : DEFAULT_LINK_NAME));
+    } finally {
+      syncPage(ctx, options, s);
+    }
   }, o);
 }
+
+/** The page read that installs the page-side `s` (page-tracker.ts), a data element read before the rules' page reads. */
+export { installPageAnalytics } from './appmeasurement/page-tracker.ts';
 
 export { getQueryParam };
 

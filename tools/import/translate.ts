@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import vm from 'node:vm';
-import { place, workerFactory } from './custom-code.ts';
+import { place, workerFactory, type Placement } from './custom-code.ts';
 import { isCode, type LaunchComponent, type LaunchContainer, type LaunchDataElement, type LaunchRule, type LaunchValue } from './read.ts';
 import { storedKey } from '../../src/worker-engine/core/types.ts';
 import { ECID_VARIABLES, VISITOR_ATTRIBUTES, VISITOR_COOKIE, VISITOR_SESSION_KEY, workerReadablePath, type VisitorAttribute } from '../../src/launch/index.ts';
@@ -108,6 +108,50 @@ class Translator {
     readonly dataLayer: string,
   ) {
     for (const r of c.rules ?? []) for (const a of r.actions ?? []) for (const p of PLUGIN_ACTIONS[a.modulePath] ?? []) if (p.on === 'window') this.windowPlugins.add(p.name);
+    const setup = (c.extensions?.['adobe-analytics']?.settings as Settings | undefined)?.customSetup as Settings | undefined;
+    if (isCode(setup?.source)) {
+      this.setupCode = setup.source.code;
+      this.setupPlacement = place(setup.source.code, { dataLayer, thisIs: 'window', globals: [...this.windowPlugins] });
+    }
+  }
+
+  /** The Analytics customSetup's code and where it runs. */
+  setupCode?: string;
+  setupPlacement?: Placement;
+  /** Some Analytics custom code runs on the page: the worker sends the page its variables. */
+  analyticsOnPage = false;
+
+  /** The page conditions the current rule's Analytics actions add after its own conditions. */
+  rulePageConditions: string[] = [];
+  private ruleConditionCount = 0;
+  private ruleSetupIndex: number | undefined;
+
+  beginRule(conditionCount: number): void {
+    this.rulePageConditions = [];
+    this.ruleConditionCount = conditionCount;
+    this.ruleSetupIndex = undefined;
+  }
+
+  /** Adds a page condition (a page record the worker replays) to the current rule; its index. */
+  pageRecordCondition(code: string): number {
+    this.analyticsOnPage = true;
+    this.rulePageConditions.push(`launch.pageCondition(${code})`);
+    return this.ruleConditionCount + this.rulePageConditions.length - 1;
+  }
+
+  /** The page parts of an Analytics action: the customSetup's record when it runs on the page (one per rule). */
+  analyticsPage(extra: Record<string, number> = {}): string {
+    const parts: Record<string, number> = {};
+    if (this.setupPlacement?.where === 'page') {
+      this.ruleSetupIndex ??= this.pageRecordCondition(`(e, el) => window.__offtagAnalytics.setup(${this.scopeGlobally})`);
+      parts.setup = this.ruleSetupIndex;
+    }
+    Object.assign(parts, extra);
+    return Object.keys(parts).length ? `, ${q(parts)}` : '';
+  }
+
+  get scopeGlobally(): boolean {
+    return ((this.c.extensions?.['adobe-analytics']?.settings as Settings | undefined)?.libraryCode as Settings | undefined)?.scopeTrackerGlobally === true;
   }
 
   /** Page globals an imported Common Analytics Plugins action puts on the window (the worker's too). */
@@ -428,19 +472,20 @@ class Translator {
   setVariables(s: Settings, o: string, notes: string[]): string {
     const source = (s.customSetup as Settings | undefined)?.source;
     const props = q(s.trackerProperties ?? {});
-    if (source === undefined || source === null || source === '') return `launch.setVariables(analytics, ${props}, undefined, ${o})`;
+    if (source === undefined || source === null || source === '') return `launch.setVariables(analytics, ${props}, undefined, ${o}${this.analyticsPage()})`;
     const fn = isCode(source) ? source.code : typeof source === 'string' ? `function (event, s) {\n${source}\n}` : skip('a Set Variables custom code block without a source');
     const p = place(fn, { dataLayer: this.dataLayer, thisIs: 'element', globals: [...this.windowPlugins] });
     if (p.where === 'page') {
       this.analyticsBlocks.page++;
-      notes.push(`${SV_CODE_DROPPED}: it needs the page because ${p.reason}`);
-      return `launch.setVariables(analytics, ${props}, undefined, ${o})`;
+      notes.push(`its custom code on the page (run when offtag.js takes the event's snapshot, its writes to s replayed here) because ${p.reason}`);
+      const block = this.pageRecordCondition(`(e, el) => window.__offtagAnalytics.run(${indent(fn, '  ')}, e, el)`);
+      return `launch.setVariables(analytics, ${props}, undefined, ${o}${this.analyticsPage({ block })})`;
     }
     this.analyticsBlocks.worker++;
     p.sessionKeys.forEach((k) => this.sessionKeys.add(k));
     notes.push('its custom code in the worker');
     this.usePageGlobals(p.pageGlobals, notes);
-    return `launch.setVariables(analytics, ${props}, ${workerFactory(p)}, ${o})`;
+    return `launch.setVariables(analytics, ${props}, ${workerFactory(p)}, ${o}${this.analyticsPage()})`;
   }
 
   action(a: LaunchComponent & { timeout?: number; delayNext?: boolean }, notes: string[]): string {
@@ -456,8 +501,14 @@ class Translator {
       return 'page' in placed ? `launch.pageAction(${q(placed.page)}, ${q(placed.names)}, ${o}, ${q(`/${this.o.name}.page-code.js`)})` : `launch.customAction(${placed.factory}, ${o})`;
     }
     if (a.modulePath === ANALYTICS + 'setVariables.js') return this.setVariables(s, o, notes);
-    if (a.modulePath === ANALYTICS + 'sendBeacon.js') return `launch.sendBeacon(analytics, ${q({ type: s.type === 'link' ? 'link' : 'page', ...(s.linkType ? { linkType: s.linkType } : {}), ...(s.linkName !== undefined ? { linkName: s.linkName } : {}) })}, ${o})`;
-    if (a.modulePath === ANALYTICS + 'clearVariables.js') return `launch.clearVariables(analytics, ${o})`;
+    if (a.modulePath === ANALYTICS + 'sendBeacon.js') {
+      const link = s.type === 'link';
+      // With a customSetup on the page, its doPlugins runs there for this beacon (its record replaces it in the worker).
+      const plugins: Record<string, number> = this.setupPlacement?.where === 'page' ? { plugins: this.pageRecordCondition(`(e, el) => window.__offtagAnalytics.plugins(${q(link ? String(s.linkType || 'o') : '')}, ${q(link && typeof s.linkName === 'string' && !s.linkName.includes('%') ? s.linkName : '')})`) } : {};
+      if (plugins.plugins !== undefined) notes.push("doPlugins on the page, run when offtag.js takes the event's snapshot, its writes replayed at the beacon");
+      return `launch.sendBeacon(analytics, ${q({ type: link ? 'link' : 'page', ...(s.linkType ? { linkType: s.linkType } : {}), ...(s.linkName !== undefined ? { linkName: s.linkName } : {}) })}, ${o}${this.analyticsPage(plugins)})`;
+    }
+    if (a.modulePath === ANALYTICS + 'clearVariables.js') return `launch.clearVariables(analytics, ${o}${this.analyticsPage()})`;
     if (PLUGIN_ACTIONS[a.modulePath]) return `launch.initializePlugins(${q(PLUGIN_ACTIONS[a.modulePath])}, ${o})`;
     if (a.modulePath === ECID + 'setCustomerIds.js') return `launch.setCustomerIds(${q(s.customerIds ?? [])}, ${o})`;
     const ext = a.modulePath.split('/')[0]!;
@@ -530,6 +581,7 @@ function translateRule(t: Translator, r: LaunchRule): { item: ReportItem; code: 
       }
     });
     const actions: string[] = [];
+    t.beginRule(conditions.length);
     (r.actions ?? []).forEach((a, i) => {
       const own: string[] = [];
       try {
@@ -545,6 +597,8 @@ function translateRule(t: Translator, r: LaunchRule): { item: ReportItem; code: 
       }
     });
     if (!actions.length && dropped) skip(`no action could be imported (${notes.join('; ')})`);
+    // The page records of the rule's Analytics custom code that runs on the page (src/launch appmeasurement/page-tracker.ts).
+    conditions.push(...t.rulePageConditions);
     // Rule names are unique in a container: the parts of a rule with several orders after the
     // first are named with their order.
     const code = [...byOrder].map(
@@ -587,8 +641,8 @@ function analyticsOptions(t: Translator, extras: string[], settings: Record<stri
   const parts = [`trackerProperties: ${q(tp)}`];
   if (lib?.scopeTrackerGlobally === true) parts.push('scopeTrackerGlobally: true');
   if (setup?.loadPhase === 'beforeSettings') parts.push("customSetupPhase: 'beforeSettings'");
-  if (isCode(setup?.source)) {
-    const p = place(setup.source.code, { dataLayer: t.dataLayer, thisIs: 'window', globals: [...t.windowPlugins] });
+  if (isCode(setup?.source) && t.setupPlacement) {
+    const p = t.setupPlacement;
     if (p.where === 'worker') {
       t.analyticsBlocks.worker++;
       p.sessionKeys.forEach((k) => t.sessionKeys.add(k));
@@ -598,9 +652,11 @@ function analyticsOptions(t: Translator, extras: string[], settings: Record<stri
       parts.push(`customSetup: ${indent(workerFactory(p), '  ')}`);
     } else {
       t.analyticsBlocks.page++;
-      extras.push(`Analytics customSetup not imported: it needs the page because ${p.reason}; the tracker runs without it (no doPlugins)`);
+      parts.push("onPage: 'setup'");
+      extras.push(`note: Analytics customSetup on the page because ${p.reason}: offtag.js runs it once, with the first event of a rule with an Analytics action, and its doPlugins with each event of a rule that sends a beacon; their writes to s are replayed in the worker`);
     }
   }
+  if (t.analyticsOnPage && !parts.some((x) => x.startsWith('onPage'))) parts.push('onPage: true');
   return `{\n  ${parts.join(',\n  ')},\n}`;
 }
 
@@ -669,6 +725,12 @@ export function translate(c: LaunchContainer, o: TranslateOptions): Translation 
   if (pluginActions.length && pluginActions.every((a) => PLUGIN_ACTIONS[a.modulePath])) known.add('common-analytics-plugins');
   for (const [key, ext] of Object.entries(c.extensions ?? {})) if (!known.has(key)) extras.push(`extension ${q(ext.displayName)} (${key}) not imported: the import supports Core, Adobe Analytics and the Experience Cloud ID Service`);
   const analytics = analyticsOptions(t, extras, settings);
+  // The page-side s of Analytics custom code run on the page, installed by the first page read of each event.
+  if (t.analyticsOnPage) {
+    // The customSetup's code goes into offtag.js once (a page read that hands it over), not with each rule's page condition.
+    if (t.setupPlacement?.where === 'page') deCode.unshift(`${q('offtag:analytics setup')}: launch.pageCustomCode((e) => window.__offtagAnalytics.define(${indent(t.setupCode!, '    ')}))`);
+    deCode.unshift(`${q('offtag:analytics page')}: launch.pageCustomCode(launch.installPageAnalytics)`);
+  }
   // The page globals worker blocks read as data, each read on the page with every event (src/launch virtual-page.ts `pageGlobalElement`).
   for (const g of t.pageGlobals) deCode.push(`${q(`offtag:global ${g}`)}: launch.pageVariable(${q(g)})`);
   const ecidSettings = c.extensions?.['adobe-mcid']?.settings as Settings | undefined;

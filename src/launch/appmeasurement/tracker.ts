@@ -85,6 +85,23 @@ export function cookieDomainFor(hostname: string, periods: number): string | und
   return d > 0 ? hostname.substring(d) : hostname;
 }
 
+/** Sets a variable as a page record names it (`contextData.k` inside contextData); undefined removes it. */
+export function setPath(s: Record<string, any>, name: string, value: unknown): void {
+  if (name.startsWith('contextData.')) {
+    s.contextData ??= {};
+    if (value === undefined) delete s.contextData[name.slice(12)];
+    else s.contextData[name.slice(12)] = value;
+  } else s[name] = value;
+}
+
+/** The variables of `s` a page-side `s` starts from: its plain values and contextData entries. */
+export function plainValues(s: Record<string, any>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(s)) if (v !== undefined && v !== null && typeof v !== 'object' && typeof v !== 'function' && !k.startsWith('__')) out[k] = v;
+  for (const [k, v] of Object.entries(s.contextData ?? {})) if (v !== undefined && v !== null && typeof v !== 'object' && typeof v !== 'function') out[`contextData.${k}`] = v;
+  return out;
+}
+
 /** The tracker object, typed loosely as custom code uses it. */
 export interface AppMeasurement extends Record<string, any> {
   t(overrides?: Record<string, unknown>): void;
@@ -167,7 +184,12 @@ export function createAppMeasurement(account: string, host: TrackerHost): AppMea
         if (!s.linkLeaveQueryString && url.indexOf('?') >= 0) url = url.substring(0, url.indexOf('?'));
         s.linkURL = url;
       }
-      if (s.usePlugins && typeof s.doPlugins === 'function') s.doPlugins(s);
+      const pagePlugins = s.__offtagPlugins as Array<[string, string, unknown]> | undefined;
+      if (pagePlugins) {
+        // doPlugins ran on the page for this beacon (page-tracker.ts): its writes take its place.
+        delete s.__offtagPlugins;
+        for (const [op, name, value] of pagePlugins) if (op === 'set' && !/^link(Type|Name|URL|Object)$/.test(name)) setPath(s, name, value);
+      } else if (s.usePlugins && typeof s.doPlugins === 'function') s.doPlugins(s);
       if (!s.account || s.abort) return;
       if (!s.pageURL) s.pageURL = host.url();
       const linkType = s.linkType ? String(s.linkType).toLowerCase() : '';

@@ -1,0 +1,166 @@
+/**
+ * The page's side of Analytics custom code that needs the page (DOM, the page's own functions, the
+ * element itself). offtag.js runs such a block when it takes the snapshot of an event of its rule
+ * (a page read the import writes: docs/import.md), against a page-side `s` holding the variables
+ * as the worker last sent them (`_satellite.getVar('offtag:s')`), and records what the block does
+ * to `s`: each variable it sets or removes, and each `t()`, `tl()` and `clearVars()` it calls.
+ * The record travels with the event; the worker replays it on its own `s` at the block's place
+ * (src/launch/analytics.ts). The page `s` lives as long as the page, so what a page `customSetup`
+ * defines on it (helpers, `doPlugins`) is there for the blocks after it.
+ *
+ * `installPageAnalytics` is written into offtag.js as its source text (a data element's page read,
+ * run before the rules' page reads), so it uses nothing from around it.
+ */
+
+/** A page block's record: `['set', name, value]` (value undefined: removed), `['t']`, `['tl', type, name]`, `['clear']`; `error` when it threw. */
+export type PageOp = ['set', string, unknown] | ['t'] | ['tl', string, string] | ['clear'];
+export interface PageRecord {
+  ops: PageOp[];
+  error?: string;
+}
+
+export const installPageAnalytics = (): void => {
+  const w = window as unknown as Record<string, any>;
+  if (w.__offtagAnalytics) return;
+  const isVar = (v: unknown) => v === undefined || v === null || typeof v !== 'object' && typeof v !== 'function';
+  const esc = (v: unknown) => (v ? encodeURIComponent(String(v)).replace(/[~!*()']/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase()) : v);
+  const unesc = (v: unknown) => {
+    if (!v) return v;
+    const t = String(v).split('+').join(' ');
+    try {
+      return decodeURIComponent(t);
+    } catch {
+      return unescape(t);
+    }
+  };
+  const s: Record<string, any> = { contextData: {}, version: '2.27.0' };
+  let base = '';
+  let ops: PageOp[] = [];
+  let seen: Record<string, unknown> = {};
+  /** What of `s` the worker can take: its plain values and contextData, by name. */
+  const values = () => {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(s)) if (k !== 'contextData' && isVar(s[k])) out[k] = s[k];
+    for (const k of Object.keys(s.contextData || {})) if (isVar(s.contextData[k])) out['contextData.' + k] = s.contextData[k];
+    return out;
+  };
+  const flush = () => {
+    const now = values();
+    for (const k of Object.keys(now)) if (now[k] !== seen[k]) ops.push(['set', k, now[k]]);
+    for (const k of Object.keys(seen)) if (!(k in now)) ops.push(['set', k, undefined]);
+    seen = now;
+  };
+  const cookieRead = (name: string) => {
+    const n = String(esc(name));
+    const c = ' ' + document.cookie;
+    const i = c.indexOf(' ' + n + '=');
+    const end = i < 0 ? i : c.indexOf(';', i);
+    const v = i < 0 ? '' : String(unesc(c.substring(i + 2 + n.length, end < 0 ? c.length : end)));
+    return v === '[[B]]' ? '' : v;
+  };
+  const cookieWrite = (name: string, value: unknown, expires?: unknown) => {
+    const text = '' + value;
+    let at = '';
+    if (expires) {
+      const d = expires instanceof Date ? expires : new Date(Date.now() + (text === '' ? -60000 : 2 * 365 * 86400000));
+      at = '; expires=' + d.toUTCString();
+    }
+    document.cookie = esc(name) + '=' + esc(text === '' ? '[[B]]' : text) + '; path=/' + at;
+    return cookieRead(name) === text;
+  };
+  const query = (key: string, url?: string) => {
+    const m = new RegExp('[?&]' + key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '=([^&#]*)').exec(String(url || location.href));
+    return m ? String(unesc(m[1])) : '';
+  };
+  Object.assign(s, {
+    c_r: cookieRead,
+    cookieRead,
+    c_w: cookieWrite,
+    cookieWrite,
+    escape: esc,
+    unescape: unesc,
+    Util: { cookieRead, cookieWrite, urlEncode: esc, urlDecode: unesc, getQueryParam: query },
+    t: () => {
+      flush();
+      ops.push(['t']);
+    },
+    tl: (_o: unknown, type: string, name: string) => {
+      flush();
+      ops.push(['tl', type, name]);
+    },
+    clearVars: () => {
+      flush();
+      ops.push(['clear']);
+      for (const k of Object.keys(s)) if (/^(prop|eVar|hier|list)\d+$|^(channel|events|products|purchaseID|transactionID|state|zip|campaign)$/.test(k)) s[k] = undefined;
+      seen = values();
+    },
+    registerPreTrackCallback() {},
+    registerPostTrackCallback() {},
+    loadModule(n: string) {
+      s[n] = s[n] || {};
+    },
+  });
+  /** The worker's variables, taken once per snapshot (the blocks of one event share what they set). */
+  const sync = () => {
+    const sat = w._satellite;
+    const vars = (sat && typeof sat.getVar === 'function' && sat.getVar('offtag:s')) || {};
+    const text = JSON.stringify(vars);
+    if (text === base) return;
+    base = text;
+    for (const k of Object.keys(values())) {
+      if (k.indexOf('contextData.') === 0) delete s.contextData[k.slice(12)];
+      else delete s[k];
+    }
+    for (const k of Object.keys(vars)) {
+      if (k.indexOf('contextData.') === 0) s.contextData[k.slice(12)] = vars[k];
+      else s[k] = vars[k];
+    }
+  };
+  const record = (run: () => void): PageRecord => {
+    sync();
+    ops = [];
+    seen = values();
+    try {
+      run();
+      flush();
+      return { ops };
+    } catch (x) {
+      flush();
+      return { ops, error: x instanceof Error ? x.name + ': ' + x.message : String(x) };
+    }
+  };
+  const event = (e: { type: string; id?: string; detail?: unknown }, el?: Element) =>
+    e.type === 'direct-call' ? { $type: 'core.direct-call', identifier: e.id, detail: e.detail, element: el } : { $type: 'core.' + e.type, element: el };
+  let setupRecord: PageRecord | undefined;
+  let setupFn: ((s: object) => void) | undefined;
+  w.__offtagAnalytics = {
+    s,
+    /** Hands over the extension's customSetup (a page read with each event: the first one is kept). */
+    define: (fn: (s: object) => void) => {
+      setupFn ??= fn;
+    },
+    /**
+     * The extension's customSetup: run once per page, `this` the window, `s` its argument. Its
+     * record comes with every event of an Analytics rule: the worker takes it when it makes its tracker.
+     */
+    setup: (global: boolean) =>
+      (setupRecord ??= record(() => {
+        if (global) w.s = s;
+        if (setupFn) setupFn.call(w, s);
+      })),
+    /** A Set Variables custom code block: `this` the element, `(event, s)`. */
+    run: (fn: (e: object, s: object) => void, e: { type: string }, el?: Element) => record(() => fn.call(el, event(e, el), s)),
+    /** doPlugins, for a beacon of this event: `linkType` set as AppMeasurement sets it for a link call. */
+    plugins: (linkType: string, linkName: string) =>
+      record(() => {
+        if (!s.usePlugins || typeof s.doPlugins !== 'function') return;
+        s.linkType = linkType || undefined;
+        s.linkName = linkName || undefined;
+        try {
+          s.doPlugins(s);
+        } finally {
+          s.linkType = s.linkName = undefined;
+        }
+      }),
+  };
+};
