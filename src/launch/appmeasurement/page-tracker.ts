@@ -20,11 +20,25 @@ export interface PageRecord {
 }
 
 export const installPageAnalytics = (): void => {
+  // Helpers are members assigned after the fact: a name JavaScript infers (`const f = () => …`)
+  // makes the build's name keeper wrap the function in a helper offtag.js does not have.
   const w = window as unknown as Record<string, any>;
   if (w.__offtagAnalytics) return;
-  const isVar = (v: unknown) => v === undefined || v === null || typeof v !== 'object' && typeof v !== 'function';
-  const esc = (v: unknown) => (v ? encodeURIComponent(String(v)).replace(/[~!*()']/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase()) : v);
-  const unesc = (v: unknown) => {
+  const h: Record<string, any> = {};
+  const s: Record<string, any> = { contextData: {}, version: '2.27.0' };
+  const api: Record<string, any> = { s };
+  let base = '';
+  let ops: PageOp[] = [];
+  let seen: Record<string, unknown> = {};
+  let setupRecord: PageRecord | undefined;
+  let setupFn: ((s: object) => void) | undefined;
+  h.isVar = function (v: unknown) {
+    return v === undefined || v === null || (typeof v !== 'object' && typeof v !== 'function');
+  };
+  h.esc = function (v: unknown) {
+    return v ? encodeURIComponent(String(v)).replace(/[~!*()']/g, function (c) { return '%' + c.charCodeAt(0).toString(16).toUpperCase(); }) : v;
+  };
+  h.unesc = function (v: unknown) {
     if (!v) return v;
     const t = String(v).split('+').join(' ');
     try {
@@ -33,81 +47,69 @@ export const installPageAnalytics = (): void => {
       return unescape(t);
     }
   };
-  const s: Record<string, any> = { contextData: {}, version: '2.27.0' };
-  let base = '';
-  let ops: PageOp[] = [];
-  let seen: Record<string, unknown> = {};
   /** What of `s` the worker can take: its plain values and contextData, by name. */
-  const values = () => {
+  h.values = function () {
     const out: Record<string, unknown> = {};
-    for (const k of Object.keys(s)) if (k !== 'contextData' && isVar(s[k])) out[k] = s[k];
-    for (const k of Object.keys(s.contextData || {})) if (isVar(s.contextData[k])) out['contextData.' + k] = s.contextData[k];
+    for (const k of Object.keys(s)) if (k !== 'contextData' && h.isVar(s[k])) out[k] = s[k];
+    for (const k of Object.keys(s.contextData || {})) if (h.isVar(s.contextData[k])) out['contextData.' + k] = s.contextData[k];
     return out;
   };
-  const flush = () => {
-    const now = values();
+  h.flush = function () {
+    const now = h.values();
     for (const k of Object.keys(now)) if (now[k] !== seen[k]) ops.push(['set', k, now[k]]);
     for (const k of Object.keys(seen)) if (!(k in now)) ops.push(['set', k, undefined]);
     seen = now;
   };
-  const cookieRead = (name: string) => {
-    const n = String(esc(name));
+  h.cookieRead = function (name: string) {
+    const n = String(h.esc(name));
     const c = ' ' + document.cookie;
     const i = c.indexOf(' ' + n + '=');
     const end = i < 0 ? i : c.indexOf(';', i);
-    const v = i < 0 ? '' : String(unesc(c.substring(i + 2 + n.length, end < 0 ? c.length : end)));
+    const v = i < 0 ? '' : String(h.unesc(c.substring(i + 2 + n.length, end < 0 ? c.length : end)));
     return v === '[[B]]' ? '' : v;
   };
-  const cookieWrite = (name: string, value: unknown, expires?: unknown) => {
+  h.cookieWrite = function (name: string, value: unknown, expires?: unknown) {
     const text = '' + value;
     let at = '';
-    if (expires) {
-      const d = expires instanceof Date ? expires : new Date(Date.now() + (text === '' ? -60000 : 2 * 365 * 86400000));
-      at = '; expires=' + d.toUTCString();
-    }
-    document.cookie = esc(name) + '=' + esc(text === '' ? '[[B]]' : text) + '; path=/' + at;
-    return cookieRead(name) === text;
+    if (expires) at = '; expires=' + (expires instanceof Date ? expires : new Date(Date.now() + (text === '' ? -60000 : 2 * 365 * 86400000))).toUTCString();
+    document.cookie = h.esc(name) + '=' + h.esc(text === '' ? '[[B]]' : text) + '; path=/' + at;
+    return h.cookieRead(name) === text;
   };
-  const query = (key: string, url?: string) => {
+  h.query = function (key: string, url?: string) {
     const m = new RegExp('[?&]' + key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '=([^&#]*)').exec(String(url || location.href));
-    return m ? String(unesc(m[1])) : '';
+    return m ? String(h.unesc(m[1])) : '';
   };
-  Object.assign(s, {
-    c_r: cookieRead,
-    cookieRead,
-    c_w: cookieWrite,
-    cookieWrite,
-    escape: esc,
-    unescape: unesc,
-    Util: { cookieRead, cookieWrite, urlEncode: esc, urlDecode: unesc, getQueryParam: query },
-    t: () => {
-      flush();
-      ops.push(['t']);
-    },
-    tl: (_o: unknown, type: string, name: string) => {
-      flush();
-      ops.push(['tl', type, name]);
-    },
-    clearVars: () => {
-      flush();
-      ops.push(['clear']);
-      for (const k of Object.keys(s)) if (/^(prop|eVar|hier|list)\d+$|^(channel|events|products|purchaseID|transactionID|state|zip|campaign)$/.test(k)) s[k] = undefined;
-      seen = values();
-    },
-    registerPreTrackCallback() {},
-    registerPostTrackCallback() {},
-    loadModule(n: string) {
-      s[n] = s[n] || {};
-    },
-  });
+  s.c_r = s.cookieRead = h.cookieRead;
+  s.c_w = s.cookieWrite = h.cookieWrite;
+  s.escape = h.esc;
+  s.unescape = h.unesc;
+  s.Util = { cookieRead: h.cookieRead, cookieWrite: h.cookieWrite, urlEncode: h.esc, urlDecode: h.unesc, getQueryParam: h.query };
+  s.t = function () {
+    h.flush();
+    ops.push(['t']);
+  };
+  s.tl = function (_o: unknown, type: string, name: string) {
+    h.flush();
+    ops.push(['tl', type, name]);
+  };
+  s.clearVars = function () {
+    h.flush();
+    ops.push(['clear']);
+    for (const k of Object.keys(s)) if (/^(prop|eVar|hier|list)\d+$|^(channel|events|products|purchaseID|transactionID|state|zip|campaign)$/.test(k)) s[k] = undefined;
+    seen = h.values();
+  };
+  s.registerPreTrackCallback = s.registerPostTrackCallback = function () {};
+  s.loadModule = function (n: string) {
+    s[n] = s[n] || {};
+  };
   /** The worker's variables, taken once per snapshot (the blocks of one event share what they set). */
-  const sync = () => {
+  h.sync = function () {
     const sat = w._satellite;
     const vars = (sat && typeof sat.getVar === 'function' && sat.getVar('offtag:s')) || {};
     const text = JSON.stringify(vars);
     if (text === base) return;
     base = text;
-    for (const k of Object.keys(values())) {
+    for (const k of Object.keys(h.values())) {
       if (k.indexOf('contextData.') === 0) delete s.contextData[k.slice(12)];
       else delete s[k];
     }
@@ -116,51 +118,56 @@ export const installPageAnalytics = (): void => {
       else s[k] = vars[k];
     }
   };
-  const record = (run: () => void): PageRecord => {
-    sync();
+  h.record = function (run: () => void): PageRecord {
+    h.sync();
     ops = [];
-    seen = values();
+    seen = h.values();
     try {
       run();
-      flush();
+      h.flush();
       return { ops };
     } catch (x) {
-      flush();
+      h.flush();
       return { ops, error: x instanceof Error ? x.name + ': ' + x.message : String(x) };
     }
   };
-  const event = (e: { type: string; id?: string; detail?: unknown }, el?: Element) =>
-    e.type === 'direct-call' ? { $type: 'core.direct-call', identifier: e.id, detail: e.detail, element: el } : { $type: 'core.' + e.type, element: el };
-  let setupRecord: PageRecord | undefined;
-  let setupFn: ((s: object) => void) | undefined;
-  w.__offtagAnalytics = {
-    s,
-    /** Hands over the extension's customSetup (a page read with each event: the first one is kept). */
-    define: (fn: (s: object) => void) => {
-      setupFn ??= fn;
-    },
-    /**
-     * The extension's customSetup: run once per page, `this` the window, `s` its argument. Its
-     * record comes with every event of an Analytics rule: the worker takes it when it makes its tracker.
-     */
-    setup: (global: boolean) =>
-      (setupRecord ??= record(() => {
+  h.event = function (e: { type: string; id?: string; detail?: unknown }, el?: Element) {
+    return e.type === 'direct-call' ? { $type: 'core.direct-call', identifier: e.id, detail: e.detail, element: el } : { $type: 'core.' + e.type, element: el };
+  };
+  /** Hands over the extension's customSetup (a page read with each event: the first one is kept). */
+  api.define = function (fn: (s: object) => void) {
+    if (!setupFn) setupFn = fn;
+  };
+  /**
+   * The extension's customSetup: run once per page, `this` the window, `s` its argument. Its
+   * record comes with every event of an Analytics rule: the worker takes it when it makes its tracker.
+   */
+  api.setup = function (global: boolean) {
+    if (!setupRecord)
+      setupRecord = h.record(function () {
         if (global) w.s = s;
         if (setupFn) setupFn.call(w, s);
-      })),
-    /** A Set Variables custom code block: `this` the element, `(event, s)`. */
-    run: (fn: (e: object, s: object) => void, e: { type: string }, el?: Element) => record(() => fn.call(el, event(e, el), s)),
-    /** doPlugins, for a beacon of this event: `linkType` set as AppMeasurement sets it for a link call. */
-    plugins: (linkType: string, linkName: string) =>
-      record(() => {
-        if (!s.usePlugins || typeof s.doPlugins !== 'function') return;
-        s.linkType = linkType || undefined;
-        s.linkName = linkName || undefined;
-        try {
-          s.doPlugins(s);
-        } finally {
-          s.linkType = s.linkName = undefined;
-        }
-      }),
+      });
+    return setupRecord;
   };
+  /** A Set Variables custom code block: `this` the element, `(event, s)`. */
+  api.run = function (fn: (e: object, s: object) => void, e: { type: string }, el?: Element) {
+    return h.record(function () {
+      fn.call(el, h.event(e, el), s);
+    });
+  };
+  /** doPlugins, for a beacon of this event: `linkType` set as AppMeasurement sets it for a link call. */
+  api.plugins = function (linkType: string, linkName: string) {
+    return h.record(function () {
+      if (!s.usePlugins || typeof s.doPlugins !== 'function') return;
+      s.linkType = linkType || undefined;
+      s.linkName = linkName || undefined;
+      try {
+        s.doPlugins(s);
+      } finally {
+        s.linkType = s.linkName = undefined;
+      }
+    });
+  };
+  w.__offtagAnalytics = api;
 };
