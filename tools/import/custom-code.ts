@@ -149,7 +149,7 @@ export function place(source: string, options: PlaceOptions = {}): Placement {
     if (clash) return page(`a \`new Function\` text in it names \`${clash.name}\`, which the block declares too`);
     uses.push(...t.a.free.filter((u) => u.name !== 'Function'));
   }
-  const freeUses = uses.filter((u) => !(u.name === 'Function' && u.call));
+  const freeUses = uses.filter((u) => !(u.name === 'Function' && u.call && !u.path.length));
   o.dataNames = new Set(freeUses.flatMap((u) => (WINDOW_NAMES.has(u.name) ? (u.path.length > 1 ? [u.path[0]!] : []) : u.path.length ? [u.name] : [])));
   // Names it assigns without declaring them: sloppy-mode globals, the block's own in the worker.
   const implicit = new Set(freeUses.filter((u) => u.write && !u.path.length && !WINDOW_NAMES.has(u.name) && !SERVED[u.name] && !BUILT_INS.has(u.name) && u.name !== o.dataLayer).map((u) => u.name));

@@ -210,7 +210,7 @@ export function analyse(fnSource: string): Analysis {
       if (!skip && !resolves(scope, n.name)) {
         const u = usage(stack, stack.length - 1);
         out.free.push({ name: n.name, ...u });
-        if ((n.name === 'eval' && u.path.length === 0 && u.call) || (n.name === 'Function' && u.call)) {
+        if ((n.name === 'eval' || n.name === 'Function') && u.path.length === 0 && u.call) {
           const callNode = stack[stack.length - 2]!;
           const args = callNode.arguments as Node[];
           if (n.name === 'eval' || !args.every((a) => a.type === 'Literal' && typeof a.value === 'string')) out.problem ??= `it builds code from text at run time (${n.name})`;
