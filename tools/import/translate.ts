@@ -504,7 +504,7 @@ class Translator {
     if (a.modulePath === ANALYTICS + 'sendBeacon.js') {
       const link = s.type === 'link';
       // With a customSetup on the page, its doPlugins runs there for this beacon (its record replaces it in the worker).
-      const plugins: Record<string, number> = this.setupPlacement?.where === 'page' ? { plugins: this.pageRecordCondition(`(e, el) => window.__offtagAnalytics.plugins(${q(link ? String(s.linkType || 'o') : '')}, ${q(link && typeof s.linkName === 'string' && !s.linkName.includes('%') ? s.linkName : '')})`) } : {};
+      const plugins: Record<string, number> = this.setupPlacement?.where === 'page' && /\bdoPlugins\b/.test(this.setupCode ?? '') ? { plugins: this.pageRecordCondition(`(e, el) => window.__offtagAnalytics.plugins(${q(link ? String(s.linkType || 'o') : '')}, ${q(link && typeof s.linkName === 'string' && !s.linkName.includes('%') ? s.linkName : '')})`) } : {};
       if (plugins.plugins !== undefined) notes.push("doPlugins on the page, run when offtag.js takes the event's snapshot, its writes replayed at the beacon");
       return `launch.sendBeacon(analytics, ${q({ type: link ? 'link' : 'page', ...(s.linkType ? { linkType: s.linkType } : {}), ...(s.linkName !== undefined ? { linkName: s.linkName } : {}) })}, ${o}${this.analyticsPage(plugins)})`;
     }
