@@ -8,22 +8,28 @@
  * is the same, in the same order, but for the time, the ids (turbine's page has no visitor
  * service: AppMeasurement sends `fid`, Offtag the visitor service's ids) and the round trip.
  *
- * AppMeasurement is read from Adobe's repository mirrored on the developer's machine and served to
- * the page at test time, never committed; where there is no mirror (CI), the test is skipped, and
- * the wire format itself stays checked by tests/e2e/real-library.spec.ts's recordings.
+ * AppMeasurement is read from where `OFFTAG_APPMEASUREMENT` says and served to the page at test
+ * time, never committed; without it (CI) the test is skipped, and the wire format itself stays
+ * checked by tests/e2e/real-library.spec.ts's recordings.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { expect, test, type BrowserContext } from '@playwright/test';
 import { buildLibrary } from '../../tools/build/build.ts';
 import { runImport } from '../../tools/import/command.ts';
 import { SERVERS, beacons, resetServers, waitForBeacons } from './helpers.ts';
 
-const MIRROR = '/work/.mirror/adobe+appmeasurement/repo';
+/**
+ * Adobe's AppMeasurement.js, never committed: `OFFTAG_APPMEASUREMENT` names the file, or a git
+ * clone of Adobe's appmeasurement repository (its `dist/AppMeasurement.js` at HEAD is read).
+ */
+const SOURCE = process.env.OFFTAG_APPMEASUREMENT;
 const appMeasurement = (() => {
+  if (!SOURCE) return undefined;
   try {
-    return execFileSync('git', ['-C', MIRROR, 'show', 'HEAD:dist/AppMeasurement.js'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    if (statSync(SOURCE).isFile()) return readFileSync(SOURCE, 'utf8');
+    return execFileSync('git', ['-C', SOURCE, 'show', 'HEAD:dist/AppMeasurement.js'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
   } catch {
     return undefined;
   }
@@ -53,7 +59,6 @@ const params = (query: string) =>
 
 async function calls(context: BrowserContext, count: () => Promise<number>) {
   const page = context.pages()[0] ?? (await context.newPage());
-  if (process.env.DEBUG_AN) { page.on('console', (m) => console.log('console:', m.text())); page.on('request', (r) => console.log('request:', r.url().slice(0, 200))); page.on('pageerror', (e) => console.log('pageerror:', e.message)); await page.addInitScript(() => localStorage.setItem('com.adobe.reactor.debug', 'true')); }
   await page.goto(PAGE_URL, { waitUntil: 'load' });
   await page.waitForFunction(() => typeof (window as unknown as { _satellite?: { track?: unknown } })._satellite?.track === 'function');
   for (let i = 0; i < CALLS.length; i++) {
@@ -63,7 +68,7 @@ async function calls(context: BrowserContext, count: () => Promise<number>) {
 }
 
 test('the imported Analytics custom code sends the beacons AppMeasurement sends under turbine, parameter for parameter', async ({ browser, request }) => {
-  test.skip(!appMeasurement, `AppMeasurement.js is read from ${MIRROR}, which this machine does not have`);
+  test.skip(!appMeasurement, 'OFFTAG_APPMEASUREMENT names no AppMeasurement.js (the file, or a clone of Adobe\'s appmeasurement repository)');
   test.setTimeout(180_000);
   const { lines } = runImport({ library: LIBRARY, out: OUT });
   expect(lines.at(-1)).toBe('2 rules entirely in the worker, 1 rules partly on the page, 0 items not imported.');

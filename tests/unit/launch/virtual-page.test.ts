@@ -48,8 +48,9 @@ describe('the virtual page', () => {
   it("keeps a rule's window between events (what a block assigns to it), and runs a block with the element as this", () => {
     const first = ctx({ event: { type: 'trigger', element: { tagName: 'A', id: 'buy', className: 'btn', href: 'https://x/', text: 'Buy', attributes: { 'data-x': '7' } } } });
     const block: WorkerBlock = (w) =>
-      function (this: { getAttribute(n: string): string; id: string }, e: { $type: string }) {
-        w.seen = `${this.getAttribute('data-x')}:${this.id}:${e.$type}`;
+      function (this: unknown, e: { $type: string }) {
+        const el = this as { getAttribute(n: string): string; id: string };
+        w.seen = `${el.getAttribute('data-x')}:${el.id}:${e.$type}`;
         return w.seen;
       };
     expect(runBlock(block, first.c, 'element', [{ $type: 'core.click' }])).toBe('7:buy:core.click');
