@@ -8,7 +8,7 @@
  * is the same, in the same order, but for the time, the ids (turbine's page has no visitor
  * service: AppMeasurement sends `fid`, Offtag the visitor service's ids) and the round trip.
  *
- * AppMeasurement is read from where `OFFTAG_APPMEASUREMENT` says and served to the page at test
+ * AppMeasurement is read from where `OFFTAG_APPMEASUREMENT_REPO` says and served to the page at test
  * time, never committed; without it (CI) the test is skipped, and the wire format itself stays
  * checked by tests/e2e/real-library.spec.ts's recordings.
  */
@@ -21,10 +21,10 @@ import { runImport } from '../../tools/import/command.ts';
 import { SERVERS, beacons, resetServers, waitForBeacons } from './helpers.ts';
 
 /**
- * Adobe's AppMeasurement.js, never committed: `OFFTAG_APPMEASUREMENT` names the file, or a git
- * clone of Adobe's appmeasurement repository (its `dist/AppMeasurement.js` at HEAD is read).
+ * Adobe's AppMeasurement.js, never committed: `OFFTAG_APPMEASUREMENT_REPO` names a git
+ * clone of Adobe's appmeasurement repository, bare or not (its `dist/AppMeasurement.js` at HEAD is read), or the file itself.
  */
-const SOURCE = process.env.OFFTAG_APPMEASUREMENT;
+const SOURCE = process.env.OFFTAG_APPMEASUREMENT_REPO;
 const appMeasurement = (() => {
   if (!SOURCE) return undefined;
   try {
@@ -68,7 +68,7 @@ async function calls(context: BrowserContext, count: () => Promise<number>) {
 }
 
 test('the imported Analytics custom code sends the beacons AppMeasurement sends under turbine, parameter for parameter', async ({ browser, request }) => {
-  test.skip(!appMeasurement, 'OFFTAG_APPMEASUREMENT names no AppMeasurement.js (the file, or a clone of Adobe\'s appmeasurement repository)');
+  test.skip(!appMeasurement, 'OFFTAG_APPMEASUREMENT_REPO names no AppMeasurement.js (the file, or a clone of Adobe\'s appmeasurement repository)');
   test.setTimeout(180_000);
   const { lines } = runImport({ library: LIBRARY, out: OUT });
   expect(lines.at(-1)).toBe('2 rules entirely in the worker, 1 rules partly on the page, 0 items not imported.');
