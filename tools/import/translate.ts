@@ -68,6 +68,8 @@ const SV_CODE_DROPPED = 'its custom code block not imported';
 /** A worker block's note when it reads page globals as data (the rule is then partly on the page). */
 const PAGE_GLOBAL_NOTE = 'reads the page global(s)';
 const PLUGINS_EXT = 'common-analytics-plugins/src/lib/actions/';
+/** What the worker's `s` has of itself (src/launch/appmeasurement/tracker.ts), whatever the library defines. */
+const WORKER_S_METHODS = new Set(['t', 'tl', 'track', 'trackLink', 'clearVars', 'c_r', 'c_w', 'cookieRead', 'cookieWrite', 'escape', 'unescape', 'replace', 'setAccount', 'sa', 'loadModule', 'registerPreTrackCallback', 'registerPostTrackCallback', 'log']);
 /** The Common Analytics Plugins extension's actions the import runs, and the plugins each hands the tracker (src/launch/appmeasurement/plugins.ts). */
 const PLUGIN_ACTIONS: Record<string, Array<{ name: string; on: 'analytics' | 'window' }>> = {
   [PLUGINS_EXT + 'initializeApl.js']: [{ name: 'apl', on: 'analytics' }, { name: 'inList', on: 'analytics' }],
@@ -184,7 +186,10 @@ class Translator {
   placeBlock(source: LaunchValue | undefined, settings: Settings, notes: string[], pageAllowed: boolean): { factory: string; sideEffects: boolean; readsDataLayer: boolean } | { page: string; names: string[] } {
     const fn = this.blockSource(source, settings);
     if (settings.language === 'html') skip('HTML custom code (it writes into the page)');
-    const p = place(fn, { dataLayer: this.dataLayer, thisIs: 'element', globals: [...this.windowPlugins] });
+    let p = place(fn, { dataLayer: this.dataLayer, thisIs: 'element', globals: [...this.windowPlugins] });
+    // A block calling a helper that a customSetup run on the page defined on `s` needs that `s`.
+    const helper = p.where === 'worker' && p.globals?.includes('s') ? this.pageHelperCalled(fn, 's') : undefined;
+    if (helper) p = { ...p, where: 'page', reason: `it calls \`s.${helper}\`, which the Analytics customSetup defines on the page` };
     if (p.where === 'page') {
       if (!pageAllowed) skip(`custom code needs the page: ${p.reason}; only actions run on the page in this version`);
       const id = `block${this.pageBlocks.size + 1}`;
@@ -462,6 +467,18 @@ class Translator {
     notes.push(`${PAGE_GLOBAL_NOTE} ${names.map((n) => `\`${n}\``).join(', ')}, read on the page with each event`);
   }
 
+  /**
+   * A method a Set Variables block calls on its `s` (the block's second parameter) that only a
+   * customSetup run on the page defines: the block must run there too (functions stay on the page).
+   */
+  pageHelperCalled(fn: string, name?: string): string | undefined {
+    if (this.setupPlacement?.where !== 'page') return undefined;
+    const param = name ?? /^\s*function\s*[\w$]*\s*\(\s*[\w$]+\s*,\s*([\w$]+)/.exec(fn)?.[1];
+    if (!param) return undefined;
+    for (const m of fn.matchAll(new RegExp(`(?<![\\w$.])${param.replace(/\$/g, '\\$')}\\.([\\w$]+)\\s*\\(`, 'g'))) if (!WORKER_S_METHODS.has(m[1]!)) return m[1];
+    return undefined;
+  }
+
   /** Analytics custom code blocks, by where they run (the report's and the corpus survey's counts). */
   readonly analyticsBlocks = { worker: 0, page: 0 };
 
@@ -474,7 +491,9 @@ class Translator {
     const props = q(s.trackerProperties ?? {});
     if (source === undefined || source === null || source === '') return `launch.setVariables(analytics, ${props}, undefined, ${o}${this.analyticsPage()})`;
     const fn = isCode(source) ? source.code : typeof source === 'string' ? `function (event, s) {\n${source}\n}` : skip('a Set Variables custom code block without a source');
-    const p = place(fn, { dataLayer: this.dataLayer, thisIs: 'element', globals: [...this.windowPlugins] });
+    let p = place(fn, { dataLayer: this.dataLayer, thisIs: 'element', globals: [...this.windowPlugins] });
+    const pageHelper = p.where === 'worker' ? this.pageHelperCalled(fn) : undefined;
+    if (pageHelper) p = { ...p, where: 'page', reason: `it calls \`s.${pageHelper}\`, which the customSetup defines on the page` };
     if (p.where === 'page') {
       this.analyticsBlocks.page++;
       notes.push(`its custom code on the page (run when offtag.js takes the event's snapshot, its writes to s replayed here) because ${p.reason}`);
@@ -633,6 +652,8 @@ function analyticsOptions(t: Translator, extras: string[], settings: Record<stri
   if (accounts) settings.reportSuites = Object.fromEntries(Object.entries(accounts).map(([env, rs]) => [env, (rs ?? []).join(',')]));
   const tp = (a.trackerProperties ?? {}) as Settings;
   if (typeof tp.trackingServer === 'string') settings.trackingServer = tp.trackingServer;
+  // AppMeasurement sends to trackingServerSecure on a secure page (a data element token is left to the page's offtagConfig).
+  if (typeof tp.trackingServerSecure === 'string' && tp.trackingServerSecure && !tp.trackingServerSecure.includes('%')) settings.trackingServerSecure = tp.trackingServerSecure;
   if (a.euComplianceEnabled === true && typeof a.trackingCookieName === 'string') settings.trackingConsentCookie = a.trackingCookieName;
   else settings.trackingConsentCookie = '';
   // A currency from a data element reaches the beacon through the tracker (`s.currencyCode`); the setting is for automatic link tracking's hits.

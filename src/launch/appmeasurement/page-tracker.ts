@@ -24,6 +24,18 @@ export const installPageAnalytics = (): void => {
   // makes the build's name keeper wrap the function in a helper offtag.js does not have.
   const w = window as unknown as Record<string, any>;
   if (w.__offtagAnalytics) return;
+  // The build's name keeper leaves `__name(fn, "name")` around a library's named functions in the
+  // page reads; offtag.js has no such helper, so the page gets one that only names the function.
+  if (typeof w.__name !== 'function') {
+    w.__name = function (fn: unknown, value: string) {
+      try {
+        Object.defineProperty(fn, 'name', { value, configurable: true });
+      } catch {
+        /* a function whose name cannot be set keeps its own */
+      }
+      return fn;
+    };
+  }
   const h: Record<string, any> = {};
   const s: Record<string, any> = { contextData: {}, version: '2.27.0' };
   const api: Record<string, any> = { s };
