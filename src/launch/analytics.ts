@@ -24,7 +24,7 @@ import { installPlugins, type PluginInit } from './appmeasurement/plugins.ts';
 import { createAppMeasurement, getQueryParam, plainValues, setPath, type AppMeasurement } from './appmeasurement/tracker.ts';
 import type { PageOp, PageRecord } from './appmeasurement/page-tracker.ts';
 import { conditionKey, pageValue } from '../worker-engine/core/page-reads.ts';
-import { action, asString, type ActionOptions, type Ctx } from './types.ts';
+import { action, asString, type ActionOptions, type Ctx, type LaunchRule } from './types.ts';
 import { elementOf, runBlock, turbineEvent, virtualPage, type LaunchServices, type WorkerBlock } from './virtual-page.ts';
 
 /** An eVar or prop as Set Variables stores it: a value, or an alias (`D=` copy) of another eVar or prop. */
@@ -346,4 +346,39 @@ export { getQueryParam };
 export function launchServices(options: { visitor?: VisitorOptions } = {}): ServicesDef<LaunchServices> {
   const adobe = adobeServices(options);
   return { create: (ctx) => ({ ...adobe.create(ctx), page: ctx.page }), ...(adobe.hooks ? { hooks: adobe.hooks } : {}) };
+}
+
+/** The name of the rule that hands page blocks their data elements' values (pageValuesRule). */
+export const PAGE_VALUES_RULE = 'Analytics custom code on the page: data element values';
+
+/**
+ * Analytics custom code that runs on the page reads data elements with `_satellite.getVar`, which
+ * there answers with the values the worker last sent. This rule, with each page event but the
+ * Analytics rules' own, sends the values of the data elements such blocks name, so that a block
+ * run with the next event's snapshot reads them as of the event before (never this event's own: the
+ * worker computes those after the snapshot).
+ */
+export function pageValuesRule(names: string[]): LaunchRule {
+  return {
+    name: PAGE_VALUES_RULE,
+    events: [{ type: 'library-loaded' }, { type: 'dom-ready' }, { type: 'window-loaded' }],
+    order: Number.MIN_SAFE_INTEGER,
+    conditions: [],
+    actions: [
+      {
+        name: 'Send the page the values its Analytics blocks read',
+        fn: (ctx) => {
+          const values: Record<string, unknown> = {};
+          for (const n of names) {
+            try {
+              values[n] = ctx.get(n);
+            } catch {
+              /* a data element that fails has no value, as under turbine */
+            }
+          }
+          ctx.emit({ type: 'vars', values });
+        },
+      },
+    ],
+  };
 }

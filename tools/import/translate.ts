@@ -134,9 +134,13 @@ class Translator {
     this.ruleSetupIndex = undefined;
   }
 
+  /** Data elements the Analytics blocks run on the page name (`_satellite.getVar('…')`): the worker sends their values ahead. */
+  readonly pageBlockValues = new Set<string>();
+
   /** Adds a page condition (a page record the worker replays) to the current rule; its index. */
   pageRecordCondition(code: string): number {
     this.analyticsOnPage = true;
+    for (const m of code.matchAll(/getVar\(\s*(['"])([^'"]+)\1/g)) this.pageBlockValues.add(m[2]!);
     this.rulePageConditions.push(`launch.pageCondition(${code})`);
     return this.ruleConditionCount + this.rulePageConditions.length - 1;
   }
@@ -320,6 +324,8 @@ class Translator {
         return `launch.customCode(${factory}, ${f}${sideEffects || readsDataLayer ? `, ${sideEffects}` : ''}${readsDataLayer ? ', true' : ''})`;
       }
       default:
+        // The ECID extension's data element: the visitor's MCMID once the visitor service knows it.
+        if (de.modulePath === 'adobe-mcid/src/lib/dataElements/ecid.js') return `launch.ecidValue(${f})`;
         return skip(`${de.modulePath} is not a data element type the import supports`);
     }
   }
@@ -759,6 +765,8 @@ export function translate(c: LaunchContainer, o: TranslateOptions): Translation 
   const ecidVars = ecidVariables((ecidSettings?.variables ?? []) as Array<{ name: string; value: unknown }>, extras);
 
   const ecid = Boolean(c.extensions?.['adobe-mcid']);
+  if (t.setupPlacement?.where === 'page') for (const m of (t.setupCode ?? '').matchAll(/getVar\(\s*(['"])([^'"]+)\1/g)) t.pageBlockValues.add(m[2]!);
+  const pageValues = [...t.pageBlockValues].filter((n) => t.imported.has(n));
   if (t.pageBlocks.size) settings[PAGE_CODE_SETTING] = `/${o.name}.page-code.js`;
   const source = `// @ts-nocheck -- the custom code blocks below are the library's own JavaScript, kept as written.
 /**
@@ -779,7 +787,7 @@ export const container = defineContainer({
   dataElements: launch.dataElements({
 ${deCode.map((d) => '    ' + indent(d, '    ')).join(',\n')}
   }),
-  rules: () => [${ecid ? '\n    // The Experience Cloud ID Service extension starts with the library, before every rule.\n    launch.ecidRule(' + (ecidVars.length ? q(ecidVars) : '') + '),' : ''}${t.visitorTracking ? "\n    // Core's visitor tracking counts this page view when the library loads, before every rule.\n    launch.visitorTrackingRule()," : ''}
+  rules: () => [${ecid ? '\n    // The Experience Cloud ID Service extension starts with the library, before every rule.\n    launch.ecidRule(' + (ecidVars.length ? q(ecidVars) : '') + '),' : ''}${t.visitorTracking ? "\n    // Core's visitor tracking counts this page view when the library loads, before every rule.\n    launch.visitorTrackingRule()," : ''}${pageValues.length ? `\n    // The data elements the Analytics custom code run on the page reads, sent ahead with each page event.\n    launch.pageValuesRule(${q(pageValues)}),` : ''}
 ${ruleCode.map((r) => '    ' + indent(r, '    ')).join(',\n')}
   ],
 });
