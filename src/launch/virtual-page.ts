@@ -175,15 +175,21 @@ function define(w: VirtualWindow, current: () => { ctx: Ctx | DCtx; page?: PageI
 }
 
 /**
- * The window a block of this event runs against: the engine's own for a rule (kept between
- * events), a fresh one for a data element or condition.
+ * The window a block of this event runs against: the engine's own, kept between events and shared
+ * by rules and data elements (what a block assigns to it, `window.s`, is there for the others).
  */
 export function virtualPage(ctx: Ctx | DCtx): VirtualWindow {
   const services = 'services' in ctx ? (ctx.services as LaunchServices) : undefined;
   const page = 'page' in ctx ? (ctx as DCtx).page : services?.page;
   const element = (ctx.event as { element?: ElementInfo }).element;
-  const key = services as object | undefined;
+  // One window per engine: a data element's context has no services, but the engine's settings object is its too.
+  const key = (services ?? ctx.settings) as object | undefined;
   let w = key ? windows.get(key) : undefined;
+  if (!w && services && windows.has(ctx.settings)) {
+    // A data element made the window first: the rule's takes it over.
+    w = windows.get(ctx.settings)!;
+    windows.set(services, w);
+  }
   if (!w) {
     w = {};
     const holder = { ctx, page, services, element };
@@ -191,11 +197,12 @@ export function virtualPage(ctx: Ctx | DCtx): VirtualWindow {
     (w as { __current?: typeof holder }).__current = holder;
     Object.defineProperty(w, '__current', { enumerable: false });
     if (key) windows.set(key, w);
+    windows.set(ctx.settings, w);
   }
   const holder = (w as { __current: { ctx: Ctx | DCtx; page?: PageInfo; services?: LaunchServices; element?: ElementInfo } }).__current;
   holder.ctx = ctx;
-  holder.page = page;
-  holder.services = services;
+  holder.page = page ?? holder.page;
+  holder.services = services ?? holder.services;
   holder.element = element;
   return w;
 }
