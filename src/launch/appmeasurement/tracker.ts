@@ -8,7 +8,7 @@
  * context) and in tests.
  */
 import type { AnalyticsHit } from '../../worker-engine/services.ts';
-import { queryKeyOf } from '../../worker-engine/analytics/variables.ts';
+import { queryKeyOf, settingKeyOf } from '../../worker-engine/analytics/variables.ts';
 
 /** Where the tracker reads the page and sends its hits. */
 export interface TrackerHost {
@@ -156,7 +156,7 @@ export function createAppMeasurement(account: string, host: TrackerHost): AppMea
     const vars: Record<string, string> = {};
     for (const [k, v] of Object.entries(s)) {
       if (!v || typeof v === 'function' || typeof v === 'object') continue;
-      if (queryKeyOf(k)) vars[k] = String(v);
+      if (queryKeyOf(k) || settingKeyOf(k)) vars[k] = String(v);
     }
     const contextData: Record<string, string> = {};
     for (const [k, v] of Object.entries(s.contextData ?? {})) {

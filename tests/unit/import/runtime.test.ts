@@ -37,9 +37,9 @@ describe('Analytics actions', () => {
     await launch.sendBeacon(analytics, { type: 'page' }).fn(c);
     await launch.clearVariables(analytics).fn(c);
     await launch.sendBeacon(analytics, { type: 'link', linkName: '' }).fn(c);
-    expect(hits[0]).toEqual({ type: 't', vars: { channel: 'Safety', eVar9: 'global', campaign: 'spring', pageName: 'Home', eVar1: '7', prop1: 'D=v1', hier1: 'a|Home', events: 'event49,event2=3,event3:x', pageURL: 'https://www.example.com/p?q=1' } });
+    expect(hits[0]).toEqual({ type: 't', vars: { charSet: 'UTF-8', channel: 'Safety', eVar9: 'global', campaign: 'spring', pageName: 'Home', eVar1: '7', prop1: 'D=v1', hier1: 'a|Home', events: 'event49,event2=3,event3:x', pageURL: 'https://www.example.com/p?q=1' } });
     // The global properties were cleared with the rest; pageName stays (AppMeasurement keeps it).
-    expect(hits[1]).toEqual({ type: 'tl', linkType: 'o', linkName: 'link clicked', vars: { pageName: 'Home', pageURL: 'https://www.example.com/p?q=1' }, linkTrackVars: 'eVar1,eVar2,prop1,prop2,hier1,events,channel,eVar9,campaign', linkTrackEvents: 'event49,event2,event3,' });
+    expect(hits[1]).toEqual({ type: 'tl', linkType: 'o', linkName: 'link clicked', vars: { charSet: 'UTF-8', pageName: 'Home', pageURL: 'https://www.example.com/p?q=1' }, linkTrackVars: 'eVar1,eVar2,prop1,prop2,hier1,events,channel,eVar9,campaign', linkTrackEvents: 'event49,event2,event3,' });
   });
 
   it('a link beacon tracks the variables and events the extension listed, and the custom code can change the list', async () => {
@@ -50,7 +50,7 @@ describe('Analytics actions', () => {
     }) as never;
     await launch.setVariables({}, { pageName: 'p', eVars: [{ name: 'eVar3', type: 'value', value: '%ids%' }], events: [{ name: 'event49' }] }, code).fn(c);
     await launch.sendBeacon({}, { type: 'link', linkType: 'e', linkName: '%ids%' }).fn(c);
-    expect(hits).toEqual([{ type: 'tl', linkType: 'e', linkName: 'a,b', vars: { pageName: 'p', eVar3: 'a,b', events: 'event49', list1: 'l', pageURL: 'https://www.example.com/p?q=1' }, linkTrackVars: 'eVar3,events,list1', linkTrackEvents: 'event49,' }]);
+    expect(hits).toEqual([{ type: 'tl', linkType: 'e', linkName: 'a,b', vars: { charSet: 'UTF-8', pageName: 'p', eVar3: 'a,b', events: 'event49', list1: 'l', pageURL: 'https://www.example.com/p?q=1' }, linkTrackVars: 'eVar3,events,list1', linkTrackEvents: 'event49,' }]);
   });
 
   it('customSetup runs once with the window as this and s, after the global properties; doPlugins runs on every beacon and its abort cancels one', async () => {
