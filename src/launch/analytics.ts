@@ -337,8 +337,6 @@ export function sendBeacon(options: AnalyticsOptions, b: BeaconOptions, o?: Acti
   }, o);
 }
 
-/** The page read that installs the page-side `s` (page-tracker.ts), a data element read before the rules' page reads. */
-export { installPageAnalytics } from './appmeasurement/page-tracker.ts';
 
 export { getQueryParam };
 

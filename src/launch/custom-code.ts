@@ -3,11 +3,12 @@
  * environment) and `sessionStorage` made of the engine's context, and the turbine event.
  */
 import { safeDecode } from '../worker-engine/core/cookies.ts';
+import { turbineEvent } from '../page-side/event.ts';
 import { safeJson } from '../worker-engine/core/safe-json.ts';
 import type { CookieJar, SessionStore } from '../worker-engine/core/types.ts';
 import type { Settings } from '../worker-engine/core/settings.ts';
 import { DAY_MS, type Ctx, type DCtx, type Name } from './types.ts';
-import { runBlock, turbineEvent, type WorkerBlock } from './virtual-page.ts';
+import { runBlock, turbineEvent as blockEvent, type WorkerBlock } from './virtual-page.ts';
 
 export interface SatelliteShim {
   getVar(name: string): unknown;
@@ -27,6 +28,7 @@ export interface LaunchEvent {
   $rule: { name: string };
   identifier?: string;
   detail?: unknown;
+  [k: string]: unknown;
 }
 
 
@@ -66,13 +68,9 @@ export function storageShim(session: SessionStore): StorageShim {
   };
 }
 
+/** Turbine's event for custom code: the same shape on the page (src/page-side/event.ts), with the rule. */
 export function launchEvent(event: DCtx['event'], rule: string): LaunchEvent {
-  const type = event.type === 'direct-call' ? 'core.direct-call' : `core.${event.type}`;
-  return {
-    $type: type,
-    $rule: { name: rule },
-    ...(event.type === 'direct-call' ? { identifier: event.id, detail: event.detail } : {}),
-  };
+  return { ...turbineEvent(event), $rule: { name: rule } } as LaunchEvent;
 }
 
 /**
@@ -83,5 +81,5 @@ export type Factory = WorkerBlock;
 
 /** Runs a worker block with the turbine event; `this` is the event's element. */
 export function run(factory: Factory, ctx: DCtx | Ctx, rule: string): unknown {
-  return runBlock(factory, ctx, 'element', [turbineEvent(ctx, rule)]);
+  return runBlock(factory, ctx, 'element', [blockEvent(ctx, rule)]);
 }

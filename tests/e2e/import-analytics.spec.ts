@@ -71,7 +71,7 @@ test('the imported Analytics custom code sends the beacons AppMeasurement sends 
   test.skip(!appMeasurement, 'OFFTAG_APPMEASUREMENT_REPO names no AppMeasurement.js (the file, or a clone of Adobe\'s appmeasurement repository)');
   test.setTimeout(180_000);
   const { lines } = runImport({ library: LIBRARY, out: OUT });
-  expect(lines.at(-1)).toBe('2 rules entirely in the worker, 1 rules partly on the page, 0 items not imported.');
+  expect(lines.at(-1)).toBe('data elements: 4 worker, 0 on the page, 0 not imported; rules: 2 in the worker, 1 partly on the page, 0 not imported; 0 actions not imported; 0 other items not imported.');
   const built = await buildLibrary({ container: `${OUT}/container.ts`, env: 'production', out: 'dist/test-builds/import-analytics' });
   expect(built.problems).toEqual([]);
   await resetServers(request);

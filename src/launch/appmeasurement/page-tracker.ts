@@ -8,8 +8,8 @@
  * (src/launch/analytics.ts). The page `s` lives as long as the page, so what a page `customSetup`
  * defines on it (helpers, `doPlugins`) is there for the blocks after it.
  *
- * `installPageAnalytics` is written into offtag.js as its source text (a data element's page read,
- * run before the rules' page reads), so it uses nothing from around it.
+ * `installPageAnalytics` is written into offtag.js as its source text (the import writes it as the
+ * container's first page read, run before the rules' page reads), so it uses nothing from around it.
  */
 
 /** A page block's record: `['set', name, value]` (value undefined: removed), `['t']`, `['tl', type, name]`, `['clear']`; `error` when it threw. */
@@ -24,18 +24,6 @@ export const installPageAnalytics = (): void => {
   // makes the build's name keeper wrap the function in a helper offtag.js does not have.
   const w = window as unknown as Record<string, any>;
   if (w.__offtagAnalytics) return;
-  // The build's name keeper leaves `__name(fn, "name")` around a library's named functions in the
-  // page reads; offtag.js has no such helper, so the page gets one that only names the function.
-  if (typeof w.__name !== 'function') {
-    w.__name = function (fn: unknown, value: string) {
-      try {
-        Object.defineProperty(fn, 'name', { value, configurable: true });
-      } catch {
-        /* a function whose name cannot be set keeps its own */
-      }
-      return fn;
-    };
-  }
   const h: Record<string, any> = {};
   const s: Record<string, any> = { contextData: {}, version: '2.27.0' };
   const api: Record<string, any> = { s };
@@ -143,9 +131,6 @@ export const installPageAnalytics = (): void => {
       return { ops, error: x instanceof Error ? x.name + ': ' + x.message : String(x) };
     }
   };
-  h.event = function (e: { type: string; id?: string; detail?: unknown }, el?: Element) {
-    return e.type === 'direct-call' ? { $type: 'core.direct-call', identifier: e.id, detail: e.detail, element: el } : { $type: 'core.' + e.type, element: el };
-  };
   /** Hands over the extension's customSetup (a page read with each event: the first one is kept). */
   api.define = function (fn: (s: object) => void) {
     if (!setupFn) setupFn = fn;
@@ -162,10 +147,10 @@ export const installPageAnalytics = (): void => {
       });
     return setupRecord;
   };
-  /** A Set Variables custom code block: `this` the element, `(event, s)`. */
-  api.run = function (fn: (e: object, s: object) => void, e: { type: string }, el?: Element) {
+  /** A Set Variables custom code block: `this` the element, `(event, s)` (the page read's turbine-shaped event). */
+  api.run = function (fn: (e: object, s: object) => void, event: object, el?: Element) {
     return h.record(function () {
-      fn.call(el, h.event(e, el), s);
+      fn.call(el, event, s);
     });
   };
   /** doPlugins, for a beacon of this event: `linkType` set as AppMeasurement sets it for a link call. */

@@ -94,7 +94,7 @@ describe('the page-side s', () => {
         s.prop1 = 'after';
         delete s.pageName;
       },
-      { type: 'direct-call', id: 'x' },
+      { $type: 'core.direct-call' },
     );
     expect(record).toEqual({
       ops: [
@@ -110,6 +110,6 @@ describe('the page-side s', () => {
     expect(api.plugins('o', 'n').ops).toContainEqual(['set', 'prop9', 'undefined:o']);
     expect(api.run(() => {
       throw new TypeError('no');
-    }, { type: 'dom-ready' })).toEqual({ ops: [], error: 'TypeError: no' });
+    }, { $type: 'core.dom-ready' })).toEqual({ ops: [], error: 'TypeError: no' });
   });
 });
