@@ -228,7 +228,7 @@ export function trackerFor(ctx: Ctx, options: AnalyticsOptions, page: PageParts 
         return '';
       }
     },
-    cookieDomain: () => services.page?.cookieDomain ?? '',
+    cookieDomain: () => services.pageInfo?.cookieDomain ?? '',
     now: () => Date.now(),
     send: (hit) => {
       const c = state.ctx;
@@ -343,7 +343,7 @@ export { getQueryParam };
 /** Adobe's services for an imported Launch container, with the page facts its custom code reads in the worker. */
 export function launchServices(options: { visitor?: VisitorOptions } = {}): ServicesDef<LaunchServices> {
   const adobe = adobeServices(options);
-  return { create: (ctx) => ({ ...adobe.create(ctx), page: ctx.page }), ...(adobe.hooks ? { hooks: adobe.hooks } : {}) };
+  return { create: (ctx) => ({ ...adobe.create(ctx), pageInfo: ctx.page }), ...(adobe.hooks ? { hooks: adobe.hooks } : {}) };
 }
 
 /** The name of the rule that hands page blocks their data elements' values (pageValuesRule). */

@@ -16,7 +16,7 @@ import type { Ctx, DCtx } from './types.ts';
 
 /** The services of an imported Launch container: Adobe's, and the page facts its custom code reads. */
 export interface LaunchServices extends Services {
-  page?: PageInfo;
+  pageInfo?: PageInfo;
 }
 
 export type VirtualWindow = Record<string, any>;
@@ -180,7 +180,7 @@ function define(w: VirtualWindow, current: () => { ctx: Ctx | DCtx; page?: PageI
  */
 export function virtualPage(ctx: Ctx | DCtx): VirtualWindow {
   const services = 'services' in ctx ? (ctx.services as LaunchServices) : undefined;
-  const page = 'page' in ctx ? (ctx as DCtx).page : services?.page;
+  const page = 'page' in ctx && !('services' in ctx) ? (ctx as DCtx).page : services?.pageInfo;
   const element = (ctx.event as { element?: ElementInfo }).element;
   // One window per engine: a data element's context has no services, but the engine's settings object is its too.
   const key = (services ?? ctx.settings) as object | undefined;

@@ -17,7 +17,7 @@ function ctx(o: { url?: string; values?: Record<string, unknown>; event?: object
     cookies: { get: (n: string) => jar[n], all: () => ({ ...jar }), set: (n: string, v: string, op: object) => void writes.push([n, v, op]) },
     session: { get: () => null, set: () => {} },
     get: (n: string) => o.values?.[n],
-    services: { analytics: {}, visitor: {}, page: { userAgent: 'UA', language: 'fr-CA', screen: { width: 1, height: 2, colorDepth: 24 }, cookieDomain: '', cookiesEnabled: true } },
+    services: { analytics: {}, visitor: {}, pageInfo: { userAgent: 'UA', language: 'fr-CA', screen: { width: 1, height: 2, colorDepth: 24 }, cookieDomain: '', cookiesEnabled: true } },
     log: () => {},
   };
   return { c: c as never, writes };
