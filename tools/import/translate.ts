@@ -157,6 +157,9 @@ class Translator {
     this.ruleSetupIndex = undefined;
   }
 
+  /** Data elements whose code writes (cookies, storage): never read ahead of their own time. */
+  readonly sideEffectElements = new Set<string>();
+
   /** Data elements the Analytics blocks run on the page name (`_satellite.getVar('…')`): the worker sends their values ahead. */
   readonly pageBlockValues = new Set<string>();
 
@@ -370,6 +373,7 @@ class Translator {
         const placed = this.placeRead(s.source, s, notes, 'data element');
         if ('read' in placed) return `launch.pageCustomCode(${placed.read}, ${f})`;
         const { factory, sideEffects, readsDataLayer } = placed;
+        if (sideEffects) this.sideEffectElements.add(name);
         return `launch.customCode(${factory}, ${f}${sideEffects || readsDataLayer ? `, ${sideEffects}` : ''}${readsDataLayer ? ', true' : ''})`;
       }
       default:
@@ -921,7 +925,8 @@ export function translate(c: LaunchContainer, o: TranslateOptions): Translation 
 
   const ecid = Boolean(c.extensions?.['adobe-mcid']);
   if (t.setupPlacement?.where === 'page') for (const m of (t.setupCode ?? '').matchAll(/getVar\(\s*(['"])([^'"]+)\1/g)) t.pageBlockValues.add(m[2]!);
-  const pageValues = [...t.pageBlockValues].filter((n) => t.imported.has(n));
+  // Not one that writes or is stored: reading it ahead would write, or store, at a time turbine does not.
+  const pageValues = [...t.pageBlockValues].filter((n) => t.imported.has(n) && !t.sideEffectElements.has(n) && !c.dataElements?.[n]?.storageDuration);
   const source = `// @ts-nocheck -- the custom code blocks below are the library's own JavaScript, kept as written.
 /**
  * Imported by \`offtag import\` from a Launch library (property ${q(c.property?.name ?? '')}, turbine ${String(c.buildInfo?.turbineVersion ?? '?')}).

@@ -99,6 +99,8 @@ export const installPageAnalytics = (): void => {
     seen = h.values();
   };
   s.registerPreTrackCallback = s.registerPostTrackCallback = function () {};
+  // AppMeasurement's ActivityMap module, whose link and region a customSetup may wrap.
+  s.ActivityMap = { link: function () {}, region: function () {} };
   s.loadModule = function (n: string) {
     s[n] = s[n] || {};
   };
