@@ -100,7 +100,8 @@ export const installPageAnalytics = (): void => {
   };
   s.registerPreTrackCallback = s.registerPostTrackCallback = function () {};
   // AppMeasurement's ActivityMap module, whose link and region a customSetup may wrap.
-  s.ActivityMap = { link: function () {}, region: function () {} };
+  s.ActivityMap = {};
+  s.ActivityMap.link = s.ActivityMap.region = function () {};
   s.loadModule = function (n: string) {
     s[n] = s[n] || {};
   };
