@@ -134,6 +134,38 @@ export const installPageAnalytics = (): void => {
       return { ops, error: x instanceof Error ? x.name + ': ' + x.message : String(x) };
     }
   };
+  // VisitorAPI's `Visitor`, which the ECID extension puts on a turbine page and page blocks call
+  // (`Visitor.getInstance(org).getMarketingCloudVisitorID()`), when the page has none: its getters
+  // answer at once from the AMCV cookie the worker keeps, `setCustomerIDs` goes to the worker's
+  // visitor service (offtag.js's `ask`). offtag-visitor.js, when a site loads it, replaces it.
+  if (!w.Visitor) {
+    const V: Record<string, any> = {};
+    V.getInstance = function (org: string) {
+      const instance: Record<string, any> = { marketingCloudOrgID: org };
+      instance.field = function (name: string) {
+        return function (cb?: unknown) {
+          const raw = h.cookieRead('AMCV_' + org);
+          const parts = String(raw || '').split('|');
+          const at = parts.indexOf(name);
+          const v = at >= 0 ? parts[at + 1] || '' : '';
+          if (typeof cb === 'function') cb(v);
+          return v;
+        };
+      };
+      instance.getMarketingCloudVisitorID = instance.field('MCMID');
+      instance.getAnalyticsVisitorID = instance.field('MCAID');
+      instance.getAudienceManagerLocationHint = instance.getLocationHint = instance.field('MCAAMLH');
+      instance.getAudienceManagerBlob = instance.field('MCAAMB');
+      instance.isAllowed = function () {
+        return true;
+      };
+      instance.setCustomerIDs = function (ids: unknown, hash?: unknown) {
+        if (w.offtag && typeof w.offtag.ask === 'function') w.offtag.ask({ type: 'service-call', service: 'visitor', method: 'setCustomerIDs', args: [ids, hash] }).catch(function () {});
+      };
+      return instance;
+    };
+    w.Visitor = V;
+  }
   /** Hands over the extension's customSetup (a page read with each event: the first one is kept). */
   api.define = function (fn: (s: object) => void) {
     if (!setupFn) setupFn = fn;

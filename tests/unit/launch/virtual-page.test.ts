@@ -2,6 +2,7 @@
  * The page as worker custom code sees it (src/launch/virtual-page.ts), and the page-side `s`
  * that records what a block needing the page does (src/launch/appmeasurement/page-tracker.ts).
  */
+import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { installPageAnalytics } from '../../../src/launch/appmeasurement/page-tracker.ts';
 import { elementOf, pageGlobalElement, runBlock, virtualPage, type WorkerBlock } from '../../../src/launch/virtual-page.ts';
@@ -111,5 +112,13 @@ describe('the page-side s', () => {
     expect(api.run(() => {
       throw new TypeError('no');
     }, { $type: 'core.dom-ready' })).toEqual({ ops: [], error: 'TypeError: no' });
+  });
+});
+
+describe('the page-side s as the import writes it', () => {
+  it('is source text offtag.js can run: as the import compiles it (tsx), no function of it is wrapped in a name helper offtag.js lacks', () => {
+    const source = execFileSync(process.execPath, ['--import', 'tsx', '-e', "import('./src/launch/appmeasurement/page-tracker.ts').then((m) => process.stdout.write(String(m.installPageAnalytics)))"], { encoding: 'utf8' });
+    expect(source).toMatch(/__offtagAnalytics/);
+    expect(source).not.toMatch(/__name\(/);
   });
 });
