@@ -925,8 +925,8 @@ export function translate(c: LaunchContainer, o: TranslateOptions): Translation 
 
   const ecid = Boolean(c.extensions?.['adobe-mcid']);
   if (t.setupPlacement?.where === 'page') for (const m of (t.setupCode ?? '').matchAll(/getVar\(\s*(['"])([^'"]+)\1/g)) t.pageBlockValues.add(m[2]!);
-  // Not one that writes or is stored: reading it ahead would write, or store, at a time turbine does not.
-  const pageValues = [...t.pageBlockValues].filter((n) => t.imported.has(n) && !t.sideEffectElements.has(n) && !c.dataElements?.[n]?.storageDuration);
+  // Not one that writes, or is kept for the session or the visitor: reading it ahead would write at a time turbine does not.
+  const pageValues = [...t.pageBlockValues].filter((n) => t.imported.has(n) && !t.sideEffectElements.has(n) && !['session', 'visitor'].includes(String(c.dataElements?.[n]?.storageDuration ?? '')));
   const source = `// @ts-nocheck -- the custom code blocks below are the library's own JavaScript, kept as written.
 /**
  * Imported by \`offtag import\` from a Launch library (property ${q(c.property?.name ?? '')}, turbine ${String(c.buildInfo?.turbineVersion ?? '?')}).
