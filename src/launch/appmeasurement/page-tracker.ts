@@ -166,6 +166,14 @@ export const installPageAnalytics = (): void => {
     };
     w.Visitor = V;
   }
+  // Turbine's deprecated `_satellite.notify(message, level)`, which Analytics code still calls: a log line.
+  if (w._satellite && typeof w._satellite.notify !== 'function') {
+    w._satellite.notify = function (message: unknown, level?: number) {
+      const logger = w._satellite.logger || {};
+      const log = level === 5 ? logger.error : level === 4 ? logger.warn : logger.log;
+      if (typeof log === 'function') log.call(logger, message);
+    };
+  }
   /** Hands over the extension's customSetup (a page read with each event: the first one is kept). */
   api.define = function (fn: (s: object) => void) {
     if (!setupFn) setupFn = fn;
