@@ -10,6 +10,7 @@ import vm from 'node:vm';
 import * as acorn from 'acorn';
 import { place, workerFactory, type Placement } from './custom-code.ts';
 import { installPageAnalytics } from '../../src/launch/appmeasurement/page-tracker.ts';
+import { tagContainerMarker } from '../../src/worker-engine/analytics/beacon-url.ts';
 import { isCode, type LaunchComponent, type LaunchContainer, type LaunchDataElement, type LaunchRule, type LaunchValue } from './read.ts';
 import { storedKey } from '../../src/worker-engine/core/types.ts';
 import { ECID_VARIABLES, VISITOR_ATTRIBUTES, VISITOR_COOKIE, VISITOR_SESSION_KEY, workerReadablePath, type ActionOptions, type PageStepOptions, type VisitorAttribute } from '../../src/launch/index.ts';
@@ -795,6 +796,12 @@ function translateRule(t: Translator, r: LaunchRule): { item: ReportItem; code: 
 function analyticsOptions(t: Translator, extras: string[], settings: Record<string, unknown>): string {
   const a = t.c.extensions?.['adobe-analytics']?.settings as Settings | undefined;
   if (!a) return '{}';
+  // The beacon path's marker, as the extension makes it from turbine's build date (`JS-2.27.0-LDQM`).
+  try {
+    if (typeof t.c.buildInfo?.turbineBuildDate === 'string') settings.tagContainerMarker = tagContainerMarker(t.c.buildInfo.turbineBuildDate);
+  } catch {
+    /* a build date that is no date: the engine's own marker */
+  }
   const lib = a.libraryCode as Settings | undefined;
   const accounts = lib?.accounts as Record<string, string[]> | undefined;
   if (accounts) settings.reportSuites = Object.fromEntries(Object.entries(accounts).map(([env, rs]) => [env, (rs ?? []).join(',')]));
