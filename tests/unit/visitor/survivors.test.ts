@@ -21,9 +21,9 @@ describe('the service built on its first use (adobeServices)', () => {
   it('builds with the fixed options and those configured before its first use; refuses configuration after', async () => {
     const ctx = makeContext({ fetch: () => idReply() });
     const svc = createLateVisitorService(ctx, { cookieLifetime: 'SESSION' });
-    expect(svc.configure({ cookieDomain: 'shop.example' })).toBe(true);
+    expect(svc.configure!({ cookieDomain: 'shop.example' })).toBe(true);
     expect(svc.orgId).toBe(ORG);
-    expect(svc.configure({ cookieDomain: 'late.example' })).toBe(false);
+    expect(svc.configure!({ cookieDomain: 'late.example' })).toBe(false);
     await svc.start();
     expect(idCalls(ctx)).toHaveLength(1);
     expect((await svc.getVisitorValues()).MCMID).toBe(MID);
