@@ -1,10 +1,20 @@
 /**
  * One page event, start to end: the direct-call id made a string, the data elements resolved on
- * the event's snapshot, `setVar` / `getVar` / facade calls answered, the container's click hook,
- * the rules that listen in their order, and the values sent to the page for `getVar`.
+ * the event's snapshot and sent to the page for `getVar`, `setVar` / `getVar` / facade calls
+ * answered, the container's click hook, and the rules that listen, in their order, on the rule
+ * queue.
+ *
+ * The rule queue is turbine's (Adobe's Launch runtime with rule component sequencing): one queue
+ * for the whole page, so a rule an event triggers starts only once every rule triggered before it,
+ * by any event, has completed. A Library Loaded rule whose action waits (for the network, a
+ * promise) holds the Page Bottom and DOM Ready rules behind it, as under turbine. Work queued
+ * behind a wait for the world does not hold the dispatch (engine.ts): it runs in the dispatch of
+ * the input that ends the wait.
  */
 import type { EngineEvent } from '../../protocol.ts';
 import { createResolver, type Resolver } from './data-elements.ts';
+import { inputFailed } from './failures.ts';
+import { safeJson } from './safe-json.ts';
 import { withEventTokens } from './event-tokens.ts';
 import { rulesFor, runRule } from './rules.ts';
 import { replaceTokens } from './tokens.ts';
@@ -22,12 +32,37 @@ export interface EventDeps<N extends string, S> {
   hooks(): ContainerHooks;
 }
 
-export function createEventHandler<N extends string, S>({ container, ctx, services, hooks }: EventDeps<N, S>): (event: EngineEvent) => Promise<void> {
+export interface EventHandler {
+  /** Handles one page event; resolves once its rules have completed (they may wait on the queue). */
+  handle(event: EngineEvent): Promise<void>;
+  /** Events whose rules are queued or running: their beacons are not made yet (the acknowledgements wait for them). */
+  pending(): number;
+}
+
+export function createEventHandler<N extends string, S>({ container, ctx, services, hooks }: EventDeps<N, S>): EventHandler {
   const { settings, page, cookies, session, emit, log } = ctx;
   const customVars = new Map<string, unknown>();
-  let earlyValuesSent = false;
   const watched = watchedElements(container.rules);
   const watch = watched.length ? createValueWatch(watched) : undefined;
+  /** The page's one rule queue, and how many events' rules are on it. */
+  let queue: Promise<void> = Promise.resolve();
+  let queued = 0;
+  /** The pure values sent with the events so far, as JSON (`publishPureValues`). */
+  const published = new Map<string, string>();
+  /** Page Bottom fired (by `_satellite.pageBottom()`, else just before DOM Ready): it fires once. */
+  let pageBottom = false;
+
+  /** `work` once every rule queued before it has completed; a failure is said and the queue goes on. */
+  const enqueue = (event: EngineEvent, work: () => Promise<void>): Promise<void> => {
+    queued++;
+    const snapshot = ctx.snapshot();
+    const run = queue
+      .then(work)
+      .catch((err: unknown) => log('error', inputFailed({ type: 'event', event, snapshot }, err)))
+      .finally(() => void queued--);
+    queue = run;
+    return run;
+  };
 
   const normalise = (event: EngineEvent): EngineEvent => {
     if (event.type !== 'direct-call') return event;
@@ -54,20 +89,32 @@ export function createEventHandler<N extends string, S>({ container, ctx, servic
   });
 
   /**
-   * `_satellite.getVar` right after the script tag: with the first lifecycle event, every data
-   * element without side effects is evaluated on that event's snapshot and its value sent to the
-   * page. Quietly: a value missing this early logs nothing (the rules that read it later do).
-   * Elements whose reading writes (`sideEffects`) wait for the rules that read them.
+   * What `_satellite.getVar` answers: with each page event, every data element without side
+   * effects is evaluated on that event's snapshot and its value sent to the page, before the
+   * event's rules run (they may wait on the queue) — so the page holds the latest value of each,
+   * as turbine's getVar computes one when it is called. Quietly: a value missing or a read that
+   * fails logs nothing here (the rules that read the element log it). Elements whose reading
+   * writes (`sideEffects`) are sent once a rule has read them.
    */
-  const publishEarlyValues = (event: EngineEvent) => {
+  const publishPureValues = (event: EngineEvent) => {
     const all = container.dataElements as Record<string, DataElement<N>>;
     const pure = Object.fromEntries(
       Object.entries(all).map(([name, de]) => [name, de.sideEffects ? ({ type: 'constant', value: undefined } as DataElement<N>) : de]),
     ) as Record<N, DataElement<N>>;
     const early = createResolver(pure, { settings, page, snapshot: ctx.snapshot(), event, cookies, session, log: () => {}, customVars });
+    // Only what changed since the last event's: most events change few values, and an unchanged batch is not sent at all.
     const values: Record<string, unknown> = {};
-    for (const [name, de] of Object.entries(all)) if (!de.sideEffects) values[name] = early.get(name as N);
-    if (Object.keys(values).length) emit({ type: 'vars', values });
+    let changed = false;
+    for (const name of Object.keys(all)) {
+      if (all[name]!.sideEffects) continue;
+      const value = early.get(name as N);
+      const json = safeJson(value);
+      if (published.get(name) === json) continue;
+      published.set(name, json);
+      values[name] = value;
+      changed = true;
+    }
+    if (changed) emit({ type: 'vars', values });
   };
 
   /** The rules `event` triggers, one after another in their order. */
@@ -92,12 +139,23 @@ export function createEventHandler<N extends string, S>({ container, ctx, servic
     if (changes.length) emit({ type: 'vars', values: resolver.values() });
   };
 
-  return async (raw) => {
-    const event = normalise(raw);
-    const snapshot = ctx.snapshot();
-    const resolver = createResolver(container.dataElements, { settings, page, snapshot, event, cookies, session, log, customVars, random: () => ctx.env.random() });
-    await handle(event, resolver);
-    await checkChanges(resolver);
+  const resolverFor = (event: EngineEvent) =>
+    createResolver(container.dataElements, { settings, page, snapshot: ctx.snapshot(), event, cookies, session, log, customVars, random: () => ctx.env.random() });
+
+  return {
+    pending: () => queued,
+    async handle(raw) {
+      const event = normalise(raw);
+      const resolver = resolverFor(event);
+      // Page Bottom fires before DOM Ready when the page did not call `_satellite.pageBottom()`
+      // (Launch's Core extension fires it at DOMContentLoaded then), on DOM Ready's snapshot.
+      if ((event.type === 'dom-ready' || event.type === 'window-loaded') && !pageBottom) await handle({ type: 'page-bottom' }, resolver);
+      if (event.type === 'page-bottom') {
+        if (pageBottom) return;
+        pageBottom = true;
+      }
+      await handle(event, resolver);
+    },
   };
 
   async function handle(event: EngineEvent, resolver: Resolver<N>): Promise<void> {
@@ -108,40 +166,31 @@ export function createEventHandler<N extends string, S>({ container, ctx, servic
       if (Object.keys(values).length) emit({ type: 'vars', values });
     };
 
-    switch (event.type) {
-      case 'set-var':
-        for (const [k, v] of Object.entries(event.values ?? {})) customVars.set(k, v);
-        emit({ type: 'vars', values: event.values ?? {} });
-        return;
-      case 'get-var': {
-        const value = resolver.has(event.name) ? resolver.get(event.name as N) : undefined;
-        publishValues();
-        emit({ type: 'reply', seq: snapshot.seq, value });
-        return;
-      }
-      case 'service-call': {
-        const seq = snapshot.seq;
-        const answer = hooks().serviceCall?.(event.service, event.method, event.args ?? []);
-        if (!answer) {
-          emit({ type: 'reply', seq, error: `Unknown service "${event.service}".` });
-          return;
-        }
-        // The answer may wait for the network; it travels in whichever batch it is ready in.
+    if (event.type === 'set-var') {
+      for (const [k, v] of Object.entries(event.values ?? {})) customVars.set(k, v);
+      // A data element of that name still answers getVar, as in turbine: only the others are sent.
+      const values = Object.fromEntries(Object.entries(event.values ?? {}).filter(([k]) => !Object.prototype.hasOwnProperty.call(container.dataElements, k)));
+      if (Object.keys(values).length) emit({ type: 'vars', values });
+    } else if (event.type === 'service-call') {
+      const seq = snapshot.seq;
+      const answer = hooks().serviceCall?.(event.service, event.method, event.args ?? []);
+      if (!answer) emit({ type: 'reply', seq, error: `Unknown service "${event.service}".` });
+      // The answer may wait for the network; it travels in whichever batch it is ready in.
+      else
         void answer.then(
           (r) => emit({ type: 'reply', seq, ...r }),
           (err: unknown) => emit({ type: 'reply', seq, error: err instanceof Error ? err.message : String(err) }),
         );
-        return;
-      }
+    } else {
+      publishPureValues(event);
+      if (event.type === 'get-var') emit({ type: 'reply', seq: snapshot.seq, value: resolver.has(event.name) ? resolver.get(event.name as N) : undefined });
+      if (event.type === 'direct-call' && !rulesFor(container.rules, event).length) log('log', unmatchedDirectCall(event.id));
+      if (event.type === 'click') await hooks().onClick?.(event.link);
     }
-
-    if (event.type === 'direct-call' && !rulesFor(container.rules, event).length) log('log', unmatchedDirectCall(event.id));
-    if (event.type === 'click') await hooks().onClick?.(event.link);
-    await runRules(event, resolver);
-    publishValues();
-    if (event.type === 'library-loaded' && !earlyValuesSent) {
-      earlyValuesSent = true;
-      publishEarlyValues(event);
-    }
+    await enqueue(event, async () => {
+      await runRules(event, resolver);
+      publishValues();
+      await checkChanges(resolver);
+    });
   }
 }

@@ -2,7 +2,7 @@
  * The container model (Adobe's: data elements, and rules made of events, conditions and
  * actions) as typed TypeScript, and the context the engine hands to each piece.
  */
-import type { Effect, ElementProperty, EngineEvent, LinkClick, LogLevel, NetResponse, PageInfo, RequestEffect, Snapshot } from '../../protocol.ts';
+import type { DataLayerFlavor, Effect, ElementProperty, EngineEvent, LinkClick, LogLevel, NetResponse, PageInfo, RequestEffect, Snapshot } from '../../protocol.ts';
 import type { Settings } from './settings.ts';
 import type { PageRead } from './page-reads.ts';
 
@@ -128,6 +128,8 @@ export interface DataElementContext<N extends string, X = unknown> {
 
 export type RuleEventSpec =
   | { type: 'library-loaded' }
+  /** `_satellite.pageBottom()`, else just before DOM Ready (Launch's Page Bottom). */
+  | { type: 'page-bottom' }
   | { type: 'dom-ready' }
   | { type: 'window-loaded' }
   | { type: 'direct-call'; id: string }
@@ -167,6 +169,26 @@ export type PageTriggerSpec =
   | { type: 'scroll-depth'; percent: number }
   /** `ms` of page-visible time, then again every `ms`, `limit` times in all (default 1; 0: no limit). */
   | { type: 'timer'; ms: number; limit?: number }
+  /** The URL changed without a page load (`pushState`, `replaceState`, `popstate`, `hashchange`). */
+  | { type: 'history-change' }
+  /** An element matching `selector` (and `properties`) is in the document: once per rule event. */
+  | { type: 'element-exists'; selector: string; properties?: ElementProperty[] }
+  /** The pointer entered an element matching `selector` and stayed on it `delay` ms (default 0: at once). */
+  | ({ type: 'hover'; selector: string; delay?: number } & BubbleOptions)
+  /** An HTML5 video or audio element (matching `selector`) has played `amount` seconds, or `amount` percent of its length. */
+  | ({ type: 'media-time-played'; amount: number; unit?: 'second' | 'percent'; selector?: string } & BubbleOptions)
+  /**
+   * Code on the page decides when the rule fires: the block `block` of the page code script `src`
+   * runs once with a `trigger` function (Launch's Custom Code event); what it passes to `trigger`
+   * is the event's `detail`.
+   */
+  | { type: 'page-code'; block: string; src: string }
+  /**
+   * An object with an `event` pushed into the array `window[global]` (Adobe Client Data Layer's
+   * `adobeDataLayer`, Google Tag Manager's `dataLayer`, Data Layer Manager's): only `event` when
+   * given. `flavor` (default: `acdl` for `adobeDataLayer`, else `gtm`) says how the state is kept.
+   */
+  | { type: 'data-layer-push'; global: string; event?: string; flavor?: DataLayerFlavor }
   /** The data element `name`'s value changed between two snapshots. */
   | { type: 'data-element-change'; name: string };
 

@@ -152,13 +152,17 @@ describe('late batches', () => {
 });
 
 describe('early values and cookies', () => {
-  it('library-loaded sends no empty vars effect when every element has side effects, and early values only once', async () => {
+  it('an event sends no empty vars effect when every element has side effects, and each value again only when it changed', async () => {
     const quiet = engineWith({ dataElements: { w: { type: 'constant', value: 1, sideEffects: true } } });
     const b = await quiet.fire({ type: 'library-loaded' });
     expect(b.effects.filter((e) => e.type === 'vars')).toEqual([]);
     const { fire } = engineWith({ dataElements: { c: { type: 'constant', value: 'x' } } });
     expect((await fire({ type: 'library-loaded' })).effects).toContainEqual({ type: 'vars', values: { c: 'x' } });
     expect((await fire({ type: 'library-loaded' })).effects.filter((e) => e.type === 'vars')).toEqual([]);
+    const layer = engineWith({ dataElements: { t: { type: 'data-layer', path: 'page.type' }, c: { type: 'constant', value: 'x' } } });
+    expect((await layer.fire({ type: 'library-loaded' }, { dataLayer: { page: { type: 'home' } } })).effects).toContainEqual({ type: 'vars', values: { t: 'home', c: 'x' } });
+    expect((await layer.fire({ type: 'dom-ready' }, { dataLayer: { page: { type: 'home' } } })).effects.filter((e) => e.type === 'vars')).toEqual([]);
+    expect((await layer.fire({ type: 'window-loaded' }, { dataLayer: { page: { type: 'cart' } } })).effects).toContainEqual({ type: 'vars', values: { t: 'cart' } });
   });
 
   it('a cookie written with an expiry at or before the engine\'s clock reads as absent in the same event', async () => {
