@@ -219,6 +219,34 @@ export function customCode(factory: Factory, finish: Finish = {}, sideEffects = 
 }
 
 
+const pushStates = new WeakMap<SessionStore, unknown>();
+
+/** Data Layer Manager's Context Aware conversions. */
+export interface ContextAware {
+  convertTrueToOne?: boolean;
+  convertFalseToZero?: boolean;
+  convertUndefinedToZero?: boolean;
+}
+
+/**
+ * Data Layer Manager's Context Aware data element: the value at `path` ('' for all of it) of the
+ * data layer's state — on a data layer push event, the state that push made (`event.state`);
+ * otherwise the state of the latest push event the worker saw (Data Layer Manager reads the array's
+ * current state then; a push no rule listens to is not seen here). Then its conversions.
+ */
+export function dataLayerState(path: string, o: ContextAware = {}, finish: Finish = {}): LaunchDataElement {
+  return finished((ctx) => {
+    const ev = ctx.event;
+    let state: unknown;
+    if (ev.type === 'trigger' && ev.on === 'data-layer-push') pushStates.set(ctx.session, (state = ev.state));
+    else state = pushStates.get(ctx.session);
+    const v = path === '' ? state : readPath(state, path);
+    if (o.convertTrueToOne && v === true) return '1';
+    if ((o.convertFalseToZero && v === false) || (o.convertUndefinedToZero && !v)) return '0';
+    return v;
+  }, finish, []);
+}
+
 /** Names each data element (storage duration keys by name) and returns the table. */
 export function dataElements(table: Record<Name, LaunchDataElement>): Record<Name, LaunchDataElement> {
   for (const [name, de] of Object.entries(table)) nameOf.set(de, name);

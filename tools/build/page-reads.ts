@@ -72,6 +72,8 @@ function eventTest(events: RuleEventSpec[]): string {
     if (spec.type === 'data-element-change') return '1'; // the worker's own event, found on any event's snapshot
     if (spec.type === 'direct-call') tests.add(`e.type=="direct-call"&&e.id==${q(spec.id)}`);
     else if (spec.type === 'click' && !('selector' in spec)) tests.add('e.type=="click"');
+    // Page Bottom runs on its own event, or on DOM Ready's (or Window Loaded's) when the page never called it (core/events.ts).
+    else if (spec.type === 'page-bottom') ['page-bottom', 'dom-ready', 'window-loaded'].forEach((t) => tests.add(`e.type==${q(t)}`));
     else if (['library-loaded', 'dom-ready', 'window-loaded'].includes(spec.type)) tests.add(`e.type==${q(spec.type)}`);
     else tests.add('e.type=="trigger"');
   }

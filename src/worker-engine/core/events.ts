@@ -78,6 +78,7 @@ export function createEventHandler<N extends string, S>({ container, ctx, servic
     settings,
     event,
     snapshot: ctx.snapshot(),
+    page,
     rule: { name: ruleName },
     get: (name) => resolver.get(name),
     replaceTokens: (text) => replaceTokens(text, withEventTokens(resolver as Resolver<string>, event)),

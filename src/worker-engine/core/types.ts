@@ -196,6 +196,8 @@ export interface RuleContext<N extends string, S = unknown, X = unknown> {
   readonly settings: Settings & X;
   readonly event: EngineEvent;
   readonly snapshot: Snapshot;
+  /** Facts about the page that do not change while it lives (its user agent, screen, cookie domain). */
+  readonly page: PageInfo;
   readonly rule: { name: string };
   /** A data element's value for this event (memoised). */
   get(name: N): unknown;
