@@ -5,6 +5,8 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
 export default defineConfig({
   // What tools/build.mjs writes into the bridge from the container; the tests that import the bridge's modules get these.
   define: {
+    // A container written with defineContainer (an imported Launch container's is tools/build/launch.ts's).
+    __OFFTAG_LAUNCH__: '0',
     __OFFTAG_BUILD_INFO__: JSON.stringify({ buildDate: '2025-08-19T00:00:00Z', turbineBuildDate: '2025-08-19T00:00:00Z', turbineVersion: 'offtag', minified: true, environment: 'production', containerName: 'test', containerVersion: '' }),
   },
   worker: { format: 'es' },

@@ -24,6 +24,10 @@ export interface Finish {
 export const storageKey = storedKey;
 
 const pageviewCaches = new WeakMap<SessionStore, Map<string, unknown>>();
+/** A registered symbol: the build reads it from the container it loads in a module graph of its own. */
+const FINISH = Symbol.for('offtag.launch.finish');
+/** How turbine finishes an imported data element (the build writes it into offtag.js for the page's getVar: tools/build/launch.ts). */
+export const finishOf = (de: object): Finish | undefined => (de as { [FINISH]?: Finish })[FINISH];
 const nameOf = new WeakMap<LaunchDataElement, string>();
 
 /**
@@ -36,7 +40,10 @@ export function finished(read: (ctx: DCtx, name: string) => unknown, finish: Fin
     ...(reads ? { reads } : {}),
     ...(finish.cleanText ? { cleanText: true } : {}),
     ...(finish.forceLowerCase ? { forceLowerCase: true } : {}),
-    ...(sideEffects || finish.storageDuration ? { sideEffects: true } : {}),
+    // Storage duration is not a side effect here: turbine keeps (or answers) the value whenever
+    // anything reads the element, getVar included, and the engine reads every element with each
+    // event for getVar (core/events.ts); a value stored with an event is one turbine would store.
+    ...(sideEffects ? { sideEffects: true } : {}),
     ...(page ? { page } : {}),
     fn: (ctx) => {
       const name = nameOf.get(de) ?? '';
@@ -59,6 +66,7 @@ export function finished(read: (ctx: DCtx, name: string) => unknown, finish: Fin
       return value;
     },
   };
+  Object.defineProperty(de, FINISH, { value: finish });
   return de;
 }
 

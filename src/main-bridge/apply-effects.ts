@@ -1,6 +1,7 @@
 /** Applies effect batches from the worker: the only page writes Offtag makes. */
 import type { Effect, EngineEvent, EngineInput, ReadSet } from '../protocol.ts';
 import type { applyRareEffect, RareEffect } from './rare-effects.ts';
+import type { PageReads } from './launch-satellite.ts';
 
 export interface ApplyHooks {
   /** A message from a frame the engine created, as the worker's input (it checks the origin). */
@@ -11,6 +12,8 @@ export interface ApplyHooks {
   tree?: ReadSet | null;
   /** Where offtag-effects.js is (beside offtag.js). */
   base: string;
+  /** offtag.js's page reads, for an imported Launch container's `_satellite.getVar` (launch-satellite.ts). */
+  reads?: PageReads | 0;
   /** offtag.js's `send` (a snapshot and one event): offtag-triggers.js sends the page triggers with it. */
   send?(event: EngineEvent, element?: Element): number;
 }

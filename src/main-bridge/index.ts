@@ -22,7 +22,9 @@ declare const __OFFTAG_SESSION_KEYS__: (brand: string) => string[];
  * The container's page reads (tools/build/page-reads.ts): `0` for a container without any, so this
  * code is dropped from offtag.js; else a function of the event that fills `snapshot.page`.
  */
-declare const __OFFTAG_PAGE_READS__: 0 | ((event: EngineEvent, problems: SnapshotProblem[], element?: Element) => PageValues);
+declare const __OFFTAG_PAGE_READS__: 0 | ((event: EngineEvent, problems: SnapshotProblem[], element?: Element, key?: string) => PageValues);
+/** Whether the container was imported from a Launch library (satellite.ts): its `_satellite` reads the page reads itself. */
+declare const __OFFTAG_LAUNCH__: unknown;
 /** Once: the define is an expression (its reads share one re-entry flag). */
 const pageReads = __OFFTAG_PAGE_READS__;
 
@@ -255,6 +257,7 @@ function start(): void {
       delete replies[s];
     },
   };
+  if (__OFFTAG_LAUNCH__) hooks.reads = pageReads;
   // No Worker: the unsupported message (docs/spec-coverage.md §9), printed by offtag-effects.js.
   if (!w.Worker) return applyRare({ type: 'no-worker' }, hooks);
   if (w.offtag) return;

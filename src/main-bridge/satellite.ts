@@ -5,6 +5,7 @@
  */
 import type { EngineEvent } from '../protocol.ts';
 import { applyRare, type ApplyHooks } from './apply-effects.ts';
+import { launchSatellite, type LaunchFacts } from './launch-satellite.ts';
 
 type Send = (event: EngineEvent) => number;
 type Ask = (event: EngineEvent) => Promise<{ value?: unknown; error?: string }>;
@@ -14,6 +15,8 @@ type Ask = (event: EngineEvent) => Promise<{ value?: unknown; error?: string }>;
  * `turbineVersion`, `environment`, `minified`) and the container's name and version.
  */
 declare const __OFFTAG_BUILD_INFO__: Record<string, unknown>;
+/** Written by the build for a container imported from a Launch library (tools/build/launch.ts), else `0`: this code is then dropped. */
+declare const __OFFTAG_LAUNCH__: 0 | LaunchFacts;
 const DEBUG_KEY = 'com.adobe.reactor.debug';
 
 /** Adobe's debug switch (Adobe's Launch runtime, github.com/adobe/reactor-turbine): debug-level messages print only when it is on. */
@@ -81,6 +84,8 @@ export function installSatellite(send: Send, ask: Ask, hooks: ApplyHooks, stage:
       }
     },
   };
+  // An imported Launch container's `_satellite` is turbine's (launch-satellite.ts), guarded below with the rest.
+  if (__OFFTAG_LAUNCH__) launchSatellite(satellite, __OFFTAG_LAUNCH__, send, hooks);
   // No call throws into the site's code: a call that fails is said, with what was dropped (the text is in offtag-effects.js).
   for (const o of [satellite, satellite.cookie] as Record<string, unknown>[])
     for (const k in o) {

@@ -18,6 +18,7 @@ import type { Container } from '../../src/worker-engine/core/types.ts';
 import { defaultsFor, type Environment } from '../../src/worker-engine/core/settings.ts';
 import { validateContainer } from '../../src/container/validate.ts';
 import { pageReadProblems, pageReadsDefine, pageReadsIn } from './page-reads.ts';
+import { launchDefine } from './launch.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 export const DEFAULT_CONTAINER = 'containers/storefront/container.ts';
@@ -90,6 +91,8 @@ export function buildConstants(container: Container<any, any, any>, env: Environ
     __OFFTAG_SESSION_KEYS__: sessionKeysOf(container.sessionKeys),
     // `0` without page reads: the bridge's page-read code is dropped (tools/build/page-reads.ts).
     __OFFTAG_PAGE_READS__: pageReadsDefine(pageReadsIn(container)),
+    // `0` for a container written with defineContainer: the Launch `_satellite` is dropped (tools/build/launch.ts).
+    __OFFTAG_LAUNCH__: launchDefine(container),
     __OFFTAG_BUILD_INFO__: JSON.stringify({
       buildDate,
       turbineBuildDate: buildDate,
@@ -140,6 +143,8 @@ export interface BuildResult {
   gzip: number;
   raw: number;
   bridge: number;
+  /** Imported from a Launch library: offtag.js carries turbine's `_satellite` (tools/build/launch.ts). */
+  launch?: boolean;
   problems: string[];
 }
 
@@ -179,9 +184,9 @@ export async function buildLibrary(o: BuildOptions): Promise<BuildResult> {
     await mkdir(out, { recursive: true });
     await bundle(`${root}src/main-bridge/index.ts`, 'offtag.js');
     await squeezeBridge(`${out}/offtag.js`);
-    // The bridge alone (no page reads), measured against its budget.
-    if (define.__OFFTAG_PAGE_READS__ !== '0') {
-      await bundle(`${root}src/main-bridge/index.ts`, 'offtag.js', join(tmp, 'bridge'), { ...define, __OFFTAG_PAGE_READS__: '0' });
+    // The bridge alone (no page reads, no Launch `_satellite`), measured against its budget.
+    if (define.__OFFTAG_PAGE_READS__ !== '0' || define.__OFFTAG_LAUNCH__ !== '0') {
+      await bundle(`${root}src/main-bridge/index.ts`, 'offtag.js', join(tmp, 'bridge'), { ...define, __OFFTAG_PAGE_READS__: '0', __OFFTAG_LAUNCH__: '0' });
       await squeezeBridge(join(tmp, 'bridge', 'offtag.js'));
       bridge = gzipSize(join(tmp, 'bridge', 'offtag.js'));
     }
@@ -211,7 +216,7 @@ export async function buildLibrary(o: BuildOptions): Promise<BuildResult> {
   const size = { raw: main.length, gzip: gzipSize(`${out}/offtag.js`) };
   await writeFile(`${out}/size.json`, JSON.stringify({ 'offtag.js': size }, null, 2));
   await writeFile(`${out}/build-info.json`, JSON.stringify(JSON.parse(define.__OFFTAG_BUILD_INFO__), null, 2));
-  return { ...size, bridge: bridge || size.gzip, problems: [] };
+  return { ...size, bridge: bridge || size.gzip, ...(define.__OFFTAG_LAUNCH__ !== '0' ? { launch: true } : {}), problems: [] };
 }
 
 /** `offtag build …`: 0 when built, 1 when the container is invalid (one line per problem), 2 for bad arguments. */
@@ -233,8 +238,9 @@ export async function buildCommand(argv: string[]): Promise<number> {
     return 1;
   }
   const out = relative(process.cwd(), resolve(o.out)) || '.';
-  // A container with page reads: the budget is the bridge's, and the reads are the container's own code.
-  const reads = result.gzip !== result.bridge ? `, for the bridge alone: ${result.bridge} bytes; the container's page reads add ${result.gzip - result.bridge}` : '';
+  // A container with page reads (or imported from Launch): the budget is the bridge's, and the reads (and turbine's `_satellite`) are the container's own.
+  const own = result.launch ? "page reads and turbine's _satellite (an imported Launch container) add" : 'page reads add';
+  const reads = result.gzip !== result.bridge ? `, for the bridge alone: ${result.bridge} bytes; the container's ${own} ${result.gzip - result.bridge}` : '';
   console.log(`${out}/offtag.js: ${result.raw} bytes, ${result.gzip} bytes gzip (budget: ${BRIDGE_BUDGET}${reads}) · ${o.container} · ${o.env}`);
   return 0;
 }

@@ -98,7 +98,7 @@ export function pageReadProblems(list: PageReadList, file: string): string[] {
 
 /**
  * The define's text: `0`, or the function offtag.js calls with the event and the snapshot's
- * problems. Helpers: `r` runs one read into group `g` under key `k`; `l` reads localStorage (null
+ * problems (and, for `getVar`, a data element's name: only its read). Helpers: `r` runs one read into group `g` under key `k`; `l` reads localStorage (null
  * when it cannot, as Launch's Core extension); `a` reads a DOM attribute (Core's DOM Attribute);
  * `v` follows a path of keys from `window` (Core's JavaScript Variable).
  */
@@ -110,11 +110,12 @@ export function pageReadsDefine(list: PageReadList): string {
   ];
   // `b`: a read that sends an event (`_satellite.track` in page code) gets no page reads for that
   // inner event, rather than reading again without end.
+  // `n`: one data element's read only (an imported container's `_satellite.getVar`, src/main-bridge/launch-satellite.ts).
   return [
-    '((b)=>(e,p,h)=>{',
+    '((b)=>(e,p,h,n)=>{',
     'if(b)return{};b=1;try{',
     'const o={},',
-    'r=(g,k,f)=>{try{const v=f(e,h);(o[g]||(o[g]={}))[k]=v}catch(x){p.push({kind:"page",g,k,detail:x instanceof Error?x.name+": "+x.message:x&&typeof x=="object"?"a thrown object":String(x)})}},',
+    'r=(g,k,f)=>{if(n&&(g<"d"||k!=n))return;try{const v=f(e,h);(o[g]||(o[g]={}))[k]=v}catch(x){p.push({kind:"page",g,k,detail:x instanceof Error?x.name+": "+x.message:x&&typeof x=="object"?"a thrown object":String(x)})}},',
     'l=k=>{try{return localStorage.getItem(k)}catch(x){return null}},',
     'a=(s,n)=>{const t=document.querySelector(s);if(t)return n=="text"?t.innerText||t.textContent:n in t?t[n]:t.getAttribute(n)},',
     'v=s=>s.reduce((o,k)=>o==null?void 0:o[k],window);',

@@ -636,6 +636,19 @@ const ECID_UNSUPPORTED: Record<string, string> = {
   loadTimeout: "the engine's visitor service waits 30 seconds for an ID call, VisitorAPI's default",
 };
 
+/** What the imported container's `_satellite` tells of the library (src/launch `imported`). */
+function importedFacts(c: LaunchContainer): { buildInfo: Record<string, unknown>; property: { name?: string; id?: string }; company: { orgId?: string } } {
+  const bi = (c.buildInfo ?? {}) as Record<string, unknown>;
+  const buildInfo = Object.fromEntries(['turbineVersion', 'turbineBuildDate', 'buildDate', 'minified'].filter((k) => bi[k] !== undefined).map((k) => [k, bi[k]]));
+  const p = (c.property ?? {}) as { name?: unknown; id?: unknown };
+  const orgId = (c.company as { orgId?: unknown } | undefined)?.orgId;
+  return {
+    buildInfo,
+    property: { ...(typeof p.name === 'string' ? { name: p.name } : {}), ...(typeof p.id === 'string' ? { id: p.id } : {}) },
+    company: typeof orgId === 'string' ? { orgId } : {},
+  };
+}
+
 export function translate(c: LaunchContainer, o: TranslateOptions): Translation {
   const dataLayer = o.dataLayer ?? commonestRoot(c);
   const t = new Translator(c, o, dataLayer);
@@ -693,7 +706,8 @@ import * as launch from ${q(o.root + '/src/launch/index.ts')};
 
 const analytics: launch.AnalyticsOptions = ${indent(analytics, '')};
 
-export const container = defineContainer({
+// Its _satellite is turbine's: the library's build info, property and company below.
+export const container = launch.imported(defineContainer({
   name: ${q(o.name)},${typeof c.buildInfo?.buildDate === 'string' ? `\n  // The Launch library's build date.\n  buildDate: ${q(c.buildInfo.buildDate)},` : ''}
   // From the Analytics and Experience Cloud ID Service extensions' settings; a page overrides them with window.offtagConfig.
   settings: ${indent(JSON.stringify(settings, null, 2), '  ')},
@@ -705,7 +719,7 @@ ${deCode.map((d) => '    ' + indent(d, '    ')).join(',\n')}
   rules: () => [${ecid ? '\n    // The Experience Cloud ID Service extension starts with the library, before every rule.\n    launch.ecidRule(' + (ecidVars.length ? q(ecidVars) : '') + '),' : ''}${t.visitorTracking ? "\n    // Core's visitor tracking counts this page view when the library loads, before every rule.\n    launch.visitorTrackingRule()," : ''}
 ${ruleCode.map((r) => '    ' + indent(r, '    ')).join(',\n')}
   ],
-});
+}), ${indent(JSON.stringify(importedFacts(c), null, 2), '')});
 
 export default container;
 `;

@@ -104,7 +104,7 @@ export function createEngine<N extends string, S extends object, X = unknown>(op
   const getServices = () => (services ??= makeServices(ctx));
   let hooks: ContainerHooks | undefined;
   const getHooks = () => (hooks ??= container.hooks?.(getServices()) ?? {});
-  const events = createEventHandler({ container, ctx, services: getServices, hooks: getHooks });
+  const events = createEventHandler({ container, ctx, services: getServices, hooks: getHooks, debug: () => debug });
 
   const handle = (input: EngineInput): Promise<void> | void => {
     switch (input.type) {

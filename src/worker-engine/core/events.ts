@@ -28,6 +28,8 @@ export const unmatchedDirectCall = (id: string): string => `"${id}" does not mat
 export interface EventDeps<N extends string, S> {
   container: Container<N, S>;
   ctx: EngineContext;
+  /** Whether debug-level messages are on (the page's switch, or the container's setting). */
+  debug(): boolean;
   services(): S;
   hooks(): ContainerHooks;
 }
@@ -39,8 +41,12 @@ export interface EventHandler {
   pending(): number;
 }
 
-export function createEventHandler<N extends string, S>({ container, ctx, services, hooks }: EventDeps<N, S>): EventHandler {
-  const { settings, page, cookies, session, emit, log } = ctx;
+export function createEventHandler<N extends string, S>({ container, ctx, services, hooks, debug }: EventDeps<N, S>): EventHandler {
+  const { settings, page, cookies, session, emit } = ctx;
+  /** Offtag's own messages (an event that could not be processed). */
+  const own = ctx.log;
+  /** The rules' and data elements' messages: with `logs: 'debug'`, only in debug mode, as turbine's logger. */
+  const log: EngineContext['log'] = container.logs === 'debug' ? (level, message) => void (debug() && own(level, message)) : own;
   const customVars = new Map<string, unknown>();
   const watched = watchedElements(container.rules);
   const watch = watched.length ? createValueWatch(watched) : undefined;
@@ -58,7 +64,7 @@ export function createEventHandler<N extends string, S>({ container, ctx, servic
     const snapshot = ctx.snapshot();
     const run = queue
       .then(work)
-      .catch((err: unknown) => log('error', inputFailed({ type: 'event', event, snapshot }, err)))
+      .catch((err: unknown) => own('error', inputFailed({ type: 'event', event, snapshot }, err)))
       .finally(() => void queued--);
     queue = run;
     return run;

@@ -268,6 +268,12 @@ export interface Container<N extends string, S = unknown, X = unknown> {
   dataElements: Record<N, DataElement<N, X>>;
   rules: Rule<N, S, X>[];
   /**
+   * `debug`: the rules' and data elements' messages (a component that failed, a condition not met,
+   * a direct call no rule listens to, custom code's logger) print only in debug mode, as turbine's
+   * logger prints them (a container imported from Launch); Offtag's own messages print as always.
+   */
+  logs?: 'debug';
+  /**
    * How the engine reaches this container's services outside its rules, built once from them.
    * Absent: the engine has none of these hooks (clicks run only the click rules, service calls
    * are answered `Unknown service`, frame messages and deliveries are ignored).
