@@ -481,8 +481,9 @@ function mergeDeep(into: Record<string, unknown>, add: Record<string, unknown>):
 
 /** The state after a pushed item (`state` is kept up to date in place), and the `detail` the event carries. */
 function nextState(flavor: DataLayerFlavor, state: Record<string, unknown>, item: Record<string, unknown>): unknown {
-  // What the item itself says about the event is not part of the page's state.
-  const { event: _e, eventInfo: _i, __meta: _m, ...data } = item;
+  // What the item itself says about the event is not part of the page's state (ACDL: `eventInfo` neither).
+  const { event: _e, __meta: _m, ...data } = item;
+  if (flavor == 'acdl') delete data.eventInfo;
   if (flavor == 'dlm') {
     // Data Layer Manager: only event objects count, merged shallowly; the event carries its state in `__meta`.
     if (typeof item.event != 'string') return;

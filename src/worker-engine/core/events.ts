@@ -11,7 +11,7 @@
  * behind a wait for the world does not hold the dispatch (engine.ts): it runs in the dispatch of
  * the input that ends the wait.
  */
-import type { EngineEvent } from '../../protocol.ts';
+import type { EngineEvent, Snapshot } from '../../protocol.ts';
 import { createResolver, type Resolver } from './data-elements.ts';
 import { inputFailed } from './failures.ts';
 import { safeJson } from './safe-json.ts';
@@ -80,10 +80,11 @@ export function createEventHandler<N extends string, S>({ container, ctx, servic
     return { ...event, id: (id as string).trim() };
   };
 
-  const ruleContext = (event: EngineEvent, resolver: Resolver<N>, ruleName: string): RuleContext<N, S> => ({
+  /** `snapshot`: the event's (its rules may run later, on the queue, when the page has sent newer ones). */
+  const ruleContext = (event: EngineEvent, resolver: Resolver<N>, ruleName: string, snapshot: Snapshot): RuleContext<N, S> => ({
     settings,
     event,
-    snapshot: ctx.snapshot(),
+    snapshot,
     page,
     rule: { name: ruleName },
     get: (name) => resolver.get(name),
@@ -125,22 +126,22 @@ export function createEventHandler<N extends string, S>({ container, ctx, servic
   };
 
   /** The rules `event` triggers, one after another in their order. */
-  const runRules = async (event: EngineEvent, resolver: Resolver<N>) => {
+  const runRules = async (event: EngineEvent, resolver: Resolver<N>, snapshot: Snapshot) => {
     for (const rule of rulesFor(container.rules, event)) {
       // The devtools' rule table names a page trigger by its kind (`trigger scroll-depth`).
-      ctx.monitor('rule-triggered', { rule: rule.name, event: event.type === 'trigger' ? `trigger ${event.on}` : event.type, seq: ctx.snapshot().seq });
-      const outcome = await runRule(rule, ruleContext(event, resolver, rule.name), ctx.sleep);
-      ctx.monitor(outcome.fired ? 'rule-completed' : 'rule-condition-failed', { ...outcome, seq: ctx.snapshot().seq });
+      ctx.monitor('rule-triggered', { rule: rule.name, event: event.type === 'trigger' ? `trigger ${event.on}` : event.type, seq: snapshot.seq });
+      const outcome = await runRule(rule, ruleContext(event, resolver, rule.name, snapshot), ctx.sleep);
+      ctx.monitor(outcome.fired ? 'rule-completed' : 'rule-condition-failed', { ...outcome, seq: snapshot.seq });
     }
   };
 
   /** After each page event: the watched data elements read on its snapshot, and the rules of each that changed. */
-  const checkChanges = async (resolver: Resolver<N>) => {
+  const checkChanges = async (resolver: Resolver<N>, snapshot: Snapshot) => {
     if (!watch) return;
     const changes = watch.check((name) => (resolver.has(name) ? resolver.get(name as N) : undefined));
     for (const change of changes) {
-      ctx.monitor('event', { type: change.type, id: change.name, seq: ctx.snapshot().seq });
-      await runRules(change, resolver);
+      ctx.monitor('event', { type: change.type, id: change.name, seq: snapshot.seq });
+      await runRules(change, resolver, snapshot);
     }
     // What the change rules read, for `getVar` (the shell sends only values that changed).
     if (changes.length) emit({ type: 'vars', values: resolver.values() });
@@ -153,20 +154,21 @@ export function createEventHandler<N extends string, S>({ container, ctx, servic
     pending: () => queued,
     async handle(raw) {
       const event = normalise(raw);
+      const snapshot = ctx.snapshot();
       const resolver = resolverFor(event);
       // Page Bottom fires before DOM Ready when the page did not call `_satellite.pageBottom()`
-      // (Launch's Core extension fires it at DOMContentLoaded then), on DOM Ready's snapshot.
-      if ((event.type === 'dom-ready' || event.type === 'window-loaded') && !pageBottom) await handle({ type: 'page-bottom' }, resolver);
-      if (event.type === 'page-bottom') {
-        if (pageBottom) return;
+      // (Launch's Core extension fires it at DOMContentLoaded then), on DOM Ready's snapshot;
+      // its rules are queued first, and neither waits for the other's here.
+      const bottom = (event.type === 'dom-ready' || event.type === 'window-loaded') && !pageBottom ? handle({ type: 'page-bottom' }, resolver, snapshot) : undefined;
+      if (event.type === 'page-bottom' || bottom) {
+        if (pageBottom && !bottom) return;
         pageBottom = true;
       }
-      await handle(event, resolver);
+      await Promise.all([bottom, handle(event, resolver, snapshot)]);
     },
   };
 
-  async function handle(event: EngineEvent, resolver: Resolver<N>): Promise<void> {
-    const snapshot = ctx.snapshot();
+  async function handle(event: EngineEvent, resolver: Resolver<N>, snapshot: Snapshot): Promise<void> {
     ctx.monitor('event', { type: event.type, id: event.type === 'direct-call' ? event.id : event.type === 'trigger' ? event.key : undefined, seq: snapshot.seq });
     const publishValues = () => {
       const values = resolver.values();
@@ -195,9 +197,9 @@ export function createEventHandler<N extends string, S>({ container, ctx, servic
       if (event.type === 'click') await hooks().onClick?.(event.link);
     }
     await enqueue(event, async () => {
-      await runRules(event, resolver);
+      await runRules(event, resolver, snapshot);
       publishValues();
-      await checkChanges(resolver);
+      await checkChanges(resolver, snapshot);
     });
   }
 }

@@ -53,8 +53,9 @@ describe('one rule queue for the page', () => {
     await fire({ type: 'dom-ready' });
     const last = await fire({ type: 'window-loaded' }, { dataLayer: { page: { type: 'home' } } });
     expect(ran).toEqual([]);
-    // Queued rules count as work whose beacons are not made yet (the acknowledgements wait).
-    expect(engine.pendingHits()).toBe(3);
+    // Queued rules count as work whose beacons are not made yet (the acknowledgements wait): four
+    // events' (Page Bottom came with DOM Ready).
+    expect(engine.pendingHits()).toBe(4);
     // The values went out with their event all the same, before its rules.
     expect(last.effects).toContainEqual({ type: 'vars', values: { layer: 'home' } });
     const answer = await engine.dispatch({ type: 'response', id: requestOf(loaded)!.id, response: { status: 200, body: '' } });
@@ -66,6 +67,26 @@ describe('one rule queue for the page', () => {
       'dom ready',
       'window loaded',
     ]);
+  });
+
+  it("a queued rule reads its own event's snapshot, not the page's latest", async () => {
+    const seen: string[] = [];
+    const container: Container<'layer', Svc> = {
+      name: 'queue',
+      sessionKeys: [],
+      dataElements: { layer: { type: 'data-layer', path: 'page.type' } },
+      rules: [
+        { name: 'waits', events: [{ type: 'library-loaded' }], actions: [{ name: 'a', fn: async (c) => void (await c.services.ctx.fetch({ kind: 'other', method: 'GET', url: 'https://id.example/', credentials: 'omit' })) }] },
+        { name: 'dom ready', events: [{ type: 'dom-ready' }], conditions: [{ name: 'url', fn: (c) => (seen.push(c.snapshot.url), true) }], actions: [{ name: 'a', fn: (c) => void seen.push(String(c.get('layer'))) }] },
+      ],
+    };
+    const engine = createEngine({ container, services: (ctx) => ({ ctx }), env: testEnv(), config: {}, page: SITES.shop });
+    const loaded = await engine.dispatch({ type: 'event', event: { type: 'library-loaded' }, snapshot: snap({ seq: 1 }) });
+    await engine.dispatch({ type: 'event', event: { type: 'dom-ready' }, snapshot: snap({ seq: 2, url: 'https://shop.example.com/a', dataLayer: { page: { type: 'a' } } }) });
+    await engine.dispatch({ type: 'event', event: { type: 'window-loaded' }, snapshot: snap({ seq: 3, url: 'https://shop.example.com/b', dataLayer: { page: { type: 'b' } } }) });
+    const id = (loaded.effects.find((e) => e.type === 'request') as { id: string }).id;
+    await engine.dispatch({ type: 'response', id, response: { status: 200, body: '' } });
+    expect(seen).toEqual(['https://shop.example.com/a', 'a']);
   });
 
   it('a rule whose request fails does not stop the queue', async () => {
