@@ -9,6 +9,7 @@ import type { EngineEvent, PageValues, SnapshotProblem } from '../../src/protoco
 import type { ApplyHooks } from '../../src/main-bridge/apply-effects.ts';
 import { launchCookie, launchSatellite, type LaunchFacts } from '../../src/main-bridge/launch-satellite.ts';
 import { installSatellite } from '../../src/main-bridge/satellite.ts';
+import { pageReadsDefine } from '../../tools/build/page-reads.ts';
 
 const DEBUG = 'com.adobe.reactor.debug';
 const FACTS: LaunchFacts = {
@@ -81,6 +82,22 @@ describe('getVar', () => {
     expect(s.getVar('heading')).toBe('Nitrile Gloves');
     expect(s.getVar('missing')).toBe('fallback');
     expect(reads).toEqual(['title', 'title', 'heading', 'missing']);
+  });
+
+  it("offtag.js's page reads, given a data element's name, read that element only (and no condition)", () => {
+    const w = window as unknown as { __reads: string[] };
+    w.__reads = [];
+    // Written into the reads as source text: each must stand alone.
+    const code = (name: string) => new Function(`return () => (window.__reads.push(${JSON.stringify(name)}), ${JSON.stringify(name)})`)() as () => unknown;
+    const reads = new Function(
+      `return ${pageReadsDefine({
+        elements: [{ key: 'a', read: { from: 'code', code: code('a') } }, { key: 'b', read: { from: 'code', code: code('b') } }],
+        conditions: [{ key: 'r#0', read: { from: 'code', code: code('c') }, events: [{ type: 'data-element-change', name: 'a' }], rule: 'r' }],
+      })}`,
+    )() as (e: EngineEvent, p: SnapshotProblem[], el?: Element, key?: string) => PageValues;
+    expect(reads({ type: 'get-var', name: 'b' }, [], undefined, 'b')).toEqual({ d: { b: 'b' } });
+    expect(w.__reads).toEqual(['b']);
+    expect(reads({ type: 'dom-ready' }, [])).toEqual({ d: { a: 'a', b: 'b' }, c: { 'r#0': 'c' } });
   });
 
   it('a read that throws answers undefined, as turbine answers a module that throws (no default)', () => {

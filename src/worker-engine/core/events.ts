@@ -104,11 +104,12 @@ export function createEventHandler<N extends string, S>({ container, ctx, servic
    * fails logs nothing here (the rules that read the element log it). Elements whose reading
    * writes (`sideEffects`) are sent once a rule has read them.
    */
+  const all = container.dataElements as Record<string, DataElement<N>>;
+  /** The data elements as the values sent with each event read them: one whose reading writes reads as undefined. */
+  const pure = Object.fromEntries(
+    Object.entries(all).map(([name, de]) => [name, de.sideEffects ? ({ type: 'constant', value: undefined } as DataElement<N>) : de]),
+  ) as Record<N, DataElement<N>>;
   const publishPureValues = (event: EngineEvent) => {
-    const all = container.dataElements as Record<string, DataElement<N>>;
-    const pure = Object.fromEntries(
-      Object.entries(all).map(([name, de]) => [name, de.sideEffects ? ({ type: 'constant', value: undefined } as DataElement<N>) : de]),
-    ) as Record<N, DataElement<N>>;
     const early = createResolver(pure, { settings, page, snapshot: ctx.snapshot(), event, cookies, session, log: () => {}, customVars });
     // Only what changed since the last event's: most events change few values, and an unchanged batch is not sent at all.
     const values: Record<string, unknown> = {};
