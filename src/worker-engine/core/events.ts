@@ -34,6 +34,17 @@ export interface EventDeps<N extends string, S> {
   hooks(): ContainerHooks;
 }
 
+/** Whether structured clone (postMessage) takes `value`. */
+function cloneable(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return typeof value !== 'function' && typeof value !== 'symbol';
+  try {
+    structuredClone(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export interface EventHandler {
   /** Handles one page event; resolves once its rules have completed (they may wait on the queue). */
   handle(event: EngineEvent): Promise<void>;
@@ -120,6 +131,8 @@ export function createEventHandler<N extends string, S>({ container, ctx, servic
       const json = safeJson(value);
       if (published.get(name) === json) continue;
       published.set(name, json);
+      // A value the page cannot receive (a function) goes only when a rule read it, and is then named.
+      if (!cloneable(value)) continue;
       values[name] = value;
       changed = true;
     }

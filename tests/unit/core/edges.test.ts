@@ -165,6 +165,13 @@ describe('early values and cookies', () => {
     expect((await layer.fire({ type: 'window-loaded' }, { dataLayer: { page: { type: 'cart' } } })).effects).toContainEqual({ type: 'vars', values: { t: 'cart' } });
   });
 
+  it('a value the page cannot receive (a function) is not among the values sent with each event, and nothing is said of it', async () => {
+    const { fire } = engineWith({ dataElements: { f: { type: 'custom', fn: () => () => 1 }, c: { type: 'constant', value: 'x' } } });
+    const b = await fire({ type: 'library-loaded' });
+    expect(b.effects.filter((e) => e.type === 'vars')).toEqual([{ type: 'vars', values: { c: 'x' } }]);
+    expect(b.effects.filter((e) => e.type === 'log')).toEqual([]);
+  });
+
   it('a cookie written with an expiry at or before the engine\'s clock reads as absent in the same event', async () => {
     const { call, env } = engineWith({
       actions: {
