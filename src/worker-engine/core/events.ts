@@ -64,8 +64,8 @@ export function createEventHandler<N extends string, S>({ container, ctx, servic
   /** The page's one rule queue, and how many events' rules are on it. */
   let queue: Promise<void> = Promise.resolve();
   let queued = 0;
-  /** The pure values sent with the events so far, as JSON (`publishPureValues`). */
-  const published = new Map<string, string>();
+  /** The pure values sent with the events so far (objects as JSON: `publishPureValues`). */
+  const published = new Map<string, unknown>();
   /** Page Bottom fired (by `_satellite.pageBottom()`, else just before DOM Ready): it fires once. */
   let pageBottom = false;
 
@@ -108,12 +108,14 @@ export function createEventHandler<N extends string, S>({ container, ctx, servic
   });
 
   /**
-   * What `_satellite.getVar` answers: with each page event, every data element without side
-   * effects is evaluated on that event's snapshot and its value sent to the page, before the
-   * event's rules run (they may wait on the queue) — so the page holds the latest value of each,
-   * as turbine's getVar computes one when it is called. Quietly: a value missing or a read that
-   * fails logs nothing here (the rules that read the element log it). Elements whose reading
-   * writes (`sideEffects`) are sent once a rule has read them.
+   * What `_satellite.getVar` answers: every data element without side effects evaluated on the
+   * event's snapshot and its value sent to the page, before the event's rules run (they may wait on
+   * the queue) — with the first Library Loaded, so getVar has values right after the script tag,
+   * and, for a container that asks (`getVarValues: 'every-event'`, an imported Launch container),
+   * with each page event, so the page holds the latest value of each, as turbine's getVar computes
+   * one when it is called. Quietly: a value missing or a read that fails logs nothing here (the
+   * rules that read the element log it). Elements whose reading writes (`sideEffects`) are sent
+   * once a rule has read them.
    */
   const all = container.dataElements as Record<string, DataElement<N>>;
   /** The data elements as the values sent with each event read them: one whose reading writes reads as undefined. */
@@ -128,9 +130,10 @@ export function createEventHandler<N extends string, S>({ container, ctx, servic
     for (const name of Object.keys(all)) {
       if (all[name]!.sideEffects) continue;
       const value = early.get(name as N);
-      const json = safeJson(value);
-      if (published.get(name) === json) continue;
-      published.set(name, json);
+      // Most values are text or numbers, compared as they are; objects as JSON.
+      const seen = typeof value === 'object' && value !== null ? safeJson(value) : value;
+      if (published.has(name) && Object.is(published.get(name), seen)) continue;
+      published.set(name, seen);
       // A value the page cannot receive (a function) goes only when a rule read it, and is then named.
       if (!cloneable(value)) continue;
       values[name] = value;
@@ -205,7 +208,7 @@ export function createEventHandler<N extends string, S>({ container, ctx, servic
           (err: unknown) => emit({ type: 'reply', seq, error: err instanceof Error ? err.message : String(err) }),
         );
     } else {
-      publishPureValues(event);
+      if (container.getVarValues === 'every-event' || (event.type === 'library-loaded' && !published.size)) publishPureValues(event);
       if (event.type === 'get-var') emit({ type: 'reply', seq: snapshot.seq, value: resolver.has(event.name) ? resolver.get(event.name as N) : undefined });
       if (event.type === 'direct-call' && !rulesFor(container.rules, event).length) log('log', unmatchedDirectCall(event.id));
       if (event.type === 'click') await hooks().onClick?.(event.link);

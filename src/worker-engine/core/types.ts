@@ -274,6 +274,13 @@ export interface Container<N extends string, S = unknown, X = unknown> {
    */
   logs?: 'debug';
   /**
+   * `every-event`: with each page event the engine evaluates every data element without side
+   * effects and sends the page the values that changed, so `_satellite.getVar` answers the latest
+   * (as turbine's, which computes on the call: a container imported from Launch). Absent: with the
+   * first Library Loaded only, then what the rules read (each evaluation costs worker time).
+   */
+  getVarValues?: 'every-event';
+  /**
    * How the engine reaches this container's services outside its rules, built once from them.
    * Absent: the engine has none of these hooks (clicks run only the click rules, service calls
    * are answered `Unknown service`, frame messages and deliveries are ignored).

@@ -17,6 +17,7 @@ function pageWith(rules: Array<{ name: string; events: RuleEventSpec[]; order?: 
   const container: Container<'layer', Svc> = {
     name: 'queue',
     sessionKeys: [],
+    getVarValues: 'every-event',
     dataElements: { layer: { type: 'data-layer', path: 'page.type' } },
     rules: rules.map((r) => ({
       name: r.name,
