@@ -211,9 +211,13 @@ export function createEventHandler<N extends string, S>({ container, ctx, servic
       if (container.getVarValues === 'every-event' || (event.type === 'library-loaded' && !published.size)) publishPureValues(event);
       if (event.type === 'get-var') emit({ type: 'reply', seq: snapshot.seq, value: resolver.has(event.name) ? resolver.get(event.name as N) : undefined });
       if (event.type === 'direct-call' && !rulesFor(container.rules, event).length) log('log', unmatchedDirectCall(event.id));
-      if (event.type === 'click') await hooks().onClick?.(event.link);
     }
+    // Automatic link tracking starts now, as AppMeasurement's own click handler does; the click
+    // rules run after it, in their place on the queue (taken now, so a later event's rules do not
+    // overtake them while it works).
+    const linkTracking = event.type === 'click' ? hooks().onClick?.(event.link) : undefined;
     await enqueue(event, async () => {
+      await linkTracking;
       await runRules(event, resolver, snapshot);
       publishValues();
       await checkChanges(resolver, snapshot);

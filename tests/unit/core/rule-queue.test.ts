@@ -90,6 +90,29 @@ describe('one rule queue for the page', () => {
     expect(seen).toEqual(['https://shop.example.com/a', 'a']);
   });
 
+  it("a link click's rules keep their place while automatic link tracking works: a later event's rules wait behind them", async () => {
+    const ran: string[] = [];
+    let ctxOf!: EngineContext;
+    const container: Container<'layer', Svc> = {
+      name: 'queue',
+      sessionKeys: [],
+      dataElements: { layer: { type: 'data-layer', path: 'page.type' } },
+      hooks: () => ({ onClick: async () => void (await ctxOf.fetch({ kind: 'other', method: 'GET', url: 'https://x.example/', credentials: 'omit' })) }),
+      rules: [
+        { name: 'link clicked', events: [{ type: 'click' }], actions: [{ name: 'a', fn: () => void ran.push('link clicked') }] },
+        { name: 'direct call', events: [{ type: 'direct-call', id: 'next' }], actions: [{ name: 'a', fn: () => void ran.push('direct call') }] },
+      ],
+    };
+    const engine = createEngine({ container, services: (ctx) => ((ctxOf = ctx), { ctx }), env: testEnv(), config: {}, page: SITES.shop });
+    await engine.dispatch({ type: 'event', event: { type: 'library-loaded' }, snapshot: snap({ seq: 1 }) });
+    const click = await engine.dispatch({ type: 'event', event: { type: 'click', link: { href: 'https://shop.example.com/x', text: 'x', region: 'BODY' } }, snapshot: snap({ seq: 2 }) });
+    await engine.dispatch({ type: 'event', event: { type: 'direct-call', id: 'next' }, snapshot: snap({ seq: 3 }) });
+    expect(ran).toEqual([]);
+    const id = (click.effects.find((e) => e.type === 'request') as { id: string }).id;
+    await engine.dispatch({ type: 'response', id, response: { status: 200, body: '' } });
+    expect(ran).toEqual(['link clicked', 'direct call']);
+  });
+
   it('a rule whose request fails does not stop the queue', async () => {
     const { engine, fire, ran, requestOf } = pageWith([
       { name: 'library loaded, waits', events: [{ type: 'library-loaded' }], waits: true },
