@@ -103,6 +103,8 @@ class Translator {
 
   /** Custom code blocks that need the page, by id (page-code.js). */
   readonly pageBlocks = new Map<string, string>();
+  /** Those of Custom Code events (page-code.js runs them when it first runs). */
+  readonly eventBlocks = new Set<string>();
 
   /** The block's function source (inline, a string body, or an external file from --assets). */
   blockSource(source: LaunchValue | undefined, settings: Settings): string {
@@ -365,6 +367,7 @@ class Translator {
     const fn = isCode(source) ? source.code : typeof source === 'string' ? `function (trigger) {\n${source}\n}` : skip('custom code event without a source');
     const id = `block${this.pageBlocks.size + 1}`;
     this.pageBlocks.set(id, fn);
+    this.eventBlocks.add(id);
     return id;
   }
 
@@ -733,7 +736,7 @@ export default container;
     dataLayer,
     sessionKeys: [...t.sessionKeys],
     settings,
-    ...(t.pageBlocks.size ? { pageCode: pageCodeText(c, t.pageBlocks) } : {}),
+    ...(t.pageBlocks.size ? { pageCode: pageCodeText(c, t.pageBlocks, [...t.eventBlocks]) } : {}),
   };
 }
 
@@ -762,7 +765,7 @@ export function summaryLine(tr: Translation): string {
  * defines `window.__offtagLaunch.run(id, event, values)` once; the worker's `script` effects
  * load it and call `run` (src/third-party/load-script.ts), so nothing of it is in offtag.js.
  */
-function pageCodeText(c: LaunchContainer, blocks: Map<string, string>): string {
+function pageCodeText(c: LaunchContainer, blocks: Map<string, string>, eventIds: string[]): string {
   const entries = [...blocks].map(([id, fn]) => `      ${q(id)}: ${indent(fn, '      ')}`).join(',\n');
   return `// Imported by \`offtag import\` from a Launch library (property ${q(c.property?.name ?? '')}): its custom code that needs the page.
 // Serve this file at the container's \`${PAGE_CODE_SETTING}\` URL; it loads on the first rule that needs it.
@@ -795,11 +798,31 @@ ${entries}
       runs.push({ rule: event && event.$rule && event.$rule.name, seq: seq, ms: performance.now() - start });
       if (runs.length > 100) runs.shift();
     },
-    // A Custom Code event's block: offtag-triggers.js runs it once, with the function that fires its rule.
+    // A Custom Code event's rule: offtag-triggers.js connects the function that fires it; the
+    // calls its block made before then are delivered now, in order.
     event: function (id, trigger) {
-      blocks(w._satellite)[id].call(undefined, trigger);
+      var calls = waiting[id] || [];
+      waiting[id] = trigger;
+      for (var i = 0; i < calls.length; i++) trigger(calls[i]);
     }
   };
+  // The Custom Code events' blocks run as soon as this file first runs — under Launch they run
+  // while the library sets up its rules, so what they set up (a global, a listener) is there for
+  // the rules' own code —; each call of their trigger waits here until offtag-triggers.js connects it.
+  var waiting = {};
+  var all = blocks(w._satellite);
+  ${JSON.stringify(eventIds)}.forEach(function (id) {
+    waiting[id] = [];
+    try {
+      all[id].call(undefined, function (detail) {
+        var t = waiting[id];
+        if (typeof t === 'function') t(detail);
+        else t.push(detail);
+      });
+    } catch (err) {
+      console.error('Offtag: the Custom Code event ' + id + ' failed: ' + (err && err.message));
+    }
+  });
 })();
 `;
 }

@@ -52,26 +52,28 @@ describe('importing the new events and conditions', () => {
     expect(lines.at(-1)).toBe('19 rules entirely in the worker, 3 rules partly on the page, 0 items not imported.');
   });
 
-  it("page-code.js holds the event's block and runs it with the trigger (its `event`)", () => {
+  it("page-code.js runs the event's block when it first runs; its trigger's calls wait until offtag-triggers.js connects the rule (`event`), then go in order", () => {
     const pageCode = readFileSync(`${OUT}/page-code.js`, 'utf8');
-    expect(pageCode).toContain("window.__promoListening = true;");
+    expect(pageCode).toContain('window.__promoListening = true;');
     const w: Record<string, unknown> = {};
-    new Function('window', 'performance', pageCode)(w, { now: () => 0 });
-    const fired: unknown[] = [];
-    const doc = { addEventListener: (_t: string, f: () => void) => f() };
-    (w as { document?: unknown }).document = doc;
-    // The block uses `document` and `window` as page globals: run it where both are the test's.
-    const launch = w.__offtagLaunch as { event(id: string, trigger: (d?: unknown) => void): void };
-    expect(typeof launch.event).toBe('function');
+    const listeners: Array<() => void> = [];
+    // The block uses `window` and `document` as page globals: run the file where both are the test's.
     const g = globalThis as unknown as { document?: unknown; window?: unknown };
-    g.document = doc;
+    g.document = { addEventListener: (_t: string, f: () => void) => void listeners.push(f) };
     g.window = w;
     try {
-      launch.event('block1', () => fired.push('fired'));
+      new Function('window', 'performance', pageCode)(w, { now: () => 0 });
     } finally {
       delete g.document;
       delete g.window;
     }
-    expect(fired).toEqual(['fired']);
+    // It ran at once: its listener is there, before any rule asked.
+    expect(w.__promoListening).toBe(true);
+    listeners[0]!();
+    const fired: unknown[] = [];
+    (w.__offtagLaunch as { event(id: string, trigger: (d?: unknown) => void): void }).event('block1', (d) => fired.push(['fired', d]));
+    expect(fired).toEqual([['fired', undefined]]);
+    listeners[0]!();
+    expect(fired).toHaveLength(2);
   });
 });
