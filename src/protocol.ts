@@ -74,7 +74,12 @@ export interface PageInfo {
   cookiesEnabled: boolean;
 }
 
-export type LifecycleEvent = 'library-loaded' | 'dom-ready' | 'window-loaded';
+/**
+ * The page's lifecycle, in Launch's order. `page-bottom` is `_satellite.pageBottom()` (an imported
+ * container's `_satellite` sends it); the engine fires it just before `dom-ready` when the page
+ * never called it, as Launch's Core extension does at DOMContentLoaded.
+ */
+export type LifecycleEvent = 'library-loaded' | 'page-bottom' | 'dom-ready' | 'window-loaded';
 
 /** A link click seen by the bridge's delegated listener. */
 export interface LinkClick {
@@ -119,7 +124,18 @@ export type EngineEvent =
   | { type: 'data-element-change'; name: string; value: unknown; previous: unknown };
 
 /** The page triggers the bridge observes for the worker, in a lazily loaded chunk (offtag-triggers.js). */
-export type TriggerType = 'click' | 'custom-event' | 'form-submit' | 'element-visible' | 'scroll-depth' | 'timer';
+export type TriggerType =
+  | 'click'
+  | 'custom-event'
+  | 'form-submit'
+  | 'element-visible'
+  | 'scroll-depth'
+  | 'timer'
+  | 'history-change'
+  | 'element-exists'
+  | 'hover'
+  | 'media-time-played'
+  | 'data-layer-push';
 
 /** What the bridge tells about an element a trigger matched (`%this.…%`) or an event's target (`%target.…%`). */
 export interface ElementInfo {
@@ -146,8 +162,21 @@ export interface TriggerEvent {
   element?: ElementInfo;
   /** The DOM event's own target, when an element (a click's innermost element). */
   target?: ElementInfo;
-  /** A custom event's `detail`, when structured clone can copy it (else what it can: snapshot.ts `cloneable`). */
+  /**
+   * A custom event's `detail`, when structured clone can copy it (else what it can: snapshot.ts
+   * `cloneable`); the object a data layer push pushed; what a custom code event's block passed to
+   * `trigger`.
+   */
   detail?: unknown;
+  /** A data layer push: the data layer's state after it (the pushes so far merged; docs/triggers.md). */
+  state?: unknown;
+  /** History change: the page's URL after the change. */
+  url?: string;
+  /** Hover: the milliseconds the pointer stayed on the element. */
+  delay?: number;
+  /** Media time played: the threshold crossed (`amount` seconds, or percent of the media's length). */
+  amount?: number;
+  unit?: 'second' | 'percent';
   /** Scroll depth: the threshold crossed, in percent. */
   percent?: number;
   /** Timer: how many times it has fired, from 1; and the page-visible milliseconds counted. */
@@ -195,7 +224,46 @@ export type TriggerListener =
   | { key: string; type: 'element-visible'; selector: string; everyEntry?: boolean; properties?: ElementProperty[]; delay?: number }
   | { key: string; type: 'scroll-depth'; percent: number }
   /** `limit`: how many times it fires; 0: no limit. */
-  | { key: string; type: 'timer'; ms: number; limit: number };
+  | { key: string; type: 'timer'; ms: number; limit: number }
+  /** The page's URL changed without a load: `pushState`, `replaceState`, `popstate`, `hashchange`. */
+  | { key: string; type: 'history-change' }
+  /** An element matching `selector` (and `properties`) is in the document: once. */
+  | { key: string; type: 'element-exists'; selector: string; properties?: ElementProperty[] }
+  /** The pointer entered an element matching `selector` and stayed `delay` ms (0: at once). */
+  | {
+      key: string;
+      type: 'hover';
+      selector: string;
+      delay?: number;
+      bubbleFireIfParent?: boolean;
+      bubbleFireIfChildFired?: boolean;
+      bubbleStop?: boolean;
+      properties?: ElementProperty[];
+    }
+  /** An HTML5 media element (matching `selector`) has played `amount` seconds, or percent of its length. */
+  | {
+      key: string;
+      type: 'media-time-played';
+      amount: number;
+      unit: 'second' | 'percent';
+      selector?: string;
+      bubbleFireIfParent?: boolean;
+      bubbleFireIfChildFired?: boolean;
+      bubbleStop?: boolean;
+      properties?: ElementProperty[];
+    }
+  /**
+   * An object pushed into the array `window[global]` (created when absent) whose `event` is `event`
+   * (absent: any object with an `event`). `flavor`: how the data layer's state is kept (docs/triggers.md).
+   */
+  | { key: string; type: 'data-layer-push'; global: string; event?: string; flavor: DataLayerFlavor };
+
+/**
+ * Whose data layer a push event follows: Adobe Client Data Layer (`adobeDataLayer`), Google Tag
+ * Manager (`dataLayer`), or Search Discovery's Data Layer Manager (`SDI-DLM:` events; its state is
+ * the event objects pushed so far, shallowly merged).
+ */
+export type DataLayerFlavor = 'acdl' | 'gtm' | 'dlm';
 
 export interface NetResponse {
   status: number;

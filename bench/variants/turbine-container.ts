@@ -158,6 +158,7 @@ const ruleContext = (turbine: Turbine, ruleName: string): RuleContext<string, Se
   settings: settings as typeof settings & StorefrontSettings,
   event: current.event,
   snapshot: current.snapshot,
+  page,
   rule: { name: ruleName },
   get: (name) => turbine.getDataElementValue(name),
   replaceTokens: (text) => turbine.replaceTokens(text),

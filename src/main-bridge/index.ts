@@ -257,6 +257,8 @@ function start(): void {
       delete replies[s];
     },
   };
+  // The page side is there before `_satellite` (an imported container's is turbine's: src/page-side/satellite.ts).
+  if (page) hooks.page = page;
   // No Worker: the unsupported message (docs/spec-coverage.md §9), printed by offtag-effects.js.
   if (!w.Worker) return applyRare({ type: 'no-worker' }, hooks);
   if (w.offtag) return;
@@ -275,7 +277,7 @@ function start(): void {
     base,
   };
   send({ type: 'library-loaded' });
-  if (page) page.start((hooks.page = page, hooks), post);
+  if (page) page.start(hooks, post);
   // Calls queued by the async snippet, in order, after Library Loaded (as a track right after the tag would be).
   // No stub (or one without a queue) throws nothing: a page's first exception costs ~1 ms of
   // start-up (V8 then works out the source positions of the functions on the stack).

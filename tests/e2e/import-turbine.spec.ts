@@ -31,6 +31,18 @@ const DATA_LAYER = {
 const OUT = 'test-results/import-e2e/every-module';
 const LIBRARY = 'tests/fixtures/launch/every-module.js';
 
+/**
+ * The imported container's page, with turbine's debug switch on: its custom code's
+ * `_satellite.logger.log(ruleName)` prints only then, as turbine's does (docs/import.md, "`_satellite`").
+ */
+async function offtagPage(context: import('@playwright/test').BrowserContext) {
+  const page = await context.newPage();
+  await page.addInitScript(() => localStorage.setItem('com.adobe.reactor.debug', 'true'));
+  return page;
+}
+/** Console lines without the logger's prefix (turbine's, kept by the worker's logger). */
+const ruleLines = (lines: string[]) => lines.map((l) => l.replace(/^\u{1F680} \[Custom Script\] /u, ''));
+
 const turbine = () => readFileSync(createRequire(import.meta.url).resolve('@adobe/reactor-turbine/dist/engine.js'), 'utf8');
 
 const PAGE = `<!doctype html><html><head><title>Gloves</title>
@@ -161,9 +173,9 @@ test('page events: clicking, custom events and a data element change complete th
   const fromTurbine = (await page.evaluate(() => (window as unknown as PageWindow).__completed)).slice(turbineBefore);
 
   // ---- the imported container, built: offtag.js and its worker; each rule's action logs its name ----
-  const offtag = await context.newPage();
+  const offtag = await offtagPage(context);
   const lines = consoleOf(offtag);
-  const completed = () => lines.filter((l) => ruleNames.has(l));
+  const completed = () => ruleLines(lines).filter((l) => ruleNames.has(l));
   await context.route(`${SERVERS.page}/import-every-module.html`, (route) =>
     route.fulfill({
       contentType: 'text/html',
@@ -299,7 +311,7 @@ test('page reads: local storage, page globals, DOM attributes, the title and cus
   }, names);
 
   // ---- the imported container, built: offtag.js reads the page with each event ----
-  const offtag = await context.newPage();
+  const offtag = await offtagPage(context);
   const lines = consoleOf(offtag);
   await context.route(`${SERVERS.page}/import-page-reads.html`, (route) =>
     route.fulfill({
@@ -311,9 +323,9 @@ test('page reads: local storage, page globals, DOM attributes, the title and cus
   await offtag.goto(`${SERVERS.page}/import-page-reads.html`, { waitUntil: 'load' });
   await offtag.waitForFunction(() => !!(window as unknown as { offtag?: unknown }).offtag);
   await offtag.evaluate(() => (window as unknown as PageWindow)._satellite.track('check'));
-  await expect.poll(() => lines.includes('last')).toBe(true);
+  await expect.poll(() => ruleLines(lines).includes('last')).toBe(true);
   await offtag.click('#buy-now');
-  await expect.poll(() => lines.includes('buy now clicked')).toBe(true);
+  await expect.poll(() => ruleLines(lines).includes('buy now clicked')).toBe(true);
   const values = await offtag.evaluate(async (ns) => {
     const s = (window as unknown as { _satellite: { getVarAsync(n: string): Promise<unknown> } })._satellite;
     const out: Record<string, unknown> = {};
@@ -321,7 +333,7 @@ test('page reads: local storage, page globals, DOM attributes, the title and cus
     return out;
   }, names);
 
-  expect(lines.filter((l) => ruleNames.has(l))).toEqual(fromTurbine.completed);
+  expect(ruleLines(lines).filter((l) => ruleNames.has(l))).toEqual(fromTurbine.completed);
   expect(values).toEqual(fromTurbine.values);
   // Not empty: page conditions passed and failed, values of each kind were read.
   expect(fromTurbine.completed).toEqual(['in stock', 'title mentions gloves', 'basket has items', 'currency is EUR', 'cart sku matches', 'not sold out', 'last', 'buy now clicked']);

@@ -17,7 +17,7 @@ import { tsImport } from 'tsx/esm/api';
 import type { Container } from '../../src/worker-engine/core/types.ts';
 import { defaultsFor, type Environment } from '../../src/worker-engine/core/settings.ts';
 import { validateContainer } from '../../src/container/validate.ts';
-import { PAGE_PARAMETER, pageReadProblems, pageReadsIn, pageText, wrapBridge } from './page-reads.ts';
+import { codeEventsIn, PAGE_PARAMETER, pageReadProblems, pageReadsIn, pageText, wrapBridge } from './page-reads.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 export const DEFAULT_CONTAINER = 'containers/storefront/container.ts';
@@ -83,11 +83,16 @@ export function sessionKeysOf(keys: readonly string[]): string {
   return `(b)=>[${keys.map((k) => k.split('{brand}').map((part) => JSON.stringify(part)).join('+b+')).join(',')}]`;
 }
 
-/** The page side's defines: `__OFFTAG_PAGE__` (0, or the wrapper's parameter); `__OFFTAG_PAGE_HOST__`, `__OFFTAG_PAGE_STEPS__` (1 with a module host, with page steps). */
-const pageDefines = (page: { data?: string; host: boolean; steps?: boolean }) => ({
+/**
+ * The page side's defines: `__OFFTAG_PAGE__` (0, or the wrapper's parameter); `__OFFTAG_PAGE_HOST__`,
+ * `__OFFTAG_PAGE_STEPS__`, `__OFFTAG_LAUNCH__` (1 with a module host, with page steps, for a
+ * container imported from Launch: its `_satellite` is turbine's).
+ */
+const pageDefines = (page: { data?: string; host: boolean; steps?: boolean; launch?: boolean }) => ({
   __OFFTAG_PAGE__: page.data ? PAGE_PARAMETER : '0',
   __OFFTAG_PAGE_HOST__: page.host ? '1' : '0',
   __OFFTAG_PAGE_STEPS__: page.steps ? '1' : '0',
+  __OFFTAG_LAUNCH__: page.launch ? '1' : '0',
 });
 
 export function buildConstants(container: Container<any, any, any>, env: Environment, buildDate: string) {
@@ -156,7 +161,7 @@ export async function buildLibrary(o: BuildOptions): Promise<BuildResult> {
   const file = isAbsolute(o.container) ? o.container : resolve(o.container);
   const container = await loadContainer(file);
   const shown = relative(process.cwd(), file) || file;
-  const problems = [...validateContainer(container, shown), ...pageReadProblems(pageReadsIn(container), shown, container.page)];
+  const problems = [...validateContainer(container, shown), ...pageReadProblems(pageReadsIn(container), shown, container.page, codeEventsIn(container))];
   if (problems.length) return { gzip: 0, raw: 0, bridge: 0, problems };
   const buildDate = o.buildDate ?? (container as { buildDate?: string }).buildDate ?? new Date().toISOString();
   const out = resolve(o.out);
