@@ -1,9 +1,10 @@
 /**
  * The import of the Core events and conditions the engine gained, and of Data Layer Manager
  * (tests/fixtures/launch/timing-events.js): each becomes the Launch runtime's event (the engine's
- * trigger), with the report's note; a Custom Code event's block goes into page-code.js, whose
- * `__offtagLaunch.event` runs it; Window Size is read on the page, Browser in the worker; Page
- * Bottom is its own event (no note telling pages to drop their call).
+ * trigger), with the report's note; a Custom Code event's block goes into the page data that
+ * offtag build writes into offtag.js, and its trigger sends a direct call of its own; Window Size
+ * is read on the page, Browser in the worker; Page Bottom is its own event (no note telling pages
+ * to drop their call).
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -26,13 +27,11 @@ describe('importing the new events and conditions', () => {
       'launch.mediaTimePlayed(1, "second", "audio", {"bubbleFireIfParent":true,"bubbleFireIfChildFired":true})',
       'launch.mediaTimePlayed(50, "percent", "audio")',
       'launch.domEvent("ended", "audio")',
-      'launch.customCodeEvent("block1", "/timing-events.page-code.js")',
-      'launch.dataLayerPush("appEventData", "Page Load Complete", "dlm")',
+      'launch.customCodeEvent("function (trigger) {\\n  window.__promoListening = true;',
       'launch.clientIs("browser", ["Chrome","Edge"], {})',
-      'launch.dataLayerState("page.name", {}, {})',
     ])
       expect(source).toContain(call);
-    expect(source).toContain('launch.pageCondition((e) => { var d = document.documentElement; return d.clientWidth > 100 && d.clientHeight > 0; }, {})');
+    expect(source).toContain('launch.pageCondition("function (event) {\\n  var d = document.documentElement;\\n  return d.clientWidth > 100 && d.clientHeight > 0;\\n}", {}, "Window Size")');
     // The library's build info, property and company, for its `_satellite`.
     expect(source).toContain('launch.imported(defineContainer({');
     expect(source).toContain('"turbineVersion": "28.1.0"');
@@ -44,36 +43,19 @@ describe('importing the new events and conditions', () => {
     expect(line('card hovered for 300 ms')).toContain('mouse hover of 300 ms observed on the page');
     expect(line('played half')).toContain('media time played (50%) observed on the page');
     expect(line('sound ended')).toContain('"ended" events observed on the page (offtag-triggers.js), on document as Launch listens');
-    expect(line('dlm page load')).toContain('Data Layer Manager push of "Page Load Complete" into appEventData observed on the page');
-    expect(line('promo ready')).toMatch(/^rule "promo ready": partly on the page — .*custom code event: its block runs on the page \(page-code.js block1\)/);
+    expect(line('dlm page load')).toContain("Data Layer Push set up on the page by offtag.js's module host");
+    expect(line('promo ready')).toMatch(/^rule "promo ready": partly on the page — 0 event\(s\), .*1 event\(s\) set up on the page; custom code event: its block runs on the page when offtag.js starts/);
     expect(line('wide window')).toMatch(/^rule "wide window": partly on the page — .*1 condition\(s\) read on the page/);
-    expect(line('chrome browser')).toMatch(/^rule "chrome browser": worker/);
+    expect(line('chrome browser')).toMatch(/^rule "chrome browser": in the worker/);
     expect(lines.filter((l) => l.startsWith('note: '))).toEqual([]);
-    expect(lines.at(-1)).toBe('19 rules entirely in the worker, 3 rules partly on the page, 0 items not imported.');
+    expect(lines.at(-1)).toBe('data elements: 8 worker, 6 on the page, 0 not imported; rules: 17 in the worker, 5 partly on the page, 0 not imported; 0 actions not imported; 0 other items not imported.');
   });
 
-  it("page-code.js runs the event's block when it first runs; its trigger's calls wait until offtag-triggers.js connects the rule (`event`), then go in order", () => {
-    const pageCode = readFileSync(`${OUT}/page-code.js`, 'utf8');
-    expect(pageCode).toContain('window.__promoListening = true;');
-    const w: Record<string, unknown> = {};
-    const listeners: Array<() => void> = [];
-    // The block uses `window` and `document` as page globals: run the file where both are the test's.
-    const g = globalThis as unknown as { document?: unknown; window?: unknown };
-    g.document = { addEventListener: (_t: string, f: () => void) => void listeners.push(f) };
-    g.window = w;
-    try {
-      new Function('window', 'performance', pageCode)(w, { now: () => 0 });
-    } finally {
-      delete g.document;
-      delete g.window;
-    }
-    // It ran at once: its listener is there, before any rule asked.
-    expect(w.__promoListening).toBe(true);
-    listeners[0]!();
-    const fired: unknown[] = [];
-    (w.__offtagLaunch as { event(id: string, trigger: (d?: unknown) => void): void }).event('block1', (d) => fired.push(['fired', d]));
-    expect(fired).toEqual([['fired', undefined]]);
-    listeners[0]!();
-    expect(fired).toHaveLength(2);
+  it("offtag build writes the Custom Code event's block into the page data, as its source text, with its direct call and rule", async () => {
+    const { loadContainer } = await import('../../../tools/build/build.ts');
+    const { pageText } = await import('../../../tools/build/page-reads.ts');
+    const data = pageText(await loadContainer(`${OUT}/container.ts`)).data!;
+    expect(data).toContain('events: [\n["offtag-launch:core.custom-code:1", "promo ready", (function (trigger) {\n  window.__promoListening = true;');
+    expect(data).toContain('launch: {"buildInfo":{"turbineVersion":"28.1.0"');
   });
 });
