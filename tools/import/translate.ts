@@ -90,11 +90,12 @@ function declaresGlobals(text: string): boolean {
 }
 
 /**
- * Extensions the import runs natively (Core, Analytics, the ECID service) or leaves to the
+ * Extensions the import runs natively (Core, Analytics, the ECID service, Data Layer Manager's push
+ * event and Context Aware data element: the engine's data layer push trigger) or leaves to the
  * Analytics import (the plugins that act on its tracker), and the Web SDK, which stays out:
  * every other extension is run by offtag.js's module host.
  */
-const NATIVE = new Set(['core', 'adobe-analytics', 'adobe-mcid']);
+const NATIVE = new Set(['core', 'adobe-analytics', 'adobe-mcid', DLM]);
 const ANALYTICS_COMPANIONS = new Set(['common-analytics-plugins', 'activity-map-customizer']);
 const WEB_SDK = 'adobe-alloy';
 
@@ -240,7 +241,7 @@ class Translator {
     const s = (de.settings ?? {}) as Settings;
     const f = finishArgs(de, notes);
     if (de.storageDuration === 'session') this.sessionKeys.add(storedKey(name));
-    if (de.modulePath === DLM_STATE && NATIVE.has(DLM)) {
+    if (de.modulePath === DLM_STATE) {
       const conversions = Object.fromEntries(['convertTrueToOne', 'convertFalseToZero', 'convertUndefinedToZero'].filter((k) => s[k] === true).map((k) => [k, true]));
       notes.push(`Data Layer Manager state of ${this.dlmDataLayer()} at ${q(typeof s.dataLayerPath === 'string' ? s.dataLayerPath : '')}, from the latest push event`);
       return `launch.dataLayerState(${q(typeof s.dataLayerPath === 'string' ? s.dataLayerPath : '')}, ${q(conversions)}, ${f})`;
@@ -311,7 +312,7 @@ class Translator {
 
   event(e: LaunchComponent & { ruleOrder?: number }, notes: string[] = [], rule = ''): string {
     const s = (e.settings ?? {}) as Settings;
-    if (e.modulePath === DLM_PUSH && NATIVE.has(DLM)) {
+    if (e.modulePath === DLM_PUSH) {
       const eventType = str(s.eventType, 'the Data Layer Push event type');
       const global = this.dlmDataLayer();
       notes.push(`Data Layer Manager push of ${q(eventType)} into ${global} observed on the page (offtag-triggers.js)`);
@@ -826,6 +827,9 @@ export function translate(c: LaunchContainer, o: TranslateOptions): Translation 
   if (ps.ruleComponentSequencingEnabled === false) notices.push('note: the property runs rule components without sequencing; Offtag runs each rule\'s conditions and actions in the worker in sequence (a component that returns a promise holds the next one), and its steps on the page without holding the rule, as turbine does');
   if (ps.undefinedVarsReturnEmpty === true) notices.push('note: the property returns "" for data elements that do not exist; Offtag leaves an unknown %token% as written');
   const extensionLines: string[] = [];
+  const dlm = c.extensions?.[DLM];
+  if (dlm && ((dlm.settings as Settings | undefined)?.clickEvents as Settings | undefined)?.enabled === true)
+    extras.push(`extension ${q(dlm.displayName)}: its click events (clickEvents) are not imported; its data layer push events and Context Aware data elements are`);
   const page = pageSideOf(t, extras, extensionLines);
   const analytics = analyticsOptions(t, extras, settings);
   const ecidSettings = c.extensions?.['adobe-mcid']?.settings as Settings | undefined;

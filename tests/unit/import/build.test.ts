@@ -28,8 +28,7 @@ describe('offtag build of imported containers', () => {
     expect(facts.property).toEqual({ name: 'Timing and events', id: 'PR00000000000000000000000000000006' });
     expect(facts.company).toEqual({ orgId: '0123456789ABCDEF01234567@AdobeOrg' });
     expect(facts.names).toContain('dlm page name');
-    // Data Layer Manager's Context Aware is read on the page too: the module host runs its module.
-    expect(facts.reads).toEqual({ 'dlm page name': [null, 0, 0, 0], title: [null, 0, 1, 0], basket: ['empty', 0, 0, 0], heading: [null, 1, 0, 0], currency: [null, 0, 0, 0], 'card count': [null, 0, 0, 0] });
+    expect(facts.reads).toEqual({ title: [null, 0, 1, 0], basket: ['empty', 0, 0, 0], heading: [null, 1, 0, 0], currency: [null, 0, 0, 0], 'card count': [null, 0, 0, 0] });
   });
 
   it.each(['storefront', 'every-module', 'report-paths'])('%s builds for production', async (name) => {

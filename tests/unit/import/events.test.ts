@@ -28,7 +28,9 @@ describe('importing the new events and conditions', () => {
       'launch.mediaTimePlayed(50, "percent", "audio")',
       'launch.domEvent("ended", "audio")',
       'launch.customCodeEvent("function (trigger) {\\n  window.__promoListening = true;',
+      'launch.dataLayerPush("appEventData", "Page Load Complete", "dlm")',
       'launch.clientIs("browser", ["Chrome","Edge"], {})',
+      'launch.dataLayerState("page.name", {}, {})',
     ])
       expect(source).toContain(call);
     expect(source).toContain('launch.pageCondition("function (event) {\\n  var d = document.documentElement;\\n  return d.clientWidth > 100 && d.clientHeight > 0;\\n}", {}, "Window Size")');
@@ -43,12 +45,12 @@ describe('importing the new events and conditions', () => {
     expect(line('card hovered for 300 ms')).toContain('mouse hover of 300 ms observed on the page');
     expect(line('played half')).toContain('media time played (50%) observed on the page');
     expect(line('sound ended')).toContain('"ended" events observed on the page (offtag-triggers.js), on document as Launch listens');
-    expect(line('dlm page load')).toContain("Data Layer Push set up on the page by offtag.js's module host");
+    expect(line('dlm page load')).toContain('Data Layer Manager push of "Page Load Complete" into appEventData observed on the page');
     expect(line('promo ready')).toMatch(/^rule "promo ready": partly on the page — 0 event\(s\), .*1 event\(s\) set up on the page; custom code event: its block runs on the page when offtag.js starts/);
     expect(line('wide window')).toMatch(/^rule "wide window": partly on the page — .*1 condition\(s\) read on the page/);
     expect(line('chrome browser')).toMatch(/^rule "chrome browser": in the worker/);
     expect(lines.filter((l) => l.startsWith('note: '))).toEqual([]);
-    expect(lines.at(-1)).toBe('data elements: 8 worker, 6 on the page, 0 not imported; rules: 17 in the worker, 5 partly on the page, 0 not imported; 0 actions not imported; 0 other items not imported.');
+    expect(lines.at(-1)).toBe('data elements: 9 worker, 5 on the page, 0 not imported; rules: 19 in the worker, 3 partly on the page, 0 not imported; 0 actions not imported; 0 other items not imported.');
   });
 
   it("offtag build writes the Custom Code event's block into the page data, as its source text, with its direct call and rule", async () => {
