@@ -12,7 +12,7 @@ import type { EngineInput, LaunchEffect } from '../../../src/protocol.ts';
 import { drive, logs, logsOf, SITES, testEnv } from '../harness.ts';
 
 // Custom code's logger prints as turbine's: its rocket and prefix, then the text.
-const log = (text: string) => launch.customAction((_satellite) => () => _satellite.logger.log(text));
+const log = (text: string) => launch.customAction((w) => () => w._satellite.logger.log(text));
 const printed = (text: string) => `🚀 [Custom Script] ${text}`;
 
 const container = defineContainer({
