@@ -96,6 +96,9 @@ function ruleReferences(container: AnyContainer, known: (name: string) => boolea
 /** Each data element read once on an empty page: what it reads that does not exist, and cycles. */
 function elementReferences(container: AnyContainer, say: (item: string, what: string) => string): string[] {
   const out = new Set<string>();
+  // An imported Launch container's custom code may getVar a name no data element has: turbine then
+  // answers what the page set with `_satellite.setVar` (or undefined), so it is no mistake there.
+  const imported = 'launch' in container;
   const settings = defaultsFor(container);
   for (const name of Object.keys(container.dataElements)) {
     const messages: string[] = [];
@@ -116,7 +119,7 @@ function elementReferences(container: AnyContainer, say: (item: string, what: st
     }
     for (const m of messages) {
       const missing = /^Data element "(.+)" is not defined in the container\.$/.exec(m);
-      if (missing) out.add(say(`data element "${name}"`, `reads "${missing[1]}", which is no data element`));
+      if (missing && !imported) out.add(say(`data element "${name}"`, `reads "${missing[1]}", which is no data element`));
       const cycle = /^Data element circular reference detected: (.+)$/.exec(m);
       if (cycle) out.add(say(`data element "${name}"`, `circular reference: ${shortestCycle(cycle[1].split(' -> '))}`));
     }
