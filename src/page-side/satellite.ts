@@ -56,8 +56,12 @@ function walk(value: unknown, chain: string[]): unknown {
   return value;
 }
 
-/** Storage duration on the page, as turbine keeps it: a value that is there is kept, a missing one answers the kept one. */
-function stored(name: string, duration: string | 0, value: unknown, pageview: Record<string, unknown>): unknown {
+/**
+ * Storage duration on the page, as turbine keeps it: a value that is there is kept, a missing one
+ * answers the kept one. Turbine keeps a page view's values whenever anything reads the element: the
+ * rules' reads are the worker's here, and it sends what it kept with each event (`worker`).
+ */
+function stored(name: string, duration: string | 0, value: unknown, pageview: Record<string, unknown>, worker: unknown): unknown {
   if (!duration) return value;
   const key = `${DEBUG_PREFIX}dataElements.${name}`;
   const store = duration == 'session' ? sessionStorage : duration == 'visitor' ? localStorage : undefined;
@@ -69,7 +73,7 @@ function stored(name: string, duration: string | 0, value: unknown, pageview: Re
     }
     return value;
   }
-  if (!store) return name in pageview ? pageview[name] : null;
+  if (!store) return name in pageview ? pageview[name] : worker ?? null;
   const kept = store.getItem(key);
   return kept === null ? null : JSON.parse(kept);
 }
@@ -97,7 +101,7 @@ export function launchSatellite(s: object, facts: LaunchFacts, hooks: PageHooks,
     const d = read(name, problems).d;
     if (problems.length) return;
     if (!d || !(name in d)) return hooks.vars[name];
-    let value = stored(name, duration, d[name], pageview);
+    let value = stored(name, duration, d[name], pageview, hooks.vars[name]);
     if (value == null && def != null) value = def;
     if (typeof value != 'string') return value;
     const text = clean ? value.replace(/\s+/g, ' ').trim() : value;

@@ -39,12 +39,12 @@ let page: Record<string, unknown>;
 let sent: EngineEvent[];
 let reads: Array<string | undefined>;
 
-function make() {
+function make(vars: Record<string, unknown> = {}) {
   sent = [];
   reads = [];
   const hooks: ApplyHooks = {
     base: '/',
-    vars: { 'page type': 'Home', title: 'stale title' },
+    vars: { 'page type': 'Home', title: 'stale title', ...vars },
     frameMessage: () => {},
     reply: () => {},
   };
@@ -122,6 +122,12 @@ describe('getVar', () => {
     page.stored = undefined;
     expect(s.getVar('kept')).toBe('first');
     expect(s.getVar('stored')).toBe('en');
+  });
+
+  it("storage duration pageview: a value the worker kept (a rule read it while the source was there) answers once the source is gone, as turbine's one store", () => {
+    page.kept = undefined;
+    expect(make({ kept: 'seen by a rule' }).getVar('kept')).toBe('seen by a rule');
+    expect(make().getVar('kept')).toBeNull();
   });
 
   it("another data element answers the worker's latest value; a name that is none reads setVar's, with dotted paths; this., event., target. need a rule's event", () => {
