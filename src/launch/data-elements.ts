@@ -10,6 +10,8 @@ import { storedKey, type SessionStore } from '../worker-engine/core/types.ts';
 import { pageValue, type PageRead } from '../worker-engine/core/page-reads.ts';
 import type { Settings } from '../worker-engine/core/settings.ts';
 import { run, type Factory } from './custom-code.ts';
+import { compare, type Operator } from './conditions.ts';
+import { turbineEvent } from '../page-side/event.ts';
 import { asString, type DCtx, type LaunchDataElement, type Name } from './types.ts';
 
 export interface Finish {
@@ -170,6 +172,29 @@ export function tokenValue(ctx: DCtx, text: string): unknown {
   const whole = /^%([^%\n]+)%$/.exec(text);
   if (whole) return ctx.get(whole[1]!);
   return text.replace(/%([^%\n]+)%/g, (_t, n: string) => asString(ctx.get(n)));
+}
+
+/**
+ * Core Conditional Value: Core's Value Comparison of `left` and `right` (their `%tokens%` replaced,
+ * a whole token keeping its value's type), then `conditionalValue` when it holds, else
+ * `fallbackValue` (each with its tokens replaced too).
+ */
+export function conditionalValue(left: unknown, operator: Operator, right: unknown, caseInsensitive: boolean, values: { conditionalValue?: unknown; fallbackValue?: unknown }, finish: Finish = {}): LaunchDataElement {
+  const token = (ctx: DCtx, v: unknown) => (typeof v === 'string' ? tokenValue(ctx, v) : v);
+  return finished((ctx) => token(ctx, compare(operator, token(ctx, left), token(ctx, right), caseInsensitive) ? values.conditionalValue : values.fallbackValue), finish, []);
+}
+
+/**
+ * Core Runtime Environment, for the attributes an event or the container knows: the event's type,
+ * detail and direct-call identifier (turbine's event), the environment's stage; the library's build
+ * date, property name and id are constants the import writes with `constant`.
+ */
+export function runtimeEnvironment(attribute: 'environmentStage' | 'eventType' | 'eventDetail' | 'DCRIdentifier', finish: Finish = {}): LaunchDataElement {
+  return finished((ctx) => {
+    if (attribute === 'environmentStage') return ctx.settings.environment;
+    const e = turbineEvent(ctx.event);
+    return attribute === 'eventType' ? e.$type : attribute === 'eventDetail' ? e.detail : e.identifier;
+  }, finish, []);
 }
 
 /**

@@ -119,6 +119,8 @@ test('the imported every-module library computes what turbine computes', async (
   expect(fromTurbine.values['messy title']).toBe('Nitrile Gloves Box');
   expect(fromTurbine.values['custom reads the layer']).toBe('84:Product Detail');
   expect(fromTurbine.values.merged).toEqual({ loggedIn: false, tags: ['web', 'b2b', 'web'], profile: { id: 'u-1', tier: 'gold' } });
+  // Conditional Value's two branches (tokens keep their types), Runtime Environment's library facts.
+  expect([fromTurbine.values['is product'], fromTurbine.values['is checkout'], fromTurbine.values['build date'], fromTurbine.values['property name']]).toEqual([42, 'forty-two', '2026-01-15T10:00:00Z', 'Every module']);
 });
 
 /** Nested cards around a button; `#ready` is in view, so "ready seen" completes once the page's observers run. */

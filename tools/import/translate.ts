@@ -376,6 +376,23 @@ class Translator {
         notes.push('random number from the engine\'s random source, one value per event');
         return `launch.randomNumber(${min}, ${max}, ${f})`;
       }
+      case 'conditionalValue.js': {
+        const cmp = (s.comparison ?? {}) as Settings;
+        const values = { ...(s.conditionalValue !== undefined ? { conditionalValue: s.conditionalValue } : {}), ...(s.fallbackValue !== undefined ? { fallbackValue: s.fallbackValue } : {}) };
+        return `launch.conditionalValue(${q(s.leftOperand)}, ${q(str(cmp.operator, 'the operator'))}, ${q(s.rightOperand ?? null)}, ${cmp.caseInsensitive === true}, ${q(values)}, ${f})`;
+      }
+      case 'runtimeEnvironment.js': {
+        const bi = (this.c.buildInfo ?? {}) as Settings;
+        const property = (this.c.property ?? {}) as Settings;
+        // The library's own facts are constants; the environment and the event's are the worker's.
+        const known: Record<string, unknown> = { buildDate: bi.buildDate, propertyName: property.name, propertyId: property.id };
+        if (typeof s.attribute === 'string' && s.attribute in known) {
+          notes.push(`Runtime Environment ${q(s.attribute)}: the library's`);
+          return `launch.constant(${q(known[s.attribute] ?? '')}, ${f})`;
+        }
+        if (!['environmentStage', 'eventType', 'eventDetail', 'DCRIdentifier'].includes(String(s.attribute))) skip(`Runtime Environment ${q(s.attribute ?? '')} is not an attribute the import supports (a rule's name or id needs the rule, which a data element does not get here)`);
+        return `launch.runtimeEnvironment(${q(s.attribute)}, ${f})`;
+      }
       case 'sessionStorage.js':
         this.sessionKeys.add(str(s.name, 'the item name'));
         return `launch.sessionStorageItem(${q(s.name)}, ${f})`;
