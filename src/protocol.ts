@@ -109,7 +109,13 @@ export interface LinkClick {
 }
 
 export type EngineEvent =
-  | { type: LifecycleEvent }
+  | { type: Exclude<LifecycleEvent, 'library-loaded'> }
+  /**
+   * `setup`: the direct calls the page's events pulled while the library set them up (an imported
+   * Launch container's Custom Code events and other extensions' events, src/page-side): their rules
+   * run among the Library Loaded rules by rule order, as turbine runs the triggers of its start.
+   */
+  | { type: 'library-loaded'; setup?: Array<{ id: string; detail?: unknown }> }
   | { type: 'direct-call'; id: string; detail?: unknown }
   | { type: 'click'; link: LinkClick }
   /** `_satellite.getVarAsync(name)`: evaluate one data element now. */

@@ -276,8 +276,8 @@ function start(): void {
     apiPort: apiChannel.port1,
     base,
   };
-  send({ type: 'library-loaded' });
-  if (page) page.start(hooks, post);
+  // The page side sets the library's events up first: what they pulled meanwhile goes with Library Loaded (src/page-side).
+  send(page ? { type: 'library-loaded', setup: page.start(hooks, post) } : { type: 'library-loaded' });
   // Calls queued by the async snippet, in order, after Library Loaded (as a track right after the tag would be).
   // No stub (or one without a queue) throws nothing: a page's first exception costs ~1 ms of
   // start-up (V8 then works out the source positions of the functions on the stack).

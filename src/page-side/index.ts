@@ -108,12 +108,13 @@ export function pageSide(data: PageData): PageSideRuntime {
     start(h, p) {
       hooks = h;
       post = p;
-      // Triggers pulled while the events are being set up wait until all are (turbine's guard).
-      let queued: Array<() => void> | undefined = [];
+      // Triggers pulled while the events are being set up go with Library Loaded, whose rules they
+      // join by rule order (turbine queues them until all are set up, then runs them in that order).
+      let queued: Array<{ id: string; detail?: unknown }> | undefined = [];
       const trigger = (id: string) => (synthetic?: unknown) => {
-        const send = () => h.send?.({ type: 'direct-call', id, detail: plain(synthetic) });
-        if (queued) queued.push(send);
-        else send();
+        const call = { id, detail: plain(synthetic) };
+        if (queued) queued.push(call);
+        else h.send?.({ type: 'direct-call', ...call });
       };
       // Core's Custom Code events: each block runs now, as turbine runs it while setting its rules up (what it sets up is there for the rules' code).
       for (const [id, rule, block] of data.events ?? [])
@@ -123,9 +124,9 @@ export function pageSide(data: PageData): PageSideRuntime {
           logger().error('Failed to execute "Custom Code" for "' + rule + '" rule. ' + (x as Error)?.message);
         }
       host?.start(trigger);
-      const waiting = queued;
+      const setup = queued;
       queued = undefined;
-      for (const f of waiting) f();
+      return setup;
     },
     run,
   };

@@ -57,8 +57,12 @@ export interface PageSideRuntime {
   read(event: EngineEvent, problems: SnapshotProblem[], element: Element | undefined, seq: number, only?: string): PageValues;
   /** Makes offtag.js's `_satellite` turbine's, for an imported Launch container (before it is guarded and published). */
   launch(satellite: object, hooks: PageHooks): void;
-  /** Once Library Loaded is sent: Core's Custom Code events' blocks run, the module host evaluates the extensions' modules, and their events are set up. */
-  start(hooks: PageHooks, post: Post): void;
+  /**
+   * Just before Library Loaded is sent: Core's Custom Code events' blocks run, the module host
+   * evaluates the extensions' modules, and their events are set up. Returns the direct calls their
+   * triggers pulled meanwhile: they go with Library Loaded (its `setup`).
+   */
+  start(hooks: PageHooks, post: Post): Array<{ id: string; detail?: unknown }>;
   /** A `launch` effect: one step of an imported rule. */
   run(effect: LaunchEffect): void;
 }

@@ -16,7 +16,7 @@ import { createResolver, type Resolver } from './data-elements.ts';
 import { inputFailed } from './failures.ts';
 import { safeJson } from './safe-json.ts';
 import { withEventTokens } from './event-tokens.ts';
-import { rulesFor, runRule } from './rules.ts';
+import { DEFAULT_RULE_ORDER, rulesFor, runRule } from './rules.ts';
 import { replaceTokens } from './tokens.ts';
 import { watchedElements } from './triggers.ts';
 import type { Container, ContainerHooks, DataElement, EngineContext, RuleContext } from './types.ts';
@@ -142,9 +142,26 @@ export function createEventHandler<N extends string, S>({ container, ctx, servic
     if (changed) emit({ type: 'vars', values });
   };
 
-  /** The rules `event` triggers, one after another in their order. */
+  /**
+   * The rules `event` triggers, one after another in their order; with Library Loaded, also those
+   * of the direct calls pulled while the library set its events up, each with its own event, all in
+   * rule order (ties in the container's order), as turbine runs the triggers of its start.
+   */
   const runRules = async (event: EngineEvent, resolver: Resolver<N>, snapshot: Snapshot) => {
-    for (const rule of rulesFor(container.rules, event)) {
+    const pairs = rulesFor(container.rules, event).map((rule) => ({ rule, event, resolver }));
+    if (event.type === 'library-loaded' && event.setup?.length) {
+      for (const call of event.setup) {
+        const e = normalise({ type: 'direct-call', id: call.id, detail: call.detail });
+        ctx.monitor('event', { type: e.type, id: call.id, seq: snapshot.seq });
+        const rules = rulesFor(container.rules, e);
+        if (!rules.length) log('log', unmatchedDirectCall(call.id));
+        const r = resolverFor(e);
+        pairs.push(...rules.map((rule) => ({ rule, event: e, resolver: r })));
+      }
+      const at = new Map(container.rules.map((r, i) => [r, i]));
+      pairs.sort((a, b) => (a.rule.order ?? DEFAULT_RULE_ORDER) - (b.rule.order ?? DEFAULT_RULE_ORDER) || at.get(a.rule)! - at.get(b.rule)!);
+    }
+    for (const { rule, event, resolver } of pairs) {
       // The devtools' rule table names a page trigger by its kind (`trigger scroll-depth`).
       ctx.monitor('rule-triggered', { rule: rule.name, event: event.type === 'trigger' ? `trigger ${event.on}` : event.type, seq: snapshot.seq });
       const outcome = await runRule(rule, ruleContext(event, resolver, rule.name, snapshot), ctx.sleep);

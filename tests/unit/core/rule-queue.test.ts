@@ -43,6 +43,19 @@ function pageWith(rules: Array<{ name: string; events: RuleEventSpec[]; order?: 
 }
 
 describe('one rule queue for the page', () => {
+  it("the direct calls pulled while the library set its events up (Library Loaded's setup) run among the Library Loaded rules by rule order", async () => {
+    const { fire, ran } = pageWith([
+      { name: 'early custom code event', events: [{ type: 'direct-call', id: 'offtag-launch:core.custom-code:1' }], order: 10 },
+      { name: 'library loaded 11', events: [{ type: 'library-loaded' }], order: 11 },
+      { name: 'library loaded 50', events: [{ type: 'library-loaded' }] },
+      { name: 'late custom code event', events: [{ type: 'direct-call', id: 'offtag-launch:core.custom-code:2' }], order: 20 },
+      { name: 'dom ready', events: [{ type: 'dom-ready' }], order: 1 },
+    ]);
+    await fire({ type: 'library-loaded', setup: [{ id: 'offtag-launch:core.custom-code:2' }, { id: 'offtag-launch:core.custom-code:1', detail: { n: 1 } }] });
+    await fire({ type: 'dom-ready' });
+    expect(ran).toEqual(['early custom code event', 'library loaded 11', 'late custom code event', 'library loaded 50', 'dom ready']);
+  });
+
   it("a Library Loaded rule that waits holds the DOM Ready and Window Loaded rules behind it; they run in the answer's dispatch", async () => {
     const { engine, fire, ran, requestOf } = pageWith([
       { name: 'library loaded, waits', events: [{ type: 'library-loaded' }], waits: true },
