@@ -38,9 +38,10 @@ export interface ImportedFacts {
 
 /**
  * The container of an imported Launch library: its `_satellite` is turbine's (offtag build writes
- * these facts into offtag.js) and gets every data element's latest value with each event, and the
- * rules' and data elements' messages print only in debug mode, as turbine's logger prints them.
+ * these facts into offtag.js) and gets every data element's latest value with each event. (Its
+ * rules' and data elements' messages print only in debug mode, as every container's unless it
+ * says `alwaysLog`, as turbine's logger prints them.)
  */
-export function imported<C extends object>(container: C, launch: ImportedFacts): C & { launch: ImportedFacts; logs: 'debug'; getVarValues: 'every-event' } {
-  return { ...container, launch, logs: 'debug', getVarValues: 'every-event' };
+export function imported<C extends object>(container: C, launch: ImportedFacts): C & { launch: ImportedFacts; getVarValues: 'every-event' } {
+  return { ...container, launch, getVarValues: 'every-event' };
 }

@@ -28,8 +28,8 @@ export const unmatchedDirectCall = (id: string): string => `"${id}" does not mat
 export interface EventDeps<N extends string, S> {
   container: Container<N, S>;
   ctx: EngineContext;
-  /** Whether debug-level messages are on (the page's switch, or the container's setting). */
-  debug(): boolean;
+  /** What a site must see whatever the debug switch (an event that could not be processed). */
+  alert(message: string): void;
   services(): S;
   hooks(): ContainerHooks;
 }
@@ -52,12 +52,10 @@ export interface EventHandler {
   pending(): number;
 }
 
-export function createEventHandler<N extends string, S>({ container, ctx, services, hooks, debug }: EventDeps<N, S>): EventHandler {
+export function createEventHandler<N extends string, S>({ container, ctx, services, hooks, alert }: EventDeps<N, S>): EventHandler {
   const { settings, page, cookies, session, emit } = ctx;
-  /** Offtag's own messages (an event that could not be processed). */
-  const own = ctx.log;
-  /** The rules' and data elements' messages: with `logs: 'debug'`, only in debug mode, as turbine's logger. */
-  const log: EngineContext['log'] = container.logs === 'debug' ? (level, message) => void (debug() && own(level, message)) : own;
+  /** The rules' and data elements' messages: only in debug mode unless the container always logs (engine.ts), as turbine's logger prints them. */
+  const log = ctx.log;
   const customVars = new Map<string, unknown>();
   const watched = watchedElements(container.rules);
   const watch = watched.length ? createValueWatch(watched) : undefined;
@@ -75,7 +73,7 @@ export function createEventHandler<N extends string, S>({ container, ctx, servic
     const snapshot = ctx.snapshot();
     const run = queue
       .then(work)
-      .catch((err: unknown) => own('error', inputFailed({ type: 'event', event, snapshot }, err)))
+      .catch((err: unknown) => alert(inputFailed({ type: 'event', event, snapshot }, err)))
       .finally(() => void queued--);
     queue = run;
     return run;

@@ -274,12 +274,6 @@ export interface Container<N extends string, S = unknown, X = unknown> {
   dataElements: Record<N, DataElement<N, X>>;
   rules: Rule<N, S, X>[];
   /**
-   * `debug`: the rules' and data elements' messages (a component that failed, a condition not met,
-   * a direct call no rule listens to, custom code's logger) print only in debug mode, as turbine's
-   * logger prints them (a container imported from Launch); Offtag's own messages print as always.
-   */
-  logs?: 'debug';
-  /**
    * `every-event`: with each page event the engine evaluates every data element without side
    * effects and sends the page the values that changed, so `_satellite.getVar` answers the latest
    * (as turbine's, which computes on the call: a container imported from Launch). Absent: with the
