@@ -19,8 +19,9 @@ export interface HeldEffects {
 /**
  * Adds effects to those held: a write that a later one of the same cookie or sessionStorage key
  * (`keys[i]`) replaces is dropped, so the page writes each key once per batch instead of once per
- * event (docs/runtime.md, "Messages per event"). Only between effects that cannot look at the
- * page's state: a frame, a pixel, a script or a reply keeps the writes before it.
+ * event (docs/runtime.md, "Messages per event"); the tracker's `hit` has a key too (page-effects.ts).
+ * Only between effects that cannot look at the page's state: a frame, a pixel, a script or a
+ * reply keeps the writes before it.
  */
 export function holdEffects(h: HeldEffects, effects: Effect[], keys: Array<string | undefined>): void {
   effects.forEach((e, i) => {
