@@ -25,9 +25,8 @@ import {
   type Sample,
 } from './measure.ts';
 import { renderChart, renderMarkdown } from './report.ts';
-import { LOAD_VARIANTS, loadCdp, loadProc, variantCases, type LoadFigures } from './load.ts';
+import { LOAD_VARIANTS, loadCdp, loadProc, variantCases, writeAblationFiles, type LoadFigures } from './load.ts';
 import { dataLayerScaling } from './scaling.ts';
-import { writeFileSync } from 'node:fs';
 import { BUILD, buildVariants, CONTAINER_SIZES, DIST, ROOT, sizeOf, startWorld, VARIANTS, type Variant } from './setup.ts';
 
 export interface Plan {
@@ -119,7 +118,7 @@ export async function runBench(plan: Plan): Promise<{ outDir: string; markdown: 
   const started = Date.now();
   log(plan.quick ? 'quick mode (smoke test: figures are not meaningful)' : 'full run');
   await buildVariants(plan.containerSizes);
-  writeFileSync(`${BUILD}/silent-worker.js`, '// says nothing (bench/load.ts ABLATIONS)\n');
+  writeAblationFiles();
   const world = await startWorld();
   const results: Record<string, unknown> = {};
   try {

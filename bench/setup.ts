@@ -7,7 +7,7 @@ import { build } from 'vite';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, readFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { gzipSize } from '../tools/build/gzip-size.ts';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright';
@@ -76,6 +76,7 @@ export async function buildVariants(sizes = CONTAINER_SIZES): Promise<void> {
   await bundle('bench/variants/turbine.ts', 'turbine.js');
   await bundle('bench/variants/alloy.ts', 'alloy.js');
   await bundle('bench/variants/react-app.ts', 'react-app.js');
+  await writeFloorFiles();
   // The grown workers' folder gets the origin's sender too (offtag.js starts it beside the worker file).
   await copyFile(`${DIST}/offtag-sender.js`, `${BUILD}/offtag-sender.js`);
   for (const s of sizes) {
@@ -134,6 +135,35 @@ export interface PageOptions {
   head?: string;
   /** Merged into `offtagConfig`. */
   config?: Record<string, unknown>;
+  /** With `variant: 'none'`: a load floor's script instead of a tag (`FLOORS`, bench/load.ts). */
+  floor?: Floor;
+  /** Another build's offtag.js (its worker, sender and chunks beside it): builds side by side (`--dists`, bench/load.ts). */
+  script?: string;
+}
+
+/**
+ * The load floors (docs/bench.md, "Page load"): what any tag that moves its work to a worker
+ * pays at least. Each is a script file of offtag.js's size that does nothing (offtag.js's own
+ * bytes inside `if (0) { … }`: parsed, never run), then, cumulatively, `new Worker` of an empty
+ * file, and one 2 KB `postMessage` to it (floor (d), the one the load goals are against).
+ */
+export type Floor = 'script' | 'worker' | 'post';
+export const FLOOR_LABEL: Record<Floor, string> = {
+  script: 'floor (b): a 3 KB script that does nothing',
+  worker: 'floor (c): (b) + `new Worker` of an empty file',
+  post: 'floor (d): (c) + one 2 KB `postMessage`',
+};
+
+/** Writes the floors' files into bench/.build/ (`floor-<floor>.js`, the workers' `floor-empty.js` and `floor-receive.js`). */
+export async function writeFloorFiles(): Promise<void> {
+  await mkdir(BUILD, { recursive: true });
+  const noop = `if (0) {\n${await readFile(`${DIST}/offtag.js`, 'utf8')}\n}\n`;
+  const message = JSON.stringify(JSON.stringify(dataLayer(2048)));
+  await writeFile(`${BUILD}/floor-empty.js`, '');
+  await writeFile(`${BUILD}/floor-receive.js`, 'onmessage = function () {};\n');
+  await writeFile(`${BUILD}/floor-script.js`, noop);
+  await writeFile(`${BUILD}/floor-worker.js`, `${noop}new Worker('/build/floor-empty.js');\n`);
+  await writeFile(`${BUILD}/floor-post.js`, `${noop}new Worker('/build/floor-receive.js').postMessage(JSON.parse(${message}));\n`);
 }
 
 export interface World {
@@ -169,8 +199,11 @@ export const CEILING_WORKER = `onconnect = (c) => { const port = c.ports[0]; por
 }; };`;
 
 function pageHtml(o: PageOptions, collector: string, id: string): string {
-  const script =
-    o.variant === 'none' ? '' : `<script src="${SCRIPT[o.variant]}"></script>${o.pageView ? `<script>_satellite.track('Page View')</script>` : ''}`;
+  const script = o.floor
+    ? `<script src="/build/floor-${o.floor}.js"></script>`
+    : o.variant === 'none'
+      ? ''
+      : `<script src="${o.script ?? SCRIPT[o.variant]}"></script>${o.pageView ? `<script>_satellite.track('Page View')</script>` : ''}`;
   const worker = { ...(o.variant === 'offtag' && o.synthetic ? { workerUrl: `/build/${workerFile(o.synthetic)}` } : {}), ...o.config };
   return `<!doctype html><html><head><meta charset="utf-8"><title>bench ${o.variant}</title>
 <script>
@@ -199,7 +232,7 @@ export async function startWorld(): Promise<World> {
       return res.end('<!doctype html><title>blank</title>');
     }
     if (await serveStatic(req, res, `${DIST}/`, '/dist/')) return;
-    if (await serveStatic(req, res, `${BUILD}/`, '/build/')) return;
+    if (await serveStatic(req, res, `${BUILD}/`, '/build/', process.env.CT ? { 'Cache-Control': 'max-age=3600' } : {})) return;
     res.writeHead(404).end('not found');
     } catch (e) {
       res.writeHead(400).end(String(e));
