@@ -232,7 +232,7 @@ export async function startWorld(): Promise<World> {
       return res.end('<!doctype html><title>blank</title>');
     }
     if (await serveStatic(req, res, `${DIST}/`, '/dist/')) return;
-    if (await serveStatic(req, res, `${BUILD}/`, '/build/', process.env.CT ? { 'Cache-Control': 'max-age=3600' } : {})) return;
+    if (await serveStatic(req, res, `${BUILD}/`, '/build/')) return;
     res.writeHead(404).end('not found');
     } catch (e) {
       res.writeHead(400).end(String(e));

@@ -343,6 +343,8 @@ export interface InitMessage {
    * of its start-up carry no viewport, `document.cookie` or session keys (reading them then forces
    * a layout on phones, and the first storage and cookie access waits on the browser process); the
    * worker shell fills them in from this one, with its problems (docs/runtime.md, "Start-up").
+   * Its `seq` is the last event the page posted before this message: the worker holds what it
+   * has for the page until those are handled, and says them together (one batch, one acknowledgement).
    */
   now?: Snapshot;
   /** Paths of `offtagConfig` that could not be sent (functions, DOM nodes…); absent when none. */

@@ -174,8 +174,9 @@ const init = (wk: Worker, cookieDomain: string): void => {
     config: cfg,
     debug: isDebug(),
     page: pageFacts(cookieDomain),
-    // What the snapshots of start-up left out (cookies, session keys, viewport), read now; no data layer.
-    now: takeSnapshot(0, 0, '', sessionKeys),
+    // What the snapshots of start-up left out (cookies, session keys, viewport), read now; no data
+    // layer. Its seq: the events posted so far, which the worker answers together.
+    now: takeSnapshot(seq, 0, '', sessionKeys),
     pid,
     orphans,
   };

@@ -80,13 +80,14 @@ function servePage<N extends string, S extends object, X>(opts: WorkerOptions<N,
   const pageInfo = completePageInfo(page, navigator);
   /** The session so far, for the devtools' "export session as replay fixture". */
   const recorder = createSessionRecorder(config, pageInfo);
-  const link = createPageLink({ port: events, holdMs: opts.batchHoldMs ?? BATCH_HOLD_MS, now });
+  const link = createPageLink({ port: events, holdMs: opts.batchHoldMs ?? BATCH_HOLD_MS, now, started: () => acks.acknowledge() });
   const acks = createAcknowledger({
     beacons,
     pid,
     pendingHits: () => main.pendingHits(),
     orphansDone: () => replayed,
     post: (seq) => events.postMessage({ n: 0, effects: [], a: seq }),
+    ready: () => !link.starting(),
   });
   const boot: BootOptions<N, S, X> = {
     container: opts.container,
@@ -131,17 +132,19 @@ function servePage<N extends string, S extends object, X>(opts: WorkerOptions<N,
       });
   };
   serveApi({ settings: main.settings, values: link.values, beacons, feed, session: () => recorder.fixture() }, api);
+  // The shell's own effects for the page go with the first batch (one message at start-up, not one each).
+  const start: Effect[] = [];
   if (configDropped?.length) {
     const message = `offtagConfig values that cannot be sent to the worker were ignored: ${configDropped.join(', ')}.`;
-    events.postMessage({ n: 0, effects: [{ type: 'log', level: 'error', message }] });
+    start.push({ type: 'log', level: 'error', message });
   }
   // The paths the container reads, once: from the next event on, the bridge copies only those.
   const readSet = readSetOf(opts.container.dataElements as Record<string, { type: string }>);
-  if (readSet) events.postMessage({ n: 0, effects: [{ type: 'read-set', tree: readSet }] });
+  if (readSet) start.push({ type: 'read-set', tree: readSet });
   // The page triggers the rules use, once (docs/triggers.md): only then does the bridge load offtag-triggers.js.
   const triggers = listenersOf(opts.container.rules);
-  const listen: Effect[] = triggers.problems.map((message) => ({ type: 'log', level: 'error', message }));
-  if (triggers.listeners.length) listen.push({ type: 'listen', triggers: triggers.listeners });
-  if (listen.length) events.postMessage({ n: 0, effects: listen });
+  for (const message of triggers.problems) start.push({ type: 'log', level: 'error', message });
+  if (triggers.listeners.length) start.push({ type: 'listen', triggers: triggers.listeners });
+  link.extra(start);
   beacons.resume?.();
 }

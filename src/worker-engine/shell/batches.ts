@@ -66,6 +66,8 @@ export function createBatchNumbers(): BatchNumbers {
 export interface Outbox {
   /** The engine's batch `n`, with its page effects (and their keys, `holdEffects`): held while inputs wait, else posted. */
   add(n: number, effects: Effect[], keys: Array<string | undefined>): void;
+  /** Effects of the shell's own (the read set, the page triggers, start-up logs): they go with the next batch, or alone (unnumbered) when there is none. */
+  extra(effects: Effect[]): void;
   /** Posts what is held, as the bridge's next numbered batch. */
   post(): void;
   /** `BatchNumbers.applied`, for the page's `applied` count. */
@@ -73,21 +75,24 @@ export interface Outbox {
 }
 
 /**
- * Holds page effects while inputs wait to be handled (a burst) and posts them together once
- * none does (`post`), or after `holdMs`.
+ * Holds page effects while inputs wait to be handled (a burst, or the events the page posted
+ * before the worker started) and posts them together once none does (`post`), or after `holdMs`.
  */
 export function createOutbox(o: { holdMs: number; waiting(): boolean; send(n: number, effects: Effect[]): void }): Outbox {
   const numbers = createBatchNumbers();
   let held: HeldEffects | undefined;
+  let extras: Effect[] = [];
+  let extrasTimer: ReturnType<typeof setTimeout> | undefined;
   const post = () => {
-    if (!held) return;
+    const x = extras;
+    extras = [];
+    clearTimeout(extrasTimer);
+    extrasTimer = undefined;
+    if (!held) return void (x.length && o.send(0, x));
     const h = held;
     held = undefined;
     clearTimeout(h.timer);
-    o.send(
-      numbers.posted(h.first),
-      h.effects.filter((e): e is Effect => e !== undefined),
-    );
+    o.send(numbers.posted(h.first), [...x, ...h.effects.filter((e): e is Effect => e !== undefined)]);
   };
   return {
     add(n, effects, keys) {
@@ -99,6 +104,12 @@ export function createOutbox(o: { holdMs: number; waiting(): boolean; send(n: nu
       }
       holdEffects(held, effects, keys);
       if (!o.waiting()) post();
+    },
+    extra(effects) {
+      if (!effects.length) return;
+      extras.push(...effects);
+      if (!o.waiting()) post();
+      else extrasTimer ??= setTimeout(post, o.holdMs);
     },
     post,
     applied: (m) => numbers.applied(m, held?.first),
