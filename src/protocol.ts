@@ -299,7 +299,13 @@ export type Effect =
   /** The worker shell's, sent once: the data layer paths the container reads, or null for all (main-bridge/read-set.ts). */
   | { type: 'read-set'; tree: ReadSet | null }
   /** The worker shell's, sent once when the container's rules use page triggers: the bridge loads offtag-triggers.js and installs them. */
-  | { type: 'listen'; triggers: TriggerListener[] };
+  | { type: 'listen'; triggers: TriggerListener[] }
+  /**
+   * The worker shell's, sent once, at the page's `SENDER_AFTER_BEACONS`th beacon: offtag-effects.js
+   * starts the origin's SharedWorker sender and posts its port back on the events port, as a
+   * message `{ type: 'sender' }` (docs/delivery.md, "The sender").
+   */
+  | { type: 'sender' };
 
 /** Data layer keys the container reads, as a tree: 0 marks a path's end, whose whole value is read. */
 export interface ReadSet {

@@ -44,8 +44,11 @@ export interface WorkerOptions<N extends string, S extends object, X = unknown> 
   container: Container<N, S, X>;
   /** Absent: the container's own `services`. */
   services?: (ctx: EngineContext) => S;
-  /** `sender`: the port of the origin's SharedWorker sender, when offtag.js started one (protocol.ts InitMessage). */
-  beacons: (log: (message: string) => void, monitor: (name: string, data: unknown) => void, sender?: MessagePort) => BeaconSink;
+  /**
+   * `sender`: the port of the origin's SharedWorker sender, when the page handed one over at init
+   * (protocol.ts InitMessage); `askSender` asks the page to start it (its port then comes to `BeaconSink.sender`).
+   */
+  beacons: (log: (message: string) => void, monitor: (name: string, data: unknown) => void, sender?: MessagePort, askSender?: () => void) => BeaconSink;
   /** How long page effects may be held while inputs wait (default `BATCH_HOLD_MS`; tests set it long, to be independent of the machine's speed). */
   batchHoldMs?: number;
 }
@@ -76,6 +79,8 @@ function servePage<N extends string, S extends object, X>(opts: WorkerOptions<N,
     (message) => say('warn', message),
     (name, data) => feed.push({ name, data }),
     sender,
+    // offtag-effects.js starts the sender and hands its port over (main-bridge/rare-effects.ts `sender`).
+    () => events.postMessage({ n: 0, effects: [{ type: 'sender' }] }),
   );
   const pageInfo = completePageInfo(page, navigator);
   /** The session so far, for the devtools' "export session as replay fixture". */
@@ -117,7 +122,9 @@ function servePage<N extends string, S extends object, X>(opts: WorkerOptions<N,
 
   // Inputs are handled one at a time, in the order the page sent them.
   let chain: Promise<void> = Promise.resolve();
-  events.onmessage = (e: MessageEvent<EngineInput>) => {
+  events.onmessage = (e: MessageEvent<EngineInput | { type: 'sender' }>) => {
+    // The sender the page started when the beacon sink asked: not an input.
+    if (e.data?.type === 'sender') return void (e.ports[0] && beacons.sender?.(e.ports[0]));
     const input = link.arrived(e.data);
     recorder.input(input);
     // One input that fails is said once, with its name; the inputs after it go on as usual

@@ -70,6 +70,8 @@ export interface Outbox {
   extra(effects: Effect[]): void;
   /** Posts what is held, as the bridge's next numbered batch. */
   post(): void;
+  /** Start-up is over while inputs still wait: what is held goes after `holdMs` at the latest, as in a burst. */
+  arm(): void;
   /** `BatchNumbers.applied`, for the page's `applied` count. */
   applied(m: number): number;
 }
@@ -78,7 +80,13 @@ export interface Outbox {
  * Holds page effects while inputs wait to be handled (a burst, or the events the page posted
  * before the worker started) and posts them together once none does (`post`), or after `holdMs`.
  */
-export function createOutbox(o: { holdMs: number; waiting(): boolean; send(n: number, effects: Effect[]): void }): Outbox {
+export function createOutbox(o: {
+  holdMs: number;
+  waiting(): boolean;
+  /** Start-up (page-link.ts `starting`): held without the `holdMs` limit; the page link posts (or `arm`s) when it ends. */
+  starting?(): boolean;
+  send(n: number, effects: Effect[]): void;
+}): Outbox {
   const numbers = createBatchNumbers();
   let held: HeldEffects | undefined;
   let extras: Effect[] = [];
@@ -100,7 +108,7 @@ export function createOutbox(o: { holdMs: number; waiting(): boolean; send(n: nu
       if (!effects.length) return;
       if (!held) {
         held = { first: n, effects: [], last: new Map() };
-        if (o.waiting()) held.timer = setTimeout(post, o.holdMs);
+        if (o.waiting() && !o.starting?.()) held.timer = setTimeout(post, o.holdMs);
       }
       holdEffects(held, effects, keys);
       if (!o.waiting()) post();
@@ -109,9 +117,13 @@ export function createOutbox(o: { holdMs: number; waiting(): boolean; send(n: nu
       if (!effects.length) return;
       extras.push(...effects);
       if (!o.waiting()) post();
-      else extrasTimer ??= setTimeout(post, o.holdMs);
+      else if (!o.starting?.()) extrasTimer ??= setTimeout(post, o.holdMs);
     },
     post,
+    arm() {
+      if (held) held.timer ??= setTimeout(post, o.holdMs);
+      else if (extras.length) extrasTimer ??= setTimeout(post, o.holdMs);
+    },
     applied: (m) => numbers.applied(m, held?.first),
   };
 }

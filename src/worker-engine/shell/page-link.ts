@@ -57,10 +57,15 @@ export function createPageLink(o: {
   const stopWaiting = startupSeq && setTimeout(() => {
     if (!starting()) return;
     startupSeq = 0;
-    if (!waiting) outbox.post();
-    o.started?.();
+    startupOver();
   }, STARTUP_WAIT_MAX_MS);
-  const outbox = createOutbox({ holdMs: o.holdMs, waiting: () => waiting > 0 || starting(), send: (n, effects) => postBatch(o.port, n, effects) });
+  const outbox = createOutbox({ holdMs: o.holdMs, waiting: () => waiting > 0 || starting(), starting, send: (n, effects) => postBatch(o.port, n, effects) });
+  /** Start-up is over: what was held goes now, or, while inputs still wait, within `holdMs`. */
+  const startupOver = () => {
+    if (waiting) outbox.arm();
+    else outbox.post();
+    o.started?.();
+  };
   return {
     toBridge(b) {
       const { effects, keys } = pageEffects(b.effects, writes, vars);
@@ -79,11 +84,11 @@ export function createPageLink(o: {
     handled() {
       const was = starting();
       handledSeq = Math.max(handledSeq, seqs.shift() ?? 0);
+      waiting--;
       if (was && !starting()) {
         clearTimeout(stopWaiting);
-        o.started?.();
-      }
-      if (!--waiting && !starting()) outbox.post();
+        startupOver();
+      } else if (!waiting && !starting()) outbox.post();
     },
     extra: (effects) => outbox.extra(effects),
     starting,
