@@ -305,7 +305,47 @@ export type Effect =
    * starts the origin's SharedWorker sender and posts its port back on the events port, as a
    * message `{ type: 'sender' }` (docs/delivery.md, "The sender").
    */
-  | { type: 'sender' };
+  | { type: 'sender' }
+  | LaunchEffect;
+
+/**
+ * One step of an imported Launch rule that runs on the page (src/page-side/steps.ts): custom code
+ * written as a script of its own, HTML written into the page, an external code file loaded from
+ * the library's host, another extension's action run by the page's module host. `answer`: the id
+ * of the input `{type: 'response', id, response}` the page posts once the step has ended (status
+ * 200, or 500 with the error in `body`), for a rule that waits for it (turbine's component
+ * sequencing). Only offtag.js built with page code (offtag build) runs it.
+ */
+export interface LaunchEffect {
+  type: 'launch';
+  step: LaunchStep;
+  /** The action's name (its module's, as turbine names it) and its rule's, for messages and the devtools' timings. */
+  name: string;
+  rule: string;
+  /** The event's snapshot seq: the page gives the element a page trigger matched to the step as `this`. */
+  seq: number;
+  /** The turbine-shaped event (`$type`, `$rule`, a direct call's `identifier` and `detail`). */
+  event: Record<string, unknown>;
+  /** Data element values computed for this event, given to `_satellite.getVar` on the page before the step runs. */
+  values?: Record<string, unknown>;
+  answer?: string;
+  /** The Core extension's CSP nonce for the scripts the step writes. */
+  nonce?: string;
+}
+
+export type LaunchStep =
+  /**
+   * JavaScript (tokens replaced), run as a script of its own: the body of a function of `event,
+   * target, Promise` with the element as `this` (`fn`: the text is that function itself), or,
+   * `global`, a script run as written.
+   */
+  | { js: string; global?: boolean; fn?: boolean }
+  /** HTML (tokens replaced), written at the end of the body; its scripts run in order. */
+  | { html: string }
+  /** An external custom code file (`_satellite.__registerScript(url, code)`), loaded at run time. */
+  | { url: string; language: 'javascript' | 'html'; global?: boolean }
+  /** An extension's action module (its settings with tokens replaced). */
+  | { module: string; settings: unknown };
 
 /** Data layer keys the container reads, as a tree: 0 marks a path's end, whose whole value is read. */
 export interface ReadSet {

@@ -13,6 +13,8 @@ interface Satellite {
 interface OfftagGlobal {
   metrics(): Record<string, number>;
   base: string;
+  /** Reopens the devtools overlay once offtag-devtools.js has loaded. */
+  openDevtools?: (dock?: 'left' | 'right') => void;
 }
 export interface LocalServers {
   collectorUrl: string;
@@ -63,9 +65,12 @@ document.getElementById('offtag-tag')?.addEventListener('load', flush);
 /** Loads the devtools overlay from beside offtag.js (it is loaded only on demand). */
 export function openDevtools(): void {
   const o = offtag();
-  if (!o || document.getElementById('offtag-devtools-script')) return;
+  if (!o) return;
+  // Loaded once; after that the overlay reopens. Docked on the left, away from the collector panel.
+  if (document.getElementById('offtag-devtools-script')) return o.openDevtools?.('left');
   const s = document.createElement('script');
   s.id = 'offtag-devtools-script';
+  s.dataset.dock = 'left';
   s.src = o.base + 'offtag-devtools.js';
   document.head.append(s);
 }

@@ -6,6 +6,7 @@
  */
 import type { ContainerHooks, DataElement, EngineContext, Action, Condition, Rule, RuleContext, RuleEventSpec, Container } from '../worker-engine/core/types.ts';
 import { storedKey } from '../worker-engine/core/types.ts';
+import type { PageSide } from '../worker-engine/core/page-reads.ts';
 import type { Settings } from '../worker-engine/core/settings.ts';
 import type { EngineEvent } from '../protocol.ts';
 import type { Services } from '../worker-engine/services.ts';
@@ -82,6 +83,8 @@ export interface ContainerDef<D extends Record<string, DataElement<any, any>>, S
   sessionKeys?: string[];
   dataElements: D;
   services?: ServicesDef<S>;
+  /** An imported Launch container's module host (src/launch `pageSide`): what offtag build writes into offtag.js besides the page reads. */
+  page?: PageSide;
   /** The rules, or a function of the kit that returns them. */
   rules: RuleDef<Extract<keyof D, string>, S, X>[] | ((kit: Kit<Extract<keyof D, string>, S, X>) => RuleDef<Extract<keyof D, string>, S, X>[]);
 }
@@ -155,5 +158,6 @@ export function defineContainer<const D extends Record<string, DataElement<any, 
     rules: typeof def.rules === 'function' ? def.rules(kit<N, S, X>()) : def.rules,
     ...(services ? { services: (ctx: EngineContext) => services.create(ctx) } : {}),
     ...(services?.hooks ? { hooks: (s: S) => services.hooks!(s) } : {}),
+    ...(def.page ? { page: def.page } : {}),
   };
 }

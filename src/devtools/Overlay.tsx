@@ -23,11 +23,14 @@ export async function exportSession(source: Pick<OverlaySource, 'session'>, doc:
   setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
 }
 
+export type Dock = 'left' | 'right';
+
 type Tab = 'cost' | 'data' | 'rules' | 'beacons' | 'third parties';
 const ms = (n: number) => `${n.toFixed(3)} ms`;
 
-export function Overlay({ source, onClose }: { source: OverlaySource; onClose(): void }) {
+export function Overlay({ source, onClose, dock: initial = 'right', onDock }: { source: OverlaySource; onClose(): void; dock?: Dock; onDock?(dock: Dock): void }) {
   const [tab, setTab] = useState<Tab>('cost');
+  const [dock, setDock] = useState<Dock>(initial);
   const [, tick] = useState(0);
   const [values, setValues] = useState<Record<string, unknown>>({});
   const [monitor, setMonitor] = useState<MonitorEntry[]>([]);
@@ -49,7 +52,7 @@ export function Overlay({ source, onClose }: { source: OverlaySource; onClose():
   const rules = ruleFirings(monitor, (window as { __offtagLaunch?: { runs?: PageRun[] } }).__offtagLaunch?.runs);
   const beacons = beaconRows(monitor);
   return (
-    <div className="panel" role="dialog" aria-label="Offtag devtools">
+    <div className={`panel ${dock}`} role="dialog" aria-label="Offtag devtools">
       <header>
         <strong>Offtag</strong>
         {(['cost', 'data', 'rules', 'beacons', 'third parties'] as Tab[]).map((t) => (
@@ -63,6 +66,17 @@ export function Overlay({ source, onClose }: { source: OverlaySource; onClose():
           onClick={() => void exportSession(source).catch((err: unknown) => console.error(`Offtag devtools: the export failed (${String(err)}).`))}
         >
           export session
+        </button>
+        <button
+          className="dock"
+          title={`Dock the overlay on the ${dock === 'right' ? 'left' : 'right'}`}
+          onClick={() => {
+            const next = dock === 'right' ? 'left' : 'right';
+            setDock(next);
+            onDock?.(next);
+          }}
+        >
+          {dock === 'right' ? '⇤' : '⇥'}
         </button>
         <button className="close" aria-label="close" onClick={onClose}>
           ×

@@ -7,7 +7,7 @@
 import { createRoot } from 'react-dom/client';
 import { wrap, type Remote } from 'comlink';
 import type { WorkerApi } from '../protocol.ts';
-import { Overlay, type OverlaySource } from './Overlay.tsx';
+import { Overlay, type Dock, type OverlaySource } from './Overlay.tsx';
 import { CSS } from './styles.ts';
 
 interface OfftagGlobal {
@@ -15,9 +15,31 @@ interface OfftagGlobal {
   apiPort: MessagePort;
   devtoolsOpen?: boolean;
   devtoolsApi?: Remote<WorkerApi>;
+  /** Opens the overlay again after it was closed (the script runs once per page). */
+  openDevtools?: (dock?: Dock) => void;
 }
 
-function open(): void {
+/** Which side the overlay docks to: the script tag's `data-dock`, then the tab's last choice, else right. */
+const DOCK_KEY = 'offtag_devtools_dock';
+function initialDock(asked?: string | null): Dock {
+  let kept: string | null = null;
+  try {
+    kept = sessionStorage.getItem(DOCK_KEY);
+  } catch {
+    /* storage refused: the default */
+  }
+  const d = asked ?? kept;
+  return d === 'left' ? 'left' : 'right';
+}
+function keepDock(dock: Dock): void {
+  try {
+    sessionStorage.setItem(DOCK_KEY, dock);
+  } catch {
+    /* storage refused: the choice lasts this overlay only */
+  }
+}
+
+function open(asked?: string | null): void {
   const o = (window as unknown as { offtag?: OfftagGlobal }).offtag;
   if (!o) {
     console.error('Offtag devtools: offtag.js is not on this page.');
@@ -45,6 +67,8 @@ function open(): void {
   root.render(
     <Overlay
       source={source}
+      dock={initialDock(asked)}
+      onDock={keepDock}
       onClose={() => {
         root.unmount();
         host.remove();
@@ -54,4 +78,7 @@ function open(): void {
   );
 }
 
-open();
+const tag = document.currentScript as HTMLScriptElement | null;
+const o = (window as unknown as { offtag?: OfftagGlobal }).offtag;
+if (o) o.openDevtools = (dock) => open(dock);
+open(tag?.dataset.dock);

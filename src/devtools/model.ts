@@ -21,7 +21,7 @@ export interface RuleFiring {
   pageMs?: number;
 }
 
-/** One run of page-side custom code, as page-code.js records it (`window.__offtagLaunch.runs`). */
+/** One run of a page step of an imported rule, as offtag.js's page side records it (`window.__offtagLaunch.runs`, src/page-side/steps.ts). */
 export interface PageRun {
   rule: string;
   seq: number;

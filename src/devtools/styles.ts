@@ -3,6 +3,7 @@ export const CSS = `
 .panel { position: fixed; right: 12px; bottom: 12px; width: min(560px, calc(100vw - 24px)); max-height: 60vh;
   display: flex; flex-direction: column; background: #111722; color: #e6e9ef; border-radius: 10px;
   font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; box-shadow: 0 8px 30px #0006; z-index: 2147483647; }
+.panel.left { right: auto; left: 12px; }
 header { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; padding: 8px 10px; border-bottom: 1px solid #2a3242; }
 header strong { margin-right: 6px; color: #ff6b81; }
 button { font: inherit; color: inherit; background: #1d2533; border: 1px solid #2f3a4f; border-radius: 6px; padding: 3px 8px; cursor: pointer; }

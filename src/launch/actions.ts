@@ -1,9 +1,7 @@
-/** Core's custom code action (in the worker or on the page), script loading, and the rule itself. */
-import type { Settings } from '../worker-engine/core/settings.ts';
+/** Core's custom code action in the worker (on the page: page-steps.ts), script loading, and the rule itself. */
 import type { RuleEventSpec } from '../worker-engine/core/types.ts';
-import { launchEvent, run, type Factory } from './custom-code.ts';
+import { run, type Factory } from './custom-code.ts';
 import { action, resolve, type ActionOptions, type LaunchAction, type LaunchCondition, type LaunchRule } from './types.ts';
-
 
 
 export function customAction(factory: Factory, o?: ActionOptions) {
@@ -11,28 +9,6 @@ export function customAction(factory: Factory, o?: ActionOptions) {
     const result = run(factory, ctx, ctx.rule.name);
     // A promise returned by the code holds the next action back, as turbine waits for it.
     return result && typeof (result as Promise<void>).then === 'function' ? (result as Promise<void>) : undefined;
-  }, o);
-}
-
-const pageRuns = new WeakMap<object, number>();
-
-/**
- * A custom code action that needs the page: a `script` effect that loads the container's
- * page-code.js (the setting `launchPageCode`, else `pageCodeUrl`) and calls `__offtagLaunch.run(block, event, values)`
- * with the values of the data elements the block names. The worker does not wait for it: it runs
- * on the page after the batch, off the rule's path.
- */
-export function pageAction(block: string, names: string[], o?: ActionOptions, pageCodeUrl = '') {
-  return action('Custom Code (page)', (ctx) => {
-    const n = (pageRuns.get(ctx.services) ?? 0) + 1;
-    pageRuns.set(ctx.services, n);
-    const values = Object.fromEntries(names.map((name) => [name, ctx.get(name)]));
-    const src = String((ctx.settings as Settings & { launchPageCode?: string }).launchPageCode || pageCodeUrl);
-    if (!src) return ctx.log('error', `Custom code ${block} of rule "${ctx.rule.name}" needs the page, and no launchPageCode setting says where page-code.js is.`);
-    const seq = ctx.snapshot.seq;
-    ctx.emit({ type: 'script', id: `offtag-launch-${block}-${n}`, src, init: { fn: '__offtagLaunch.run', args: [block, launchEvent(ctx.event, ctx.rule.name), values, seq] } });
-    // The devtools overlay shows the rule as run partly on the page, with page-code.js's timing.
-    ctx.emit({ type: 'monitor', name: 'rule-page-part', data: { rule: ctx.rule.name, block, seq } });
   }, o);
 }
 

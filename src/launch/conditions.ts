@@ -1,6 +1,6 @@
 /** The Core extension's conditions, evaluated on the event's snapshot (or read on the page). */
 import { safeDecode } from '../worker-engine/core/cookies.ts';
-import type { EngineEvent } from '../protocol.ts';
+import type { PageRead } from '../worker-engine/core/page-reads.ts';
 import { run, type Factory } from './custom-code.ts';
 import { globalPath, queryParam } from './data-elements.ts';
 import { condition, resolve, type ConditionOptions, type Ctx, type LaunchCondition } from './types.ts';
@@ -114,11 +114,24 @@ export function customCondition(factory: Factory, o?: ConditionOptions) {
   return condition('Custom Code', (ctx) => Boolean(run(factory, ctx, ctx.rule.name)), o);
 }
 
-/** A custom code condition that needs the page: evaluated on the page with each event of its rule (written as `pageCustomCode`'s code). */
-export function pageCondition(code: (event: EngineEvent, element?: Element) => unknown, o: ConditionOptions = {}): LaunchCondition {
+/**
+ * A condition that needs the page: evaluated there with each event of its rule. `source`: a custom
+ * code block's function source, kept as text (as `pageCustomCode`'s), called with the event and
+ * the element of a page trigger's event as `this`.
+ */
+export function pageCondition(source: string, o: ConditionOptions = {}, name = 'Custom Code'): LaunchCondition {
+  return pageRead(name, { from: 'launch-code', source }, o);
+}
+
+/** Another extension's condition: its module, run on the page by offtag.js's module host with each event of its rule. */
+export function pageModuleCondition(displayName: string, module: string, settings: unknown, o: ConditionOptions = {}): LaunchCondition {
+  return pageRead(displayName, { from: 'module', module, settings }, o);
+}
+
+function pageRead(name: string, page: PageRead, o: ConditionOptions): LaunchCondition {
   return {
-    name: 'Custom Code (page)',
-    page: { from: 'code', code },
+    name,
+    page,
     ...(o.negate ? { negate: true } : {}),
     ...(o.timeout !== undefined ? { timeout: o.timeout } : {}),
   };

@@ -3,6 +3,7 @@
  * environment) and `sessionStorage` made of the engine's context, and the turbine event.
  */
 import { safeDecode } from '../worker-engine/core/cookies.ts';
+import { turbineEvent } from '../page-side/event.ts';
 import { safeJson } from '../worker-engine/core/safe-json.ts';
 import type { CookieJar, SessionStore } from '../worker-engine/core/types.ts';
 import type { Settings } from '../worker-engine/core/settings.ts';
@@ -26,6 +27,7 @@ export interface LaunchEvent {
   $rule: { name: string };
   identifier?: string;
   detail?: unknown;
+  [k: string]: unknown;
 }
 
 
@@ -65,13 +67,9 @@ export function storageShim(session: SessionStore): StorageShim {
   };
 }
 
+/** Turbine's event for custom code: the same shape on the page (src/page-side/event.ts), with the rule. */
 export function launchEvent(event: DCtx['event'], rule: string): LaunchEvent {
-  const type = event.type === 'direct-call' ? 'core.direct-call' : `core.${event.type}`;
-  return {
-    $type: type,
-    $rule: { name: rule },
-    ...(event.type === 'direct-call' ? { identifier: event.id, detail: event.detail } : {}),
-  };
+  return { ...turbineEvent(event), $rule: { name: rule } } as LaunchEvent;
 }
 
 /**

@@ -8,7 +8,6 @@ import { readPath } from '../worker-engine/core/data-layer.ts';
 import { safeJson } from '../worker-engine/core/safe-json.ts';
 import { storedKey, type SessionStore } from '../worker-engine/core/types.ts';
 import { pageValue, type PageRead } from '../worker-engine/core/page-reads.ts';
-import type { EngineEvent } from '../protocol.ts';
 import type { Settings } from '../worker-engine/core/settings.ts';
 import { run, type Factory } from './custom-code.ts';
 import { asString, type DCtx, type LaunchDataElement, type Name } from './types.ts';
@@ -203,11 +202,15 @@ export const pageVariable = (path: string, finish: Finish = {}): LaunchDataEleme
 export const pageTitle = (finish: Finish = {}): LaunchDataElement => onPage({ from: 'title' }, finish);
 
 /**
- * Custom code that needs the page, run there with each event. `code` is written by the import as
- * `(e) => (block)(launch event of e)`: the block gets a turbine-shaped event (`$type`, a direct
- * call's `identifier` and `detail`) and the page's own globals, `_satellite` among them.
+ * Custom code that needs the page, run there with each event: `source` is the block's function
+ * source, kept as text and written by offtag build as a function of its own in offtag.js; it gets
+ * a turbine-shaped event (`$type`, a direct call's `identifier` and `detail`, a page trigger's
+ * `element`) and the page's own globals, `_satellite` among them.
  */
-export const pageCustomCode = (code: (event: EngineEvent, element?: Element) => unknown, finish: Finish = {}): LaunchDataElement => onPage({ from: 'code', code }, finish);
+export const pageCustomCode = (source: string, finish: Finish = {}): LaunchDataElement => onPage({ from: 'launch-code', source }, finish);
+
+/** Another extension's data element: its module, run on the page by offtag.js's module host with each event (settings' tokens replaced there). */
+export const pageModule = (module: string, settings: unknown, finish: Finish = {}): LaunchDataElement => onPage({ from: 'module', module, settings }, finish);
 
 
 /**

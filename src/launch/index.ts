@@ -3,7 +3,8 @@
  * elements, events and conditions, the Analytics and Experience Cloud ID extensions' actions and
  * custom code, as engine data elements and rules that behave as turbine runs them (a default only
  * for null or undefined, then clean text, then lower case; storage duration; rule order; components
- * in sequence). Everything here runs in the worker, except what a page read or page action names.
+ * in sequence). Everything here runs in the worker, except what a page read or a page step names
+ * (page-steps.ts: offtag.js's page side runs those).
  */
 export * from './types.ts';
 export * from './data-elements.ts';
@@ -11,6 +12,7 @@ export * from './custom-code.ts';
 export * from './events.ts';
 export * from './conditions.ts';
 export * from './actions.ts';
+export * from './page-steps.ts';
 export * from './analytics.ts';
 export * from './ecid.ts';
 export * from './visitor-behavior.ts';

@@ -20,6 +20,16 @@ export const DAY_MS = 86_400_000;
 /** A Launch setting value with its `%tokens%` replaced, as turbine hands settings to modules. */
 export const resolve = (ctx: Ctx, v: unknown): unknown => (typeof v === 'string' ? ctx.replaceTokens(v) : v);
 
+/** A module's settings with their `%tokens%` replaced everywhere, in objects and arrays too, as turbine hands them to the module. */
+export const resolveDeep = (ctx: Ctx, v: unknown): unknown =>
+  typeof v === 'string'
+    ? ctx.replaceTokens(v)
+    : Array.isArray(v)
+      ? v.map((x) => resolveDeep(ctx, x))
+      : v && typeof v === 'object'
+        ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, resolveDeep(ctx, x)]))
+        : v;
+
 /** A value as text, as AppMeasurement and turbine's token replacement write it (objects as JSON). */
 export const asString = (v: unknown) => (v === undefined || v === null ? '' : typeof v === 'object' ? (safeJson(v) ?? '') : String(v));
 

@@ -1,5 +1,6 @@
 /** Applies effect batches from the worker: the only page writes Offtag makes. */
 import type { Effect, EngineEvent, EngineInput, ReadSet } from '../protocol.ts';
+import type { PageSideRuntime } from '../page-side/types.ts';
 import type { applyRareEffect, RareEffect } from './rare-effects.ts';
 
 export interface ApplyHooks {
@@ -16,7 +17,12 @@ export interface ApplyHooks {
   workerUrl?: string;
   /** offtag.js's `send` (a snapshot and one event): offtag-triggers.js sends the page triggers with it. */
   send?(event: EngineEvent, element?: Element): number;
+  /** The page side, in an offtag.js built with page code: it runs the `launch` effects. */
+  page?: PageSideRuntime;
 }
+
+/** Non-zero only in an offtag.js built with page code (src/main-bridge/index.ts): `launch` effects go to the page side. */
+declare const __OFFTAG_PAGE__: unknown;
 
 let rare: typeof applyRareEffect | undefined;
 let waiting: RareEffect[] | undefined;
@@ -76,7 +82,8 @@ export function applyEffects(effects: Effect[], hooks: ApplyHooks): void {
         break;
       default:
         // Iframes, pixels and scripts: requests, timers and the devtools feed never leave the worker (isBridgeEffect).
-        applyRare(e as RareEffect, hooks);
+        if (__OFFTAG_PAGE__ && e.type == 'launch') hooks.page!.run(e);
+        else applyRare(e as RareEffect, hooks);
     }
   }
 }

@@ -7,7 +7,9 @@
  * localStorage or probes cookies; the init message (debug flag, orphans, page facts with the
  * cached cookie domain) is built when the worker says hello.
  */
-import type { EffectBatch, EngineEvent, EngineInput, InitMessage, PageValues, SnapshotProblem } from '../protocol.ts';
+import type { EffectBatch, EngineEvent, EngineInput, InitMessage } from '../protocol.ts';
+import { pageSide } from '../page-side/index.ts';
+import type { PageData } from '../page-side/types.ts';
 import { ORPHAN_KEY } from '../protocol-keys.ts';
 import { applyEffects, applyRare, type ApplyHooks } from './apply-effects.ts';
 import { listenForClicks } from './clicks.ts';
@@ -19,12 +21,12 @@ import { pageSetting } from '../page-settings.ts';
 /** The sessionStorage keys the container reads, written by the build from the container (tools/build.mjs); `{brand}` is the brand setting. */
 declare const __OFFTAG_SESSION_KEYS__: (brand: string) => string[];
 /**
- * The container's page reads (tools/build/page-reads.ts): `0` for a container without any, so this
- * code is dropped from offtag.js; else a function of the event that fills `snapshot.page`.
+ * The container's page code (tools/build/page-reads.ts): `0` for a container without any, so the
+ * page side (src/page-side) is dropped from offtag.js; else the data offtag build writes outside
+ * the bridge's code (page reads, imported Launch code), which the page side runs.
  */
-declare const __OFFTAG_PAGE_READS__: 0 | ((event: EngineEvent, problems: SnapshotProblem[], element?: Element) => PageValues);
-/** Once: the define is an expression (its reads share one re-entry flag). */
-const pageReads = __OFFTAG_PAGE_READS__;
+declare const __OFFTAG_PAGE__: 0 | PageData;
+const page = __OFFTAG_PAGE__ ? pageSide(__OFFTAG_PAGE__) : 0;
 
 declare global {
   interface Window {
@@ -117,7 +119,7 @@ const send = (event: EngineEvent, element?: Element): number => {
   if (dead) return noWorker(event.type), 0;
   const t0 = performance.now();
   const snapshot = takeSnapshot(++seq, applied, dataLayerName, sessionKeys, hooks.tree, !worker);
-  if (pageReads) snapshot.page = pageReads(event, snapshot.problems!, element);
+  if (page) snapshot.page = page.read(event, snapshot.problems!, element, seq);
   const input: EngineInput = { type: 'event', event, snapshot };
   post(input);
   try {
@@ -268,6 +270,7 @@ function start(): void {
     base,
   };
   send({ type: 'library-loaded' });
+  if (page) page.start((hooks.page = page, hooks), post);
   // Calls queued by the async snippet, in order, after Library Loaded (as a track right after the tag would be).
   // No stub (or one without a queue) throws nothing: a page's first exception costs ~1 ms of
   // start-up (V8 then works out the source positions of the functions on the stack).

@@ -1,12 +1,14 @@
 /**
- * Page reads in real Chromium (docs/containers.md, "Page reads"): the code `offtag build` writes
- * into offtag.js for a container's page reads (tools/build/page-reads.ts), run on a real DOM and
- * real page globals, with
- * a read that throws, a missing element and a localStorage that cannot be read.
+ * Page reads in real Chromium (docs/containers.md, "Page reads"): the page data `offtag build`
+ * writes into offtag.js for a container's page reads (tools/build/page-reads.ts), evaluated as
+ * offtag.js evaluates it and read by offtag.js's page side (src/page-side), on a real DOM and real
+ * page globals, with a read that throws, a missing element and a localStorage that cannot be read.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { defineContainer, domAttribute, localStorage as localItem, pageCode, pageTitle, pageVariable } from '../../src/container/index.ts';
-import { pageReadsDefine, pageReadsIn } from '../../tools/build/page-reads.ts';
+import { pageText } from '../../tools/build/page-reads.ts';
+import { pageSide } from '../../src/page-side/index.ts';
+import type { PageData } from '../../src/page-side/types.ts';
 import type { EngineEvent, PageValues, SnapshotProblem } from '../../src/protocol.ts';
 
 const container = defineContainer({
@@ -40,12 +42,13 @@ const container = defineContainer({
   ],
 });
 
-/** The reads as offtag.js holds them: the define's text, evaluated on this page. */
-const reads = new Function(`return ${pageReadsDefine(pageReadsIn(container))}`)() as (e: EngineEvent, p: SnapshotProblem[], element?: Element) => PageValues;
+/** The reads as offtag.js holds them: the page data's text, evaluated on this page, read by the page side. */
+const side = pageSide(new Function(`return (${pageText(container).data})`)() as PageData);
+let seq = 0;
 
 const run = (event: EngineEvent, element?: Element) => {
   const problems: SnapshotProblem[] = [];
-  return { values: reads(event, problems, element), problems };
+  return { values: side.read(event, problems, element, ++seq) as PageValues, problems };
 };
 
 afterEach(() => {
@@ -97,5 +100,26 @@ describe('page reads on a real page', () => {
     const { values, problems } = run({ type: 'direct-call', id: 'buy' });
     expect(values.c).toBeUndefined();
     expect(problems).toContainEqual({ kind: 'page', g: 'c', k: 'Buy#0', detail: "TypeError: Cannot read properties of null (reading 'getAttribute')" });
+  });
+});
+
+describe('a page read that sends an event', () => {
+  it('the inner event gets no page reads (no endless reading); the outer one gets its values', () => {
+    const inner: PageValues[] = [];
+    const c = defineContainer({
+      name: 'reentrant',
+      dataElements: { tracked: pageCode(() => (window as unknown as { trackForTest(): number }).trackForTest()) },
+      rules: [],
+    });
+    const reentrant = pageSide(new Function(`return (${pageText(c).data})`)() as PageData);
+    (window as unknown as { trackForTest(): number }).trackForTest = () => (inner.push(reentrant.read({ type: 'direct-call', id: 'x' }, [], undefined, 2)), 7);
+    expect(reentrant.read({ type: 'dom-ready' }, [], undefined, 1)).toEqual({ d: { tracked: 7 } });
+    expect(inner).toEqual([{}]);
+    expect(reentrant.read({ type: 'dom-ready' }, [], undefined, 3)).toEqual({ d: { tracked: 7 } });
+  });
+
+  it('reads one data element alone when asked (a synchronous getVar of it)', () => {
+    document.body.innerHTML = '<div id="product" data-sku="B-9"></div>';
+    expect(side.read({ type: 'get-var', name: 'sku' }, [], undefined, 9, 'sku')).toEqual({ d: { sku: 'B-9' } });
   });
 });

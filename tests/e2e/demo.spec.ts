@@ -231,6 +231,27 @@ test('the beacon panel shows the host of a beacon sent from another origin, the 
   await expect(page.locator('#beacons > li', { hasText: 'acme:home:home' }).locator('.on')).toHaveText('on /');
 });
 
+test('the devtools overlay opens on the left, off the collector panel; its dock button moves it; it reopens after closing', async ({ page, request }) => {
+  await page.goto('/');
+  await beacon(request, { pageName: 'acme:home:home' });
+  await page.click('#devtools');
+  const panel = page.locator('#offtag-devtools').locator('.panel');
+  await expect(panel).toContainText('per event (snapshot + post)');
+  const span = async (l: typeof panel) => {
+    const b = (await l.boundingBox())!;
+    return { x: b.x, width: b.width };
+  };
+  const overlaps = (a: { x: number; width: number }, b: { x: number; width: number }) => a.x < b.x + b.width && b.x < a.x + a.width;
+  const collector = page.locator('#collector');
+  expect(overlaps(await span(panel), await span(collector))).toBe(false);
+  await panel.getByRole('button', { name: '⇥' }).click();
+  expect(overlaps(await span(panel), await span(collector))).toBe(true);
+  await panel.getByRole('button', { name: 'close' }).click();
+  await expect(panel).toHaveCount(0);
+  await page.click('#devtools');
+  await expect(page.locator('#offtag-devtools').locator('.panel')).toContainText('per event (snapshot + post)');
+});
+
 test('every screen fits a 390 px phone screen (no horizontal scroll) with the panel below the store; the page view at load waits for a late offtag.js', async ({ page, request }, info) => {
   await page.setViewportSize({ width: 390, height: 844 });
   const problems = watch(page);

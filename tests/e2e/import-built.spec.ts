@@ -1,11 +1,10 @@
 /**
  * Imported containers built with `offtag build` run on a real page: offtag.js and the worker of
  * the imported storefront send its page view to the local collector; the imported report-paths
- * library's page custom code is loaded by the bridge's script loader from the worker's effect and
- * runs on the page.
+ * library's page steps (custom code that needs the page, other extensions' actions) run in
+ * offtag.js's page side when the worker's effects come.
  */
 import { expect, test } from '@playwright/test';
-import { readFileSync } from 'node:fs';
 import { buildLibrary } from '../../tools/build/build.ts';
 import { runImport } from '../../tools/import/command.ts';
 import { SERVERS, resetServers, waitForBeacons } from './helpers.ts';
@@ -39,13 +38,21 @@ test('the imported storefront, built, sends its page view from the worker', asyn
   expect(beacon!.params.v12).toBe('en');
 });
 
-test('the imported report-paths library, built: its page custom code runs on the page', async ({ page, context }) => {
+test('the imported report-paths library, built: its page steps run in offtag.js, and the devtools feed gets their main-thread time', async ({ page, context }) => {
   test.setTimeout(120_000);
-  const out = await built('report-paths');
-  // The container's launchPageCode default: /<output folder name>.page-code.js.
-  await context.route(`${SERVERS.page}/built-report-paths.page-code.js`, (route) => route.fulfill({ contentType: 'text/javascript', body: readFileSync(`${out}/page-code.js`, 'utf8') }));
+  await built('report-paths');
+  // The library's host: the external file --assets lacks is loaded from it when its action runs (here it answers 404).
+  await context.route('https://assets.example.com/**', (route) => route.fulfill({ status: 404, body: 'not found' }));
+  await context.route('https://cdn.vendor.example/**', (route) => route.fulfill({ contentType: 'text/javascript', body: 'window.vendorTag = 1;' }));
   await context.route(`${SERVERS.page}/import-report-paths.html`, (route) => route.fulfill({ contentType: 'text/html', body: pageFor('report-paths', { page: { pageInfo: { pageType: 'Cart' } } }) }));
   await page.goto('/import-report-paths.html');
   await expect(page.locator('body')).toHaveClass('tagged');
+  // The block's `_satellite.getVar` answers with the value the worker sent with the step.
   await expect(page.locator('body')).toHaveAttribute('data-page-type', 'Cart');
+  // What the devtools overlay reads: each step's rule, event sequence and main-thread time.
+  await expect.poll(() => page.evaluate(() => ((window as unknown as { __offtagLaunch?: { runs: Array<{ rule: string }> } }).__offtagLaunch?.runs ?? []).map((r) => r.rule).sort())).toEqual(
+    expect.arrayContaining(['page custom code action', 'page custom code with a value']),
+  );
+  const runs = await page.evaluate(() => (window as unknown as { __offtagLaunch: { runs: Array<{ rule: string; seq: number; ms: number }> } }).__offtagLaunch.runs);
+  for (const r of runs) expect([typeof r.seq, typeof r.ms]).toEqual(['number', 'number']);
 });

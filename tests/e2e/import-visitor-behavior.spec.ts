@@ -49,7 +49,7 @@ test('visitor behaviour: over the same pages and tabs, the imported container co
   test.setTimeout(120_000);
   const out = 'test-results/import-e2e/visitor-behavior';
   const { lines } = runImport({ library: LIBRARY, out });
-  expect(lines.at(-1)).toBe('0 rules entirely in the worker, 0 rules partly on the page, 0 items not imported.');
+  expect(lines.at(-1)).toBe('data elements: 7 worker, 0 on the page, 0 not imported; rules: 0 in the worker, 0 partly on the page, 0 not imported; 0 actions not imported; 0 other items not imported.');
   const built = await buildLibrary({ container: `${out}/container.ts`, env: 'production', out: 'dist/test-builds/import-visitor-behavior' });
   expect(built.problems).toEqual([]);
 

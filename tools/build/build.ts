@@ -4,8 +4,8 @@
  * validates it (src/container/validate.ts: one line per problem, naming the file, the item and
  * what is wrong), then bundles offtag.js, the worker (its entry generated for this container),
  * the sender, the rare-effects and visitor chunks, the devtools and Partytown's files into `--out`.
- * The container's session keys, page-setting defaults, build info and page reads (tools/build/page-reads.ts)
- * are written into the bridge.
+ * The container's session keys, page-setting defaults and build info are written into the bridge,
+ * and its page code (page reads, imported Launch code: tools/build/page-reads.ts) beside it.
  */
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -17,7 +17,7 @@ import { tsImport } from 'tsx/esm/api';
 import type { Container } from '../../src/worker-engine/core/types.ts';
 import { defaultsFor, type Environment } from '../../src/worker-engine/core/settings.ts';
 import { validateContainer } from '../../src/container/validate.ts';
-import { pageReadProblems, pageReadsDefine, pageReadsIn } from './page-reads.ts';
+import { PAGE_PARAMETER, pageReadProblems, pageReadsIn, pageText, wrapBridge } from './page-reads.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 export const DEFAULT_CONTAINER = 'containers/storefront/container.ts';
@@ -83,13 +83,21 @@ export function sessionKeysOf(keys: readonly string[]): string {
   return `(b)=>[${keys.map((k) => k.split('{brand}').map((part) => JSON.stringify(part)).join('+b+')).join(',')}]`;
 }
 
+/** The page side's defines: `__OFFTAG_PAGE__` (0, or the wrapper's parameter); `__OFFTAG_PAGE_HOST__`, `__OFFTAG_PAGE_STEPS__` (1 with a module host, with page steps). */
+const pageDefines = (page: { data?: string; host: boolean; steps?: boolean }) => ({
+  __OFFTAG_PAGE__: page.data ? PAGE_PARAMETER : '0',
+  __OFFTAG_PAGE_HOST__: page.host ? '1' : '0',
+  __OFFTAG_PAGE_STEPS__: page.steps ? '1' : '0',
+});
+
 export function buildConstants(container: Container<any, any, any>, env: Environment, buildDate: string) {
   const d = defaultsFor(container);
   return {
     __OFFTAG_PAGE_DEFAULTS__: JSON.stringify({ brand: d.brand, dataLayer: d.dataLayer, environment: env, workerUrl: d.workerUrl }),
     __OFFTAG_SESSION_KEYS__: sessionKeysOf(container.sessionKeys),
-    // `0` without page reads: the bridge's page-read code is dropped (tools/build/page-reads.ts).
-    __OFFTAG_PAGE_READS__: pageReadsDefine(pageReadsIn(container)),
+    // `0` without page code: the bridge's page side (src/page-side) is dropped (tools/build/page-reads.ts);
+    // else the parameter of offtag.js's wrapper that holds the container's page code, written outside the bundle.
+    ...pageDefines(pageText(container)),
     __OFFTAG_BUILD_INFO__: JSON.stringify({
       buildDate,
       turbineBuildDate: buildDate,
@@ -132,9 +140,10 @@ export async function squeezeBridge(file: string): Promise<void> {
 
 /**
  * What `buildLibrary` made: offtag.js's size (raw and gzip), and `bridge`, the gzip size of the same
- * offtag.js without the container's page reads — the figure the 3072-byte budget is for: page
- * reads are the container's own code, written into offtag.js only for a container that has them
- * (docs/containers.md, "Page reads"). Equal to `gzip` for a container without page reads.
+ * offtag.js without the container's page code — the figure the 3072-byte budget is for: page
+ * code (page reads, imported Launch code, and the page side that runs them) is the container's own,
+ * written into offtag.js only for a container that has some (docs/containers.md, "Page reads").
+ * Equal to `gzip` for a container without page code.
  */
 export interface BuildResult {
   gzip: number;
@@ -147,7 +156,7 @@ export async function buildLibrary(o: BuildOptions): Promise<BuildResult> {
   const file = isAbsolute(o.container) ? o.container : resolve(o.container);
   const container = await loadContainer(file);
   const shown = relative(process.cwd(), file) || file;
-  const problems = [...validateContainer(container, shown), ...pageReadProblems(pageReadsIn(container), shown)];
+  const problems = [...validateContainer(container, shown), ...pageReadProblems(pageReadsIn(container), shown, container.page)];
   if (problems.length) return { gzip: 0, raw: 0, bridge: 0, problems };
   const buildDate = o.buildDate ?? (container as { buildDate?: string }).buildDate ?? new Date().toISOString();
   const out = resolve(o.out);
@@ -179,9 +188,12 @@ export async function buildLibrary(o: BuildOptions): Promise<BuildResult> {
     await mkdir(out, { recursive: true });
     await bundle(`${root}src/main-bridge/index.ts`, 'offtag.js');
     await squeezeBridge(`${out}/offtag.js`);
-    // The bridge alone (no page reads), measured against its budget.
-    if (define.__OFFTAG_PAGE_READS__ !== '0') {
-      await bundle(`${root}src/main-bridge/index.ts`, 'offtag.js', join(tmp, 'bridge'), { ...define, __OFFTAG_PAGE_READS__: '0' });
+    // The container's page code: written as plain text outside the bundled bridge (tools/build/page-reads.ts).
+    const page = pageText(container);
+    if (page.data) await writeFile(`${out}/offtag.js`, wrapBridge(await readFile(`${out}/offtag.js`, 'utf8'), page.data));
+    // The bridge alone (no page code), measured against its budget.
+    if (page.data) {
+      await bundle(`${root}src/main-bridge/index.ts`, 'offtag.js', join(tmp, 'bridge'), { ...define, ...pageDefines({ host: false }) });
       await squeezeBridge(join(tmp, 'bridge', 'offtag.js'));
       bridge = gzipSize(join(tmp, 'bridge', 'offtag.js'));
     }
@@ -233,8 +245,8 @@ export async function buildCommand(argv: string[]): Promise<number> {
     return 1;
   }
   const out = relative(process.cwd(), resolve(o.out)) || '.';
-  // A container with page reads: the budget is the bridge's, and the reads are the container's own code.
-  const reads = result.gzip !== result.bridge ? `, for the bridge alone: ${result.bridge} bytes; the container's page reads add ${result.gzip - result.bridge}` : '';
+  // A container with page code: the budget is the bridge's, and the page code (with the page side that runs it) is the container's own.
+  const reads = result.gzip !== result.bridge ? `, for the bridge alone: ${result.bridge} bytes; the container's page code adds ${result.gzip - result.bridge}` : '';
   console.log(`${out}/offtag.js: ${result.raw} bytes, ${result.gzip} bytes gzip (budget: ${BRIDGE_BUDGET}${reads}) · ${o.container} · ${o.env}`);
   return 0;
 }

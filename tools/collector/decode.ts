@@ -111,7 +111,8 @@ export function decodeCommand(argv: string[], out: (text: string) => void = (t) 
     return url ? 0 : 2;
   }
   const decoded = decodeBeacon(url.trim(), body);
-  if (!decoded.rsid && decoded.raw.length === 0) {
+  // Only AppMeasurement's path names a report suite: any other URL, with or without a query, is not a beacon.
+  if (!/\/b\/ss\/[^/?]+/.test(url) || !decoded.rsid) {
     err(`not an analytics beacon (expected …/b/ss/<rsid>/…?AQB=1…): ${url}`);
     return 1;
   }

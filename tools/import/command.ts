@@ -1,7 +1,8 @@
 /**
  * `offtag import <library.js> [--assets <dir>] [--out containers/<name>] [--data-layer <global>]`:
  * reads a Launch library, validates it, and writes the container (container.ts), the report
- * (report.txt, also printed).
+ * (report.txt, also printed). What runs on the page is in container.ts too: offtag build writes it
+ * into offtag.js.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
@@ -67,10 +68,6 @@ export function runImport(a: ImportArgs): ImportResult {
   const files = [join(out, 'container.ts'), join(out, 'report.txt')];
   writeFileSync(files[0]!, tr.source);
   writeFileSync(files[1]!, lines.join('\n') + '\n');
-  if (tr.pageCode) {
-    files.push(join(out, 'page-code.js'));
-    writeFileSync(files[2]!, tr.pageCode);
-  }
   return { lines, files };
 }
 

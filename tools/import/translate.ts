@@ -7,10 +7,13 @@
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import vm from 'node:vm';
-import { place } from './custom-code.ts';
+import * as acorn from 'acorn';
+import { place, type Placement } from './custom-code.ts';
 import { isCode, type LaunchComponent, type LaunchContainer, type LaunchDataElement, type LaunchRule, type LaunchValue } from './read.ts';
 import { storedKey } from '../../src/worker-engine/core/types.ts';
-import { ECID_VARIABLES, VISITOR_ATTRIBUTES, VISITOR_COOKIE, VISITOR_SESSION_KEY, workerReadablePath, type VisitorAttribute } from '../../src/launch/index.ts';
+import { ECID_VARIABLES, VISITOR_ATTRIBUTES, VISITOR_COOKIE, VISITOR_SESSION_KEY, workerReadablePath, type ActionOptions, type PageStepOptions, type VisitorAttribute } from '../../src/launch/index.ts';
+import type { PageSide } from '../../src/worker-engine/core/page-reads.ts';
+import { FUNCTION_MARK } from '../build/page-reads.ts';
 
 export interface TranslateOptions {
   /** The container's name (the output folder's). */
@@ -37,26 +40,23 @@ export interface ReportItem {
   dropped: number;
 }
 
-/** The setting naming the URL of page-code.js (the container's own setting). */
-export const PAGE_CODE_SETTING = 'launchPageCode';
-
 export interface Translation {
   source: string;
   items: ReportItem[];
-  /** Extensions and settings that were not imported, with the reason. */
+  /** Extensions and settings that were not imported, with the reason: the report's "other items". */
   extras: string[];
+  /** The extensions offtag.js's module host runs, and those with nothing to run (not counted as not imported). */
+  extensions: string[];
   /** What behaves differently from turbine because of a property setting (not counted as not imported). */
   notices: string[];
   /** What reading the library found: schema findings and repairs (not counted as not imported). */
   warnings: string[];
-  /** Files the library loads from its host that `--assets` does not have. */
+  /** External code files `--assets` does not have: the page loads them from the library's host. */
   missingAssets: string[];
   dataLayer: string;
   sessionKeys: string[];
   /** Settings for `window.offtagConfig` taken from the extensions (report suites, tracking server, org id). */
   settings: Record<string, unknown>;
-  /** page-code.js: the custom code actions that need the page; undefined when there are none. */
-  pageCode?: string;
 }
 
 const q = (s: unknown) => JSON.stringify(s);
@@ -72,6 +72,28 @@ const skip = (why: string): never => {
 
 type Settings = Record<string, LaunchValue>;
 const str = (v: LaunchValue | undefined, what: string): string => (typeof v === 'string' ? v : skip(`${what} is not a string`));
+
+/** The data elements a block names with a literal `_satellite.getVar('…')`: their values for the event go to the page with it. */
+const getVarNames = (text: string) => [...new Set([...text.matchAll(/_satellite\.getVar\(\s*(['"])([^'"]+)\1/g)].map((m) => m[2]!))];
+
+/** Whether global code declares names at its top level (`var`, `let`, `const`, `function`, `class`): they are the page's globals, so it runs there. */
+function declaresGlobals(text: string): boolean {
+  try {
+    const ast = acorn.parse(text, { ecmaVersion: 'latest', sourceType: 'script', allowReturnOutsideFunction: true });
+    return ast.body.some((n) => n.type === 'VariableDeclaration' || n.type === 'FunctionDeclaration' || n.type === 'ClassDeclaration');
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Extensions the import runs natively (Core, Analytics, the ECID service) or leaves to the
+ * Analytics import (the plugins that act on its tracker), and the Web SDK, which stays out:
+ * every other extension is run by offtag.js's module host.
+ */
+const NATIVE = new Set(['core', 'adobe-analytics', 'adobe-mcid']);
+const ANALYTICS_COMPANIONS = new Set(['common-analytics-plugins', 'activity-map-customizer']);
+const WEB_SDK = 'adobe-alloy';
 
 function finishArgs(de: LaunchDataElement, notes: string[]): string {
   const f: Record<string, unknown> = {};
@@ -98,44 +120,64 @@ class Translator {
     readonly dataLayer: string,
   ) {}
 
-  /** Custom code blocks that need the page, by id (page-code.js). */
-  readonly pageBlocks = new Map<string, string>();
+  /** Rules with a step on the page: the container's services get the page channel (`launch.withPage`). */
+  pageSteps = 0;
 
-  /** The block's function source (inline, a string body, or an external file from --assets). */
-  blockSource(source: LaunchValue | undefined, settings: Settings): string {
-    if (settings.isExternal === true || (typeof source === 'string' && /^https?:|\.js$/.test(source))) {
-      return `function (event) {\n${this.asset(str(source, 'the external code URL'))}\n}`;
+  /** A custom code block's text: its function source (`fn`), or the body Core writes into the page; an external file's code from `--assets`, or its URL. */
+  blockSource(source: LaunchValue | undefined, settings: Settings, notes: string[]): { text: string; fn: boolean } | { url: string } {
+    if (settings.isExternal === true || (typeof source === 'string' && /^https?:|\.js$/.test(source) && !/\s/.test(source))) {
+      const url = str(source, 'the external code URL');
+      const code = this.asset(url, notes);
+      return code === undefined ? { url } : { text: code, fn: false };
     }
-    if (isCode(source)) return source.code;
-    if (typeof source === 'string') return `function (event) {\n${source}\n}`;
+    if (isCode(source)) return { text: source.code, fn: true };
+    if (typeof source === 'string') return { text: source, fn: false };
     return skip('custom code without a source');
   }
 
-  /** Worker code for a custom code block, or why it cannot run there. */
-  customCode(source: LaunchValue | undefined, settings: Settings, notes: string[]): { factory: string; sideEffects: boolean; readsDataLayer: boolean } {
-    const r = this.placeBlock(source, settings, notes, false);
-    if ('page' in r) return skip('unreachable');
-    return r;
+  /** A block's text as a function's source, for the worker and the page reads. */
+  private functionOf(b: { text: string; fn: boolean }): string {
+    return b.fn ? b.text : `function (event) {\n${b.text}\n}`;
   }
 
-  /**
-   * Where a block runs: the worker when it can; else, for an action (`pageAllowed`), the page
-   * through page-code.js; else not imported.
-   */
-  placeBlock(source: LaunchValue | undefined, settings: Settings, notes: string[], pageAllowed: boolean): { factory: string; sideEffects: boolean; readsDataLayer: boolean } | { page: string; names: string[] } {
-    const fn = this.blockSource(source, settings);
-    if (settings.language === 'html') skip('HTML custom code (it writes into the page)');
-    const p = place(fn, SHIM_PARAMS, this.dataLayer);
-    if (p.where === 'page') {
-      if (!pageAllowed) skip(`custom code needs the page: ${p.reason}; only actions run on the page in this version`);
-      const id = `block${this.pageBlocks.size + 1}`;
-      this.pageBlocks.set(id, fn);
-      notes.push(`custom code on the page (page-code.js ${id}) because ${p.reason ?? 'it needs the page'}`);
-      return { page: id, names: [...new Set([...fn.matchAll(/_satellite\.getVar\(\s*(['"])([^'"]+)\1/g)].map((m) => m[2]!))] };
-    }
+  /** Worker code for a block placed in the worker. */
+  private workerCode(fn: string, p: Placement, notes: string[]): { factory: string; sideEffects: boolean; readsDataLayer: boolean } {
     p.sessionKeys.forEach((k) => this.sessionKeys.add(k));
     notes.push(p.readsDataLayer ? `custom code in the worker, reading the snapshot of ${this.dataLayer}` : 'custom code in the worker');
     return { factory: `(_satellite, sessionStorage, window, ${this.dataLayer}) => (${fn})`, sideEffects: p.sideEffects, readsDataLayer: p.readsDataLayer === true };
+  }
+
+  /**
+   * Core's custom code action: in the worker when its code can run there (custom-code.ts `place`),
+   * else a step on the page (src/launch/page-steps.ts) — JavaScript (global code as written), HTML,
+   * or an external file loaded from the library's host when the action runs.
+   */
+  customCodeAction(s: Settings, o: ActionOptions, page: PageStepOptions, notes: string[]): string {
+    const html = s.language === 'html';
+    const b = this.blockSource(s.source, s, notes);
+    const step = (code: string) => {
+      this.pageSteps++;
+      return code;
+    };
+    const opts = (extra: Record<string, unknown>, names?: string[]) => q({ ...o, ...page, ...extra, ...(names?.length ? { names } : {}) });
+    if ('url' in b) {
+      notes.push(`custom code in ${basename(new URL(b.url, 'https://assets.invalid/').pathname)}, loaded from the library's host when the action runs, as turbine loads it`);
+      return step(`launch.externalCode(${q(b.url)}, ${q(html ? 'html' : 'javascript')}, ${opts(s.global === true ? { global: true } : {})})`);
+    }
+    if (html) {
+      notes.push('HTML custom code written into the page');
+      return step(`launch.pageHtml(${q(b.text)}, ${opts({})})`);
+    }
+    const fn = this.functionOf(b);
+    // Global code declares the page's globals: it runs on the page, as a script of its own.
+    const declares = s.global === true && declaresGlobals(b.text);
+    const p = declares ? { where: 'page' as const, reason: 'it is global code that declares names of the page', sideEffects: false, sessionKeys: [] } : place(fn, SHIM_PARAMS, this.dataLayer);
+    if (p.where === 'worker' && !(s.global === true && b.fn)) {
+      const { factory } = this.workerCode(s.global === true ? `function (event) {\n${b.text}\n}` : fn, p, notes);
+      return `launch.customAction(${factory}, ${q(o)})`;
+    }
+    notes.push(`custom code on the page because ${p.reason ?? 'it needs the page'}`);
+    return step(`launch.pageCode(${q(b.text)}, ${opts({ ...(s.global === true ? { global: true } : {}), ...(b.fn ? { fn: true } : {}) }, getVarNames(b.text))})`);
   }
 
   /** Data elements read on the page with each event (their rules are partly on the page). */
@@ -148,40 +190,35 @@ class Translator {
 
   /**
    * A custom code data element or condition: in the worker when it can run there, else read on the
-   * page with each event (of its rule, for a condition), as a function the build writes into
-   * offtag.js. A block using `this` (the event's element, for a condition) or one that cannot be
-   * read is not imported: a page read gets the event, never an element.
+   * page with each event (of its rule, for a condition): its source text, which offtag build writes
+   * into offtag.js as a function of its own. A data element using `this` is not imported: a data
+   * element gets no element (Core calls a condition with the event's element, a data element without).
    */
   placeRead(source: LaunchValue | undefined, settings: Settings, notes: string[], kind: 'data element' | 'condition'): { factory: string; sideEffects: boolean; readsDataLayer: boolean } | { read: string } {
-    const fn = this.blockSource(source, settings);
-    if (settings.language === 'html') skip('HTML custom code (it writes into the page)');
+    const b = this.blockSource(source, settings, notes);
+    if ('url' in b) return skip('custom code in an external file, which a data element or condition cannot load');
+    const fn = this.functionOf(b);
     const p = place(fn, SHIM_PARAMS, this.dataLayer);
-    if (p.where === 'worker') return this.customCode(source, settings, notes);
-    // A condition's `this` is the element of a page trigger's event (Core calls it so); a data element gets none.
+    if (p.where === 'worker') return this.workerCode(fn, p, notes);
     if (kind === 'data element' && /^it uses `this`/.test(p.reason ?? '')) skip('custom code needs the page and uses `this`, which a data element read on the page does not get');
     notes.push(`custom code on the page because ${p.reason ?? 'it needs the page'}: offtag.js runs it with each event${kind === 'condition' ? ' of its rule' : ''}`);
-    // The block gets a turbine-shaped event made of the bridge's event, and the page's globals.
-    return {
-      read:
-        kind === 'condition'
-          ? `(e, el) => (${indent(fn, '  ')}).call(el, e.type === "direct-call" ? { $type: "core.direct-call", identifier: e.id, detail: e.detail } : { $type: "core." + e.type, element: el }, el)`
-          : `(e) => (${indent(fn, '  ')}).call(undefined, e.type === "direct-call" ? { $type: "core.direct-call", identifier: e.id, detail: e.detail } : { $type: "core." + e.type })`,
-    };
+    return { read: q(fn) };
   }
 
-  /** The code of an external custom code file from `--assets` (a `_satellite.__registerScript(url, code)` file). */
-  asset(url: string): string {
+  /**
+   * The code of an external custom code file from `--assets` (a `_satellite.__registerScript(url, code)`
+   * file), or undefined when the file is not there: the page then loads it from the library's host.
+   */
+  asset(url: string, notes: string[]): string | undefined {
     const file = basename(new URL(url, 'https://assets.invalid/').pathname);
-    if (!this.o.assets) {
-      this.missingAssets.push(file);
-      return skip(`its code is in ${file}, loaded from the library's host: give --assets <dir> with that file`);
-    }
+    if (!this.o.assets) return undefined;
     let text: string;
     try {
       text = readFileSync(join(this.o.assets, file), 'utf8');
     } catch {
       this.missingAssets.push(file);
-      return skip(`its code file ${file} is not in ${this.o.assets}`);
+      notes.push(`${file} is not in ${this.o.assets}`);
+      return undefined;
     }
     let code: unknown;
     try {
@@ -189,7 +226,11 @@ class Translator {
     } catch {
       /* judged below */
     }
-    return typeof code === 'string' ? code : skip(`${file} is not a _satellite.__registerScript file`);
+    if (typeof code === 'string') {
+      notes.push(`the code of ${file} (from ${this.o.assets})`);
+      return code;
+    }
+    return skip(`${file} is not a _satellite.__registerScript file`);
   }
 
   dataElement(name: string, de: LaunchDataElement, notes: string[]): string {
@@ -255,11 +296,12 @@ class Translator {
         return `launch.customCode(${factory}, ${f}${sideEffects || readsDataLayer ? `, ${sideEffects}` : ''}${readsDataLayer ? ', true' : ''})`;
       }
       default:
+        if (!de.modulePath.startsWith(CORE)) return this.extensionDataElement(de, f, notes);
         return skip(`${de.modulePath} is not a data element type the import supports`);
     }
   }
 
-  event(e: LaunchComponent, notes: string[] = []): string {
+  event(e: LaunchComponent & { ruleOrder?: number }, notes: string[] = [], rule = ''): string {
     const s = (e.settings ?? {}) as Settings;
     switch (e.modulePath.replace(CORE + 'events/', '')) {
       case 'libraryLoaded.js':
@@ -308,6 +350,7 @@ class Translator {
         return `launch.dataElementChange(${q(name)})`;
       }
       default:
+        if (!e.modulePath.startsWith(CORE)) return this.extensionEvent(e, rule, notes);
         return skip(`event ${e.modulePath} is not one the engine observes yet`);
     }
   }
@@ -380,7 +423,8 @@ class Translator {
           notes.push(`variable ${path} (outside the data layer, ${this.dataLayer}) compared on the page`);
           const keys = q(path.replace(/\[(\d+)\]/g, '.$1').split('.'));
           const test = s.valueIsRegex === true ? `new RegExp(${q(String(s.value ?? ''))}, "i").test(String(v))` : `String(v) === ${q(String(s.value ?? ''))}`;
-          return `launch.pageCondition((e) => { var v = ${keys}.reduce(function (o, k) { return o == null ? undefined : o[k]; }, window); return v !== undefined && v !== null && ${test}; }, ${o})`;
+          const read = `function (event) {\n  var v = ${keys}.reduce(function (o, k) { return o == null ? undefined : o[k]; }, window);\n  return v !== undefined && v !== null && ${test};\n}`;
+          return `launch.pageCondition(${q(read)}, ${o}, "Variable")`;
         }
         return `launch.variableIs(${q(path)}, ${match}, ${o})`;
       }
@@ -389,21 +433,22 @@ class Translator {
         return 'read' in placed ? `launch.pageCondition(${placed.read}, ${o})` : `launch.customCondition(${placed.factory}, ${o})`;
       }
       default:
+        if (!c.modulePath.startsWith(CORE)) return this.extensionCondition(c, o, notes);
         return skip(`condition ${c.modulePath} is not one the import supports`);
     }
   }
 
   action(a: LaunchComponent & { timeout?: number; delayNext?: boolean }, notes: string[]): string {
     const s = (a.settings ?? {}) as Settings;
-    const o = q({ ...(a.timeout !== undefined ? { timeout: a.timeout } : {}), ...(a.delayNext === false ? { delayNext: false } : {}) });
+    const base: ActionOptions = { ...(a.timeout !== undefined ? { timeout: a.timeout } : {}), ...(a.delayNext === false ? { delayNext: false } : {}) };
+    const o = q(base);
     if (a.modulePath === CORE + 'actions/customCode.js') {
-      const html = s.language === 'html' && typeof s.source === 'string' ? scriptSources(s.source) : undefined;
+      const html = s.language === 'html' && typeof s.source === 'string' && s.isExternal !== true ? scriptSources(s.source) : undefined;
       if (html?.length === 1) {
         notes.push(`third-party script ${html[0]}`);
         return `launch.loadScript(${q('launch-' + html[0]!.replace(/\W+/g, '-').slice(-40))}, ${q(html[0])}, ${o})`;
       }
-      const placed = this.placeBlock(s.source, s, notes, true);
-      return 'page' in placed ? `launch.pageAction(${q(placed.page)}, ${q(placed.names)}, ${o}, ${q(`/${this.o.name}.page-code.js`)})` : `launch.customAction(${placed.factory}, ${o})`;
+      return this.customCodeAction(s, base, this.stepOptions(a), notes);
     }
     if (a.modulePath === ANALYTICS + 'setVariables.js') {
       if (isCode((s.customSetup as Settings | undefined)?.source)) skip('a Set Variables custom code block (its own doPlugins-style code)');
@@ -412,8 +457,75 @@ class Translator {
     if (a.modulePath === ANALYTICS + 'sendBeacon.js') return `launch.sendBeacon(analytics, ${q({ type: s.type === 'link' ? 'link' : 'page', ...(s.linkType ? { linkType: s.linkType } : {}), ...(s.linkName !== undefined ? { linkName: s.linkName } : {}) })}, ${o})`;
     if (a.modulePath === ANALYTICS + 'clearVariables.js') return `launch.clearVariables(${o})`;
     if (a.modulePath === ECID + 'setCustomerIds.js') return `launch.setCustomerIds(${q(s.customerIds ?? [])}, ${o})`;
-    const ext = a.modulePath.split('/')[0]!;
-    return skip(`action ${a.modulePath}: ${this.c.extensions?.[ext] ? `the ${this.c.extensions[ext]!.displayName} extension is not one the import supports` : 'its extension is not in the library'}`);
+    const { name } = this.hosted(a.modulePath, 'action');
+    notes.push(`${name} run on the page by offtag.js's module host`);
+    this.pageSteps++;
+    return `launch.moduleAction(${q(name)}, ${q(a.modulePath)}, ${q(s)}, ${q({ ...base, ...this.stepOptions(a) })})`;
+  }
+
+  /**
+   * What a page step takes: it holds its rule as turbine holds it — when the property sequences
+   * rule components and the action says the next one waits (`delayNext`, which a published build
+   * writes on each action of such a property); Core's CSP nonce.
+   */
+  private stepOptions(a: { delayNext?: boolean }): PageStepOptions {
+    const nonce = (this.c.extensions?.core?.settings as Settings | undefined)?.cspNonce;
+    const waits = this.c.property?.settings?.ruleComponentSequencingEnabled !== false && a.delayNext === true;
+    return { ...(waits ? { wait: true } : {}), ...(typeof nonce === 'string' && nonce ? { nonce } : {}) };
+  }
+
+  /** Extensions whose modules offtag.js's module host runs (each with every module, as turbine runs them all at load). */
+  readonly hostedExtensions = new Set<string>();
+
+  /**
+   * The extension of a module that offtag.js's module host runs, and the module's name as turbine
+   * names it in messages; or why it is not imported.
+   */
+  hosted(modulePath: string, what: string): { key: string; name: string; moduleName: string } {
+    const key = modulePath.split('/')[0]!;
+    const ext = this.c.extensions?.[key];
+    if (!ext) return skip(`${what} ${modulePath}: its extension is not in the library`);
+    if (key === WEB_SDK) return skip(`${what} ${modulePath}: the Adobe Experience Platform Web SDK (alloy) is not imported in this version`);
+    if (ANALYTICS_COMPANIONS.has(key)) return skip(`${what} ${modulePath}: the ${ext.displayName} extension works on the Analytics tracker (s), which the Analytics import runs`);
+    if (NATIVE.has(key)) return skip(`${what} ${modulePath} is not one the import supports`);
+    const m = ext.modules?.[modulePath];
+    if (!m || !isCode(m.script)) return skip(`${what} ${modulePath}: the library has no script for this module`);
+    this.hostedExtensions.add(key);
+    return { key, name: m.displayName ?? m.name ?? modulePath, moduleName: m.name ?? modulePath.replace(/^.*\/|\.js$/g, '') };
+  }
+
+  /** Another extension's data element: read on the page with each event by offtag.js's module host. */
+  extensionDataElement(de: LaunchDataElement, finish: string, notes: string[]): string {
+    const { name } = this.hosted(de.modulePath, 'data element');
+    this.onPage(notes, `${name} (offtag.js's module host runs the extension's module)`);
+    return `launch.pageModule(${q(de.modulePath)}, ${q(functionsMarked(de.settings ?? {}))}, ${finish})`;
+  }
+
+  /** Another extension's condition: read on the page with each event of its rule by offtag.js's module host. */
+  extensionCondition(c: LaunchComponent, o: string, notes: string[]): string {
+    const { name } = this.hosted(c.modulePath, 'condition');
+    notes.push(`${name} read on the page by offtag.js's module host`);
+    return `launch.pageModuleCondition(${q(name)}, ${q(c.modulePath)}, ${q(functionsMarked(c.settings ?? {}))}, ${o})`;
+  }
+
+  /** The extensions' events of the rule being translated: kept when the rule is imported (`commitEvents`). */
+  private pendingEvents: Array<PageSide['events'][number] & { order: number }> = [];
+  readonly extensionEvents: Array<PageSide['events'][number] & { order: number }> = [];
+
+  /** Another extension's event: its module set up on the page by offtag.js's module host; its trigger runs the rule in the worker. */
+  extensionEvent(e: LaunchComponent & { ruleOrder?: number }, rule: string, notes: string[]): string {
+    const { key, name, moduleName } = this.hosted(e.modulePath, 'event');
+    const n = this.extensionEvents.length + this.pendingEvents.length + 1;
+    const spec = `launch.extensionEvent(${q(key)}, ${q(moduleName)}, ${n})`;
+    this.pendingEvents.push({ key: `offtag-launch:${key}.${moduleName}:${n}`, module: e.modulePath, settings: e.settings ?? {}, rule, displayName: name, order: e.ruleOrder ?? 50 });
+    notes.push(`${name} set up on the page by offtag.js's module host; it runs the rule in the worker`);
+    return spec;
+  }
+
+  /** The rule was imported (`keep`) or not: its extensions' events are set up on the page or forgotten. */
+  commitEvents(keep: boolean): void {
+    if (keep) this.extensionEvents.push(...this.pendingEvents);
+    this.pendingEvents = [];
   }
 }
 
@@ -434,7 +546,21 @@ export const orderSuffix = (order: number, pageBottom = false) => ` (${pageBotto
 export const PAGE_BOTTOM_SHIFT = -1e9;
 
 /** The runtime's data elements read on the page with each event (src/launch/data-elements.ts). */
-const PAGE_ELEMENT = /^launch\.(pageTitle|pageVariable|localStorageItem|domAttribute|pageCustomCode)\(/;
+const PAGE_ELEMENT = /^launch\.(pageTitle|pageVariable|localStorageItem|domAttribute|pageCustomCode|pageModule)\(/;
+/** The runtime's actions that run on the page (src/launch/page-steps.ts). */
+const PAGE_STEP = /^launch\.(pageCode|pageHtml|externalCode|moduleAction)\(/;
+
+/** A module's name as the library's extension gives it (`Constant`), else its file's. */
+function moduleLabel(c: LaunchContainer, modulePath: string): string {
+  const m = c.extensions?.[modulePath.split('/')[0]!]?.modules?.[modulePath];
+  return m?.displayName ?? modulePath.replace(/^.*\/|\.js$/g, '');
+}
+
+/** The library's data elements a component names: `%name%` in its settings, `getVar('name')` in its code. */
+function namedElements(component: LaunchComponent, c: LaunchContainer): string[] {
+  const text = JSON.stringify(component.settings ?? {});
+  return Object.keys(c.dataElements ?? {}).filter((n) => text.includes(`%${n}%`) || new RegExp(`getVar\\(\\s*\\\\?['"]${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\\\?['"]`).test(text));
+}
 
 /** The data elements read on the page that a rule names (`%name%` in its settings, `getVar('name')` in its code, a Data Element Change event). */
 function pageElementsOf(t: Translator, r: LaunchRule): string[] {
@@ -469,7 +595,7 @@ function translateRule(t: Translator, r: LaunchRule): { item: ReportItem; code: 
       const pageBottom = e.modulePath === CORE + 'events/pageBottom.js';
       const order = pageBottom ? launchOrder + PAGE_BOTTOM_SHIFT : launchOrder;
       const part = byOrder.get(order) ?? { launchOrder, pageBottom, events: [] };
-      part.events.push(t.event(e, notes));
+      part.events.push(t.event(e, notes, r.name));
       byOrder.set(order, part);
     }
     if (!byOrder.size) skip('it has no event');
@@ -487,7 +613,7 @@ function translateRule(t: Translator, r: LaunchRule): { item: ReportItem; code: 
       try {
         const code = t.action(a, own);
         actions.push(code);
-        if (code.startsWith('launch.pageAction(')) onPage++;
+        if (PAGE_STEP.test(code)) onPage++;
         if (own.length) notes.push(`action ${i + 1}: ${own.join(', ')}`);
       } catch (err) {
         if (!(err instanceof Skip)) throw err;
@@ -505,13 +631,17 @@ function translateRule(t: Translator, r: LaunchRule): { item: ReportItem; code: 
       }),
     );
     if (byOrder.size > 1) notes.push(`its events have ${byOrder.size} rule orders: one rule per order, the others named "${r.name}${orderSuffix(0).replace('0', 'N')}"`);
-    const pageConditions = conditions.filter((c) => c.startsWith('launch.pageCondition(')).length;
+    const pageConditions = conditions.filter((c) => /^launch\.page(Module)?Condition\(/.test(c)).length;
+    const pageEvents = [...byOrder.values()].flatMap((p) => p.events).filter((e) => e.startsWith('launch.extensionEvent(')).length;
     const reads = pageElementsOf(t, r);
     if (reads.length) notes.push(`reads ${reads.map((n) => q(n)).join(', ')}, read on the page with each event`);
-    notes.unshift(`${r.events!.length} event(s), ${conditions.length - pageConditions} condition(s) and ${actions.length - onPage} action(s) in the worker${pageConditions ? `, ${pageConditions} condition(s) read on the page` : ''}${onPage ? `, ${onPage} action(s) on the page` : ''}`);
-    return { item: { kind: 'rule', name: r.name, where: onPage || pageConditions || reads.length ? 'page' : 'worker', notes, dropped }, code };
+    const onThePage = [pageEvents ? `${pageEvents} event(s) set up on the page` : '', pageConditions ? `${pageConditions} condition(s) read on the page` : '', onPage ? `${onPage} action(s) on the page` : ''].filter(Boolean);
+    notes.unshift(`${r.events!.length - pageEvents} event(s), ${conditions.length - pageConditions} condition(s) and ${actions.length - onPage} action(s) in the worker${onThePage.map((x) => ', ' + x).join('')}`);
+    t.commitEvents(true);
+    return { item: { kind: 'rule', name: r.name, where: onPage || pageConditions || pageEvents || reads.length ? 'page' : 'worker', notes, dropped }, code };
   } catch (err) {
     if (!(err instanceof Skip)) throw err;
+    t.commitEvents(false);
     return { item: { kind: 'rule', name: r.name, where: 'not imported', notes: [err.message], dropped: 0 }, code: [] };
   }
 }
@@ -569,12 +699,14 @@ export function translate(c: LaunchContainer, o: TranslateOptions): Translation 
   const extras: string[] = [];
   const settings: Record<string, unknown> = { dataLayer };
 
-  const deCode: string[] = [];
+  const deCode = new Map<string, string>();
   for (const [name, de] of Object.entries(c.dataElements ?? {})) {
     const notes: string[] = [];
     try {
       const code = t.dataElement(name, de, notes);
-      deCode.push(`${q(name)}: ${code}`);
+      // Every item says what it is: at least its module's name.
+      if (!notes.length) notes.push(moduleLabel(c, de.modulePath));
+      deCode.set(name, `${q(name)}: ${code}`);
       t.imported.add(name);
       const onPage = PAGE_ELEMENT.test(code);
       if (onPage) t.pageElements.add(name);
@@ -582,6 +714,21 @@ export function translate(c: LaunchContainer, o: TranslateOptions): Translation 
     } catch (err) {
       if (!(err instanceof Skip)) throw err;
       items.push({ kind: 'data element', name, where: 'not imported', notes: [err.message], dropped: 0 });
+    }
+  }
+  // A data element that reads one that was not imported is not imported either (its value would
+  // be that one's, which the container does not have), and so on, to every element that reads it.
+  for (let dropped = true; dropped; ) {
+    dropped = false;
+    for (const item of items) {
+      if (item.kind !== 'data element' || item.where === 'not imported') continue;
+      const missing = namedElements(c.dataElements![item.name]!, c).find((n) => !t.imported.has(n));
+      if (missing === undefined) continue;
+      Object.assign(item, { where: 'not imported', notes: [`it reads the data element ${q(missing)}, which is not imported`] });
+      t.imported.delete(item.name);
+      t.pageElements.delete(item.name);
+      deCode.delete(item.name);
+      dropped = true;
     }
   }
   const parts: Array<{ order: number; text: string }> = [];
@@ -596,23 +743,23 @@ export function translate(c: LaunchContainer, o: TranslateOptions): Translation 
   const ruleCode = parts.sort((a, b) => a.order - b.order).map((p) => p.text);
   const ps = (c.property?.settings ?? {}) as Settings;
   const notices: string[] = [];
-  if (ps.ruleComponentSequencingEnabled === false) notices.push('note: the property runs rule components without sequencing; Offtag runs each rule\'s conditions and actions in sequence (a component that returns a promise holds the next one)');
+  if (ps.ruleComponentSequencingEnabled === false) notices.push('note: the property runs rule components without sequencing; Offtag runs each rule\'s conditions and actions in the worker in sequence (a component that returns a promise holds the next one), and its steps on the page without holding the rule, as turbine does');
   if ((c.rules ?? []).some((r) => (r.events ?? []).some((e) => e.modulePath === CORE + 'events/pageBottom.js')))
     notices.push("note: the library has Page Bottom rules, which run at DOM ready; Offtag's _satellite has no pageBottom(), so remove the `_satellite.pageBottom()` call from the end of your pages (it would throw)");
   if (ps.undefinedVarsReturnEmpty === true) notices.push('note: the property returns "" for data elements that do not exist; Offtag leaves an unknown %token% as written');
-  const known = new Set(['core', 'adobe-analytics', 'adobe-mcid']);
-  for (const [key, ext] of Object.entries(c.extensions ?? {})) if (!known.has(key)) extras.push(`extension ${q(ext.displayName)} (${key}) not imported: the import supports Core, Adobe Analytics and the Experience Cloud ID Service`);
+  const extensionLines: string[] = [];
+  const page = pageSideOf(t, extras, extensionLines);
   const analytics = analyticsOptions(t, extras, settings);
   const ecidSettings = c.extensions?.['adobe-mcid']?.settings as Settings | undefined;
   if (typeof ecidSettings?.orgId === 'string') settings.orgId = ecidSettings.orgId;
   const ecidVars = ecidVariables((ecidSettings?.variables ?? []) as Array<{ name: string; value: unknown }>, extras);
 
   const ecid = Boolean(c.extensions?.['adobe-mcid']);
-  if (t.pageBlocks.size) settings[PAGE_CODE_SETTING] = `/${o.name}.page-code.js`;
   const source = `// @ts-nocheck -- the custom code blocks below are the library's own JavaScript, kept as written.
 /**
  * Imported by \`offtag import\` from a Launch library (property ${q(c.property?.name ?? '')}, turbine ${String(c.buildInfo?.turbineVersion ?? '?')}).
- * Every piece below runs in the worker; what could not be imported is listed in report.txt beside this file.
+ * It runs in the worker, except what report.txt (beside this file) says runs on the page: offtag build writes
+ * that into offtag.js as the library's own code. What could not be imported is listed there too.
  */
 import { adobeServices, defineContainer } from ${q(o.root + '/src/container/index.ts')};
 import * as launch from ${q(o.root + '/src/launch/index.ts')};
@@ -624,9 +771,11 @@ export const container = defineContainer({
   // From the Analytics and Experience Cloud ID Service extensions' settings; a page overrides them with window.offtagConfig.
   settings: ${indent(JSON.stringify(settings, null, 2), '  ')},
   sessionKeys: ${q([...t.sessionKeys])},
-  services: adobeServices(),
+  services: ${t.pageSteps ? 'launch.withPage(adobeServices())' : 'adobeServices()'},${page ? `
+  // The library's other extensions, run on the page by offtag.js's module host: offtag build writes their modules into offtag.js.
+  page: ${indent(page, '  ')},` : ''}
   dataElements: launch.dataElements({
-${deCode.map((d) => '    ' + indent(d, '    ')).join(',\n')}
+${[...deCode.values()].map((d) => '    ' + indent(d, '    ')).join(',\n')}
   }),
   rules: () => [${ecid ? '\n    // The Experience Cloud ID Service extension starts with the library, before every rule.\n    launch.ecidRule(' + (ecidVars.length ? q(ecidVars) : '') + '),' : ''}${t.visitorTracking ? "\n    // Core's visitor tracking counts this page view when the library loads, before every rule.\n    launch.visitorTrackingRule()," : ''}
 ${ruleCode.map((r) => '    ' + indent(r, '    ')).join(',\n')}
@@ -641,73 +790,95 @@ export default container;
     extras,
     notices,
     warnings: o.warnings ?? [],
+    extensions: extensionLines,
     missingAssets: t.missingAssets,
     dataLayer,
     sessionKeys: [...t.sessionKeys],
     settings,
-    ...(t.pageBlocks.size ? { pageCode: pageCodeText(c, t.pageBlocks) } : {}),
   };
 }
 
-/** The report: every data element and rule once, then the extras, then the one-line summary. */
+/**
+ * The library's other extensions as the container's `page` (src/worker-engine/core/page-reads.ts
+ * `PageSide`): every module of each extension offtag.js's module host runs (turbine runs them all
+ * at load), as source text, and the extensions' events of the imported rules, in rule order. The
+ * report's lines for the extensions go to `extras` (not imported) and `lines` (run on the page,
+ * or nothing to run). Undefined when no extension is hosted.
+ */
+function pageSideOf(t: Translator, extras: string[], lines: string[]): string | undefined {
+  const c = t.c;
+  const extensions: PageSide['extensions'] = {};
+  for (const [key, ext] of Object.entries(c.extensions ?? {})) {
+    if (NATIVE.has(key)) continue;
+    const modules = Object.entries(ext.modules ?? {}).filter(([, m]) => isCode(m.script));
+    if (key === WEB_SDK) extras.push(`extension ${q(ext.displayName)} (${key}) not imported: the Adobe Experience Platform Web SDK (alloy) is not imported in this version; its data elements, events and actions are left out`);
+    else if (ANALYTICS_COMPANIONS.has(key)) extras.push(`extension ${q(ext.displayName)} (${key}) not imported: it works on the Analytics tracker (s), which the Analytics import runs`);
+    else if (!modules.length) lines.push(`extension ${q(ext.displayName)} (${key}): nothing to run — the library holds no module of it (turbine runs none either)`);
+    else {
+      t.hostedExtensions.add(key);
+      extensions[key] = {
+        displayName: ext.displayName,
+        ...(ext.settings !== undefined ? { settings: functionsMarked(ext.settings) } : {}),
+        ...(ext.hostedLibFilesBaseUrl ? { hostedLibFilesBaseUrl: ext.hostedLibFilesBaseUrl } : {}),
+        modules: Object.fromEntries(modules.map(([path, m]) => [path, { script: (m.script as { code: string }).code, ...(m.name !== undefined ? { name: m.name } : {}), ...(m.shared ? { shared: true } : {}) }])),
+      };
+      lines.push(`extension ${q(ext.displayName)} (${key}): on the page — offtag.js's module host runs its ${modules.length} module(s) as turbine does`);
+    }
+  }
+  if (!Object.keys(extensions).length) return undefined;
+  const page: PageSide = {
+    extensions,
+    info: {
+      buildInfo: c.buildInfo,
+      environment: c.environment,
+      property: { ...(c.property?.name !== undefined ? { name: c.property.name } : {}), ...((c.property as { id?: string } | undefined)?.id !== undefined ? { id: (c.property as { id?: string }).id } : {}) },
+      propertySettings: c.property?.settings ?? {},
+      company: c.company,
+    },
+    // Turbine sets the events up in rule order (ties in the library's order).
+    events: [...t.extensionEvents].sort((a, b) => a.order - b.order).map(({ order: _order, ...e }) => ({ ...e, settings: functionsMarked(e.settings as LaunchValue) })),
+    dataElements: Object.keys(c.dataElements ?? {}),
+  };
+  return JSON.stringify(page, null, 2);
+}
+
+/** Functions in a library's settings, marked for offtag build to write as functions (`{"offtag:function": source}`). */
+function functionsMarked(v: LaunchValue): unknown {
+  if (isCode(v)) return { [FUNCTION_MARK]: v.code };
+  if (Array.isArray(v)) return v.map(functionsMarked);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, functionsMarked(x)]));
+  return v;
+}
+
+/** The report's label for an item: data elements `worker` / `on the page`, rules `in the worker` / `partly on the page`, both `not imported`. */
+export function label(i: ReportItem): string {
+  if (i.where === 'not imported') return 'not imported';
+  if (i.kind === 'rule') return i.where === 'page' ? 'partly on the page' : 'in the worker';
+  return i.where === 'page' ? 'on the page' : 'worker';
+}
+
+/** The report: every data element and rule once with its label and reason, then the other items, the extensions, the notes, and the one-line summary of those labels. */
 export function reportText(tr: Translation): string[] {
   const lines = tr.warnings.map((w) => `warning: ${w}`);
-  lines.push(...tr.items.map((i) => `${i.kind} ${q(i.name)}: ${i.where === 'page' ? (i.kind === 'rule' ? 'partly on the page' : 'on the page') : i.where}${i.notes.length ? ' — ' + i.notes.join('; ') : ''}`));
+  lines.push(...tr.items.map((i) => `${i.kind} ${q(i.name)}: ${label(i)}${i.notes.length ? ' — ' + i.notes.join('; ') : ''}`));
   lines.push(...tr.extras);
-  for (const f of new Set(tr.missingAssets)) lines.push(`missing asset ${f}: give --assets <dir> with it`);
+  lines.push(...tr.extensions);
   lines.push(...tr.notices);
   lines.push(summaryLine(tr));
   return lines;
 }
 
-export function summaryLine(tr: Translation): string {
-  const rules = tr.items.filter((i) => i.kind === 'rule');
-  const worker = rules.filter((i) => i.where === 'worker' && i.dropped === 0).length;
-  const page = rules.filter((i) => i.where === 'page').length;
-  const notImported = tr.items.filter((i) => i.where === 'not imported').length + rules.reduce((n, r) => n + r.dropped, 0) + tr.extras.length;
-  return `${worker} rules entirely in the worker, ${page} rules partly on the page, ${notImported} items not imported.`;
-}
-
 /**
- * page-code.js: the custom code actions that need the page, each a function of a turbine-shaped
- * `_satellite` whose `getVar` answers first with the values the worker sent for the event. It
- * defines `window.__offtagLaunch.run(id, event, values)` once; the worker's `script` effects
- * load it and call `run` (src/third-party/load-script.ts), so nothing of it is in offtag.js.
+ * One line whose counts are the report's own labels: data elements and rules by label, the
+ * actions of imported rules that were left out (each named in its rule's line), and the other
+ * items not imported (extensions, settings: each a line of the report).
  */
-function pageCodeText(c: LaunchContainer, blocks: Map<string, string>): string {
-  const entries = [...blocks].map(([id, fn]) => `      ${q(id)}: ${indent(fn, '      ')}`).join(',\n');
-  return `// Imported by \`offtag import\` from a Launch library (property ${q(c.property?.name ?? '')}): its custom code that needs the page.
-// Serve this file at the container's \`${PAGE_CODE_SETTING}\` URL; it loads on the first rule that needs it.
-(function () {
-  var w = window;
-  if (w.__offtagLaunch) return;
-  function blocks(_satellite) {
-    return {
-${entries}
-    };
-  }
-  w.__offtagLaunch = {
-    // What each run cost the main thread, for the devtools overlay (the last 100).
-    runs: [],
-    run: function (id, event, values, seq) {
-      var start = performance.now();
-      var own = Object.prototype.hasOwnProperty;
-      var page = w._satellite;
-      var shim = {};
-      for (var k in page) shim[k] = page[k];
-      shim.getVar = function (name) {
-        return own.call(values, name) ? values[name] : page && page.getVar ? page.getVar(name) : undefined;
-      };
-      try {
-        blocks(shim)[id].call(undefined, event);
-      } catch (err) {
-        console.error('Offtag: custom code ' + id + ' of rule "' + (event && event.$rule && event.$rule.name) + '" failed: ' + (err && err.message));
-      }
-      var runs = w.__offtagLaunch.runs;
-      runs.push({ rule: event && event.$rule && event.$rule.name, seq: seq, ms: performance.now() - start });
-      if (runs.length > 100) runs.shift();
-    }
-  };
-})();
-`;
+export function summaryLine(tr: Translation): string {
+  const count = (kind: ReportItem['kind'], l: string) => tr.items.filter((i) => i.kind === kind && label(i) === l).length;
+  const actions = tr.items.reduce((n, i) => n + (i.where === 'not imported' ? 0 : i.dropped), 0);
+  return (
+    `data elements: ${count('data element', 'worker')} worker, ${count('data element', 'on the page')} on the page, ${count('data element', 'not imported')} not imported; ` +
+    `rules: ${count('rule', 'in the worker')} in the worker, ${count('rule', 'partly on the page')} partly on the page, ${count('rule', 'not imported')} not imported; ` +
+    `${actions} actions not imported; ${tr.extras.length} other items not imported.`
+  );
 }

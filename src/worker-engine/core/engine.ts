@@ -107,6 +107,7 @@ export function createEngine<N extends string, S extends object, X = unknown>(op
       emit({ type: 'timer', id, delayMs: ms });
       return new Promise<void>((resolve) => waiting.wait(id, () => resolve()));
     },
+    answer: (id) => new Promise((resolve) => waiting.wait(id, resolve)),
     track: waiting.track,
   };
 

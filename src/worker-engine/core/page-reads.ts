@@ -32,7 +32,45 @@ export type PageRead =
    * argument and the page's globals. Its value must be structured-cloneable (what is not is
    * dropped and named, as for the data layer).
    */
-  | { from: 'code'; code: (event: EngineEvent, element?: Element) => unknown };
+  | { from: 'code'; code: (event: EngineEvent, element?: Element) => unknown }
+  /**
+   * Launch custom code (an imported data element or condition): the block's function source
+   * (`function (event) {…}`), kept as text. offtag build writes it as a function of its own at the
+   * top of offtag.js, outside the bridge (sloppy mode, the page's globals, nothing of offtag.js
+   * in its scope); it is called with a turbine-shaped event and, for a page trigger's event, the
+   * element as `this` and `event.element`.
+   */
+  | { from: 'launch-code'; source: string }
+  /**
+   * An imported Launch extension's data element or condition module (`module`: its path in the
+   * library), run by the page's module host (src/page-side/host.ts) with its settings, as turbine
+   * calls it: `exports(settings, event)`, `%tokens%` replaced on the page.
+   */
+  | { from: 'module'; module: string; settings: unknown };
+
+/** An extension of an imported Launch library, as the page's module host runs it (src/page-side/host.ts). */
+export interface PageExtension {
+  displayName: string;
+  settings?: unknown;
+  hostedLibFilesBaseUrl?: string;
+  /** Each module by its path: the script's source text (`function (module, exports, require, turbine) {…}`), its name, whether it is shared. */
+  modules: Record<string, { script: string; name?: string; shared?: boolean }>;
+}
+
+/**
+ * The page's module host of an imported Launch container (docs/import.md, "Other extensions"):
+ * what offtag build writes into offtag.js for it. Each module's script is written as source text
+ * and run as turbine runs it, with `require` and `turbine`.
+ */
+export interface PageSide {
+  extensions: Record<string, PageExtension>;
+  /** What turbine gives every module besides its extension's own: the library's build info, environment, property and company. */
+  info: { buildInfo?: unknown; environment?: unknown; property?: { name?: string; id?: string }; propertySettings?: unknown; company?: unknown };
+  /** The extensions' events, in rule order: the host calls each module at start; its trigger sends the direct call `key`, whose rule runs in the worker. */
+  events: Array<{ key: string; module: string; settings: unknown; rule: string; displayName: string }>;
+  /** The library's data element names: the `%tokens%` and `getDataElementValue` names the modules may use. */
+  dataElements?: string[];
+}
 
 /** The key of a rule's page condition: the rule's name (unique in a container) and the condition's index. */
 export const conditionKey = (rule: string, index: number): string => `${rule}#${index}`;

@@ -4,7 +4,7 @@
  */
 import type { Effect, ElementProperty, EngineEvent, LinkClick, LogLevel, NetResponse, PageInfo, RequestEffect, Snapshot } from '../../protocol.ts';
 import type { Settings } from './settings.ts';
-import type { PageRead } from './page-reads.ts';
+import type { PageRead, PageSide } from './page-reads.ts';
 
 /** Deterministic inputs the core must not take from the world itself. */
 export interface EngineEnv {
@@ -49,6 +49,11 @@ export interface EngineContext {
   fetch(request: Omit<RequestEffect, 'type' | 'id'>): Promise<NetResponse>;
   /** Resolves after `ms` of the shell's clock (a timer effect). */
   sleep(ms: number): Promise<void>;
+  /**
+   * Resolves with the input `{type: 'response', id}` that answers `id`: a step the page runs for
+   * an effect this emitted (an imported Launch rule's page code, src/launch/page-steps.ts).
+   */
+  answer?(id: string): Promise<NetResponse | undefined>;
   /** A fresh id, unique within this engine, with a readable prefix. */
   nextId(prefix: string): string;
   /** Keeps the current dispatch open until `p` settles (for real asynchrony such as WebCrypto). */
@@ -206,6 +211,8 @@ export interface Condition<N extends string, S = unknown, X = unknown> {
 export interface Action<N extends string, S = unknown, X = unknown> {
   name: string;
   fn: (ctx: RuleContext<N, S, X>) => void | Promise<void>;
+  /** Part of it runs on the page (an imported Launch rule's page step, src/launch/page-steps.ts): offtag build writes the page side into offtag.js. */
+  page?: boolean;
   /** The data elements it reads, by name or `%token%` text: `offtag build` checks that they exist. */
   uses?: string[];
   /** Milliseconds; default 2000. */
@@ -249,6 +256,11 @@ export interface Container<N extends string, S = unknown, X = unknown> {
    * are answered `Unknown service`, frame messages and deliveries are ignored).
    */
   hooks?: (services: S) => ContainerHooks;
+  /**
+   * What `offtag build` writes into offtag.js for the page besides the page reads: an imported
+   * Launch container's other extensions, run there by the page's module host (docs/import.md).
+   */
+  page?: PageSide;
 }
 
 /**

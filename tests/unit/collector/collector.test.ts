@@ -74,6 +74,11 @@ describe('decodeCommand', () => {
     expect(decodeCommand([], () => {}, (t) => err.push(t))).toBe(2);
     expect(err[0]).toMatch(/^usage: offtag decode/);
     expect(decodeCommand(['hello'], () => {}, (t) => err.push(t))).toBe(1);
+    // A URL with a query that is not AppMeasurement's path is no beacon either.
+    const out: string[] = [];
+    expect(decodeCommand(['https://example.com/foo?x=1'], (t) => out.push(t), (t) => err.push(t))).toBe(1);
+    expect(out).toEqual([]);
+    expect(err.at(-1)).toBe('not an analytics beacon (expected …/b/ss/<rsid>/…?AQB=1…): https://example.com/foo?x=1');
   });
 });
 

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { dataLayer, defineContainer, domAttribute, localStorage, pageCode, pageTitle, pageVariable, storedKey } from '../../../src/container/index.ts';
 import { buildConstants } from '../../../tools/build/build.ts';
-import { codeSource, pageReadProblems, pageReadsDefine, pageReadsIn } from '../../../tools/build/page-reads.ts';
-import type { EngineEvent, PageValues, SnapshotProblem } from '../../../src/protocol.ts';
+import { codeSource, PAGE_PARAMETER, pageReadProblems, pageReadsIn, pageText, withoutNameHelper, wrapBridge } from '../../../tools/build/page-reads.ts';
+import { pageCustomCode } from '../../../src/launch/index.ts';
+import type { PageData } from '../../../src/page-side/types.ts';
+import type { EngineEvent, SnapshotProblem } from '../../../src/protocol.ts';
 import { logs, logsOf, makeEngine } from '../harness.ts';
 import storefront from '../../../containers/storefront/container.ts';
 
@@ -81,72 +83,61 @@ describe('page read data elements in the engine', () => {
   });
 });
 
-/** Runs the generated define as offtag.js would, on a fake page. */
-function runDefine(code: string, event: EngineEvent, page: Record<string, unknown>): { values: PageValues; problems: SnapshotProblem[] } {
-  const problems: SnapshotProblem[] = [];
-  const fn = new Function(...Object.keys(page), `return ${code}`)(...Object.values(page)) as (e: EngineEvent, p: SnapshotProblem[]) => PageValues;
-  return { values: fn(event, problems), problems };
-}
+/** The page data offtag build writes into offtag.js, evaluated as offtag.js evaluates it (its functions compiled, not run). */
+const dataOf = (c: Parameters<typeof pageText>[0]) => new Function(`return (${pageText(c).data})`)() as PageData;
 
-describe('offtag build: the page reads define', () => {
-  it('is 0 for a container without page reads (storefront), so the bridge does not grow', () => {
-    expect(buildConstants(storefront, 'production', '2026-01-01T00:00:00Z').__OFFTAG_PAGE_READS__).toBe('0');
+describe('offtag build: the page code it writes into offtag.js', () => {
+  it('is nothing for a container without page code (storefront): the page side is left out, so the bridge does not grow', () => {
+    const c = buildConstants(storefront, 'production', '2026-01-01T00:00:00Z');
+    expect([c.__OFFTAG_PAGE__, c.__OFFTAG_PAGE_HOST__, c.__OFFTAG_PAGE_STEPS__]).toEqual(['0', '0', '0']);
+    expect(pageText(storefront)).toEqual({ host: false });
   });
 
-  it('is a function reading each element, and each page condition only on its rule\'s events; a throwing read is named, the others kept', () => {
-    const code = buildConstants(container, 'production', '2026-01-01T00:00:00Z').__OFFTAG_PAGE_READS__;
-    const h1 = { innerText: '', textContent: ' Big SALE ' };
-    const product = { getAttribute: (n: string) => (n === 'data-sku' ? 'A-1' : null) };
-    const document = { title: 'Shop', cookie: 'login=1', querySelector: (s: string) => (s === 'h1' ? h1 : s === '#product' ? product : null) };
-    const localStorage = { getItem: () => { throw new Error('denied'); } };
-    const window = { shop: { cart: [{ sku: 'S-9' }] } };
-    const page = { document, localStorage, innerWidth: 800, window };
-    const { values, problems } = runDefine(code, read, page);
-    expect(values).toEqual({ d: { basket: null, heading: ' Big SALE ', sku: 'A-1', title: 'Shop', width: 800, cartSku: 'S-9', noShop: undefined }, c: { 'Logged in#1': true } });
-    expect(problems).toEqual([]);
-    // Not an event of the rule: no condition read.
-    expect(runDefine(code, { type: 'window-loaded' }, page).values.c).toBeUndefined();
-    expect(runDefine(code, { type: 'dom-ready' }, page).values.c).toEqual({ 'Logged in#1': true });
-    // A read that throws: left out, named; the others stay.
-    const broken = runDefine(code, read, { ...page, innerWidth: undefined, document: { ...document, querySelector: () => { throw new TypeError('bad selector'); } } });
-    expect(broken.problems).toEqual([
-      { kind: 'page', g: 'd', k: 'heading', detail: 'TypeError: bad selector' },
-      { kind: 'page', g: 'd', k: 'sku', detail: 'TypeError: bad selector' },
-    ]);
-    expect(broken.values.d).toEqual({ basket: null, title: 'Shop', width: undefined, cartSku: 'S-9', noShop: undefined });
+  it("writes each read, and each page condition with the events it is read for; the page side's define names offtag.js's wrapper parameter", () => {
+    expect(buildConstants(container, 'production', '2026-01-01T00:00:00Z').__OFFTAG_PAGE__).toBe(PAGE_PARAMETER);
+    const data = dataOf(container);
+    expect(Object.keys(data.elements!)).toEqual(['basket', 'heading', 'sku', 'title', 'width', 'cartSku', 'noShop']);
+    expect(data.elements!.basket).toEqual(['l', 'basket']);
+    expect(data.elements!.heading).toEqual(['a', 'h1', 'text']);
+    expect(data.elements!.cartSku).toEqual(['v', ['shop', 'cart', '0', 'sku']]);
+    expect(data.elements!.title).toEqual(['t']);
+    expect(data.elements!.width![0]).toBe('f');
+    // Read for the rule's direct call and DOM Ready, nothing else.
+    expect(data.conditions!.map(([k, on]) => [k, on])).toEqual([['Logged in#1', [['direct-call', 'read'], ['dom-ready']]]]);
+    expect(data.host).toBeUndefined();
   });
 
-  it('names page code it cannot write into offtag.js', () => {
+  it('writes page code as it is, outside the bridge: a function the build loaded through its TypeScript loader loses the __name helper calls, which the page does not have', () => {
+    // What tsx (esbuild's keepNames) makes of a function with named inner functions, a named arrow and a class.
+    const transformed = 'e=>{function inner(){return 1}__name(inner,"inner");const g=__name(()=>2,"g");const h=__name(function named(){return __name(()=>3,"x")()},"h");class K{static{__name(this,"K")}}return[inner(),g(),h(),typeof K]}';
+    const plain = withoutNameHelper(transformed);
+    expect(plain).not.toContain('__name');
+    expect((new Function(`return (${plain})`)() as () => unknown)()).toEqual([1, 2, 3, 'function']);
+    // Sloppy code and a name a bundler helper has are the code's own: kept as written.
+    expect(withoutNameHelper('function (event) {\n  a = JSON.parse("1"); var __name = 2;\n}')).toBe('function (event) {\n  a = JSON.parse("1"); var __name = 2;\n}');
+  });
+
+  it('wraps the bundled bridge so the page data is evaluated at the top level of offtag.js, with nothing of the bridge in its scope', () => {
+    const text = wrapBridge('(()=>{const a=1;window.__seen=[__offtagPage.elements.x[1](), typeof a];})();', '{elements: {"x": ["b",(function () { return typeof a + ":" + typeof __offtagPage; }\n)]}}');
+    const page: Record<string, unknown> = {};
+    new Function('window', text)(page);
+    // The block sees neither the bridge's `a` nor the wrapper's parameter.
+    expect(page.__seen).toEqual(['undefined:undefined', 'number']);
+  });
+
+  it('names page code it cannot write into offtag.js, and Launch code that does not compile', () => {
     const bad = defineContainer({
       name: 'bad',
-      dataElements: { a: pageCode(Math.random), b: pageCode({ read(e: EngineEvent) { return e.type; } }.read) },
+      dataElements: { a: pageCode(Math.random), b: pageCode({ read(e: EngineEvent) { return e.type; } }.read), c: pageCustomCode('function (event) { return ; ) }') },
       rules: (k) => [{ name: 'R', events: [{ type: 'dom-ready' }], conditions: [k.pageCondition('bound', (() => 1).bind(null))], actions: [] }],
     });
     expect(pageReadProblems(pageReadsIn(bad), 'c.ts')).toEqual([
       'c.ts: data element "a": its page code is a built-in or bound function, whose source cannot be written into offtag.js',
       'c.ts: data element "b": its page code cannot be written into offtag.js as source text (write it as an arrow function or a function expression, not a method)',
+      "c.ts: data element \"c\": its custom code does not compile (SyntaxError: Unexpected token ')')",
       'c.ts: rule "R", page condition 1: its page code is a built-in or bound function, whose source cannot be written into offtag.js',
     ]);
     expect(codeSource((e: EngineEvent) => e.type)).toEqual({ source: '(e) => e.type' });
-    expect(pageReadsDefine({ elements: [], conditions: [] })).toBe('0');
-  });
-});
-
-describe('offtag build: a page read that sends an event', () => {
-  it('the inner event gets no page reads (no endless reading); the outer one gets its values', () => {
-    const inner: PageValues[] = [];
-    const c = defineContainer({
-      name: 'reentrant',
-      dataElements: { tracked: pageCode(() => (globalThis as unknown as { track(): number }).track()) },
-      rules: [],
-    });
-    const code = pageReadsDefine(pageReadsIn(c));
-    const fn = new Function('globalThis', `return ${code}`);
-    const page = { track: () => (inner.push(reads({ type: 'direct-call', id: 'x' }, [])), 7) };
-    const reads = fn(page) as (e: EngineEvent, p: SnapshotProblem[]) => PageValues;
-    expect(reads({ type: 'dom-ready' }, [])).toEqual({ d: { tracked: 7 } });
-    expect(inner).toEqual([{}]);
-    expect(reads({ type: 'dom-ready' }, [])).toEqual({ d: { tracked: 7 } });
   });
 });
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ruleFirings } from '../../../src/devtools/model.ts';
 
 describe('rules that ran partly on the page', () => {
-  it('are marked, with the main-thread time page-code.js recorded for that firing', () => {
+  it('are marked, with the main-thread time the page side recorded for that firing', () => {
     const monitor = [
       { name: 'rule-triggered', data: { rule: 'Tag the body', event: 'library-loaded', seq: 1 } },
       { name: 'rule-page-part', data: { rule: 'Tag the body', block: 'block1', seq: 1 } },

@@ -4,6 +4,7 @@
  * exactly once, ending with the one-line summary.
  */
 import { execFileSync } from 'node:child_process';
+import vm from 'node:vm';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseImportArgs, runImport } from '../../../tools/import/command.ts';
@@ -37,7 +38,7 @@ describe('the report', () => {
     expect(lines.find((l) => l.startsWith('rule "page bottom, order 60":'))).toContain('Page Bottom runs at DOM ready, before the DOM Ready rules');
   });
 
-  it('walks every path: worker, not imported with the reason, missing asset, unknown extension, third-party script', () => {
+  it('walks every path: worker, on the page, not imported with the reason, external files, other extensions, the Web SDK, third-party script; one summary line of the labels', () => {
     const { lines } = runImport({ library: `${FIX}/report-paths.js`, out: `${TMP}/paths`, assets: `${FIX}/assets` });
     const line = (kind: string, name: string) => lines.find((l) => l.startsWith(`${kind} ${JSON.stringify(name)}:`))!;
     expect(line('data element', 'page type')).toContain(': worker — JavaScript variable digitalData.page.pageInfo.pageType');
@@ -49,47 +50,69 @@ describe('the report', () => {
     expect(line('data element', 'landing page')).toBe('data element "landing page": worker — counted in the worker: the session\'s facts in sessionStorage (offtag_vts), the visitor\'s counts in the offtag_vt cookie');
     expect(line('data element', 'document title')).toBe('data element "document title": on the page — Page Info "title" (document.title) read on the page with each event (offtag.js, built with it)');
     expect(line('data element', 'dice roll, empty range')).toContain('not imported — Random Number from 6 to 1 is not a range of integers');
-    expect(line('rule', 'external custom code present')).toContain(': worker — 1 event(s), 0 condition(s) and 1 action(s) in the worker');
-    expect(line('rule', 'external custom code missing')).toContain('action 1 not imported: its code file RC0000000000000000000000000000000002-source.min.js is not in');
-    expect(line('rule', 'page custom code action')).toBe('rule "page custom code action": partly on the page — 1 event(s), 0 condition(s) and 0 action(s) in the worker, 1 action(s) on the page; action 1: custom code on the page (page-code.js block1) because it uses `document.body`, which only the page has');
+    // A data element reading one that is not imported is not imported either (the build would refuse the reference).
+    expect(line('data element', 'dice label')).toBe('data element "dice label": not imported — it reads the data element "dice roll, empty range", which is not imported');
+    // An external file in --assets: its code, placed as any block (here, in the worker); one that is not: loaded from the library's host when the action runs.
+    expect(line('rule', 'external custom code present')).toBe('rule "external custom code present": in the worker — 1 event(s), 0 condition(s) and 1 action(s) in the worker; action 1: the code of RC0000000000000000000000000000000001-source.min.js (from tests/fixtures/launch/assets), custom code in the worker');
+    expect(line('rule', 'external custom code missing')).toBe(
+      "rule \"external custom code missing\": partly on the page — 1 event(s), 0 condition(s) and 1 action(s) in the worker, 1 action(s) on the page; action 1: RC0000000000000000000000000000000002-source.min.js is not in tests/fixtures/launch/assets, custom code in RC0000000000000000000000000000000002-source.min.js, loaded from the library's host when the action runs, as turbine loads it; action 2: custom code in the worker",
+    );
+    expect(line('rule', 'page custom code action')).toBe('rule "page custom code action": partly on the page — 1 event(s), 0 condition(s) and 0 action(s) in the worker, 1 action(s) on the page; action 1: custom code on the page because it uses `document.body`, which only the page has');
     expect(line('rule', 'page custom code condition')).toBe('rule "page custom code condition": partly on the page — 1 event(s), 0 condition(s) and 1 action(s) in the worker, 1 condition(s) read on the page; action 1: custom code in the worker');
     expect(line('data element', 'element id')).toBe('data element "element id": not imported — custom code needs the page and uses `this`, which a data element read on the page does not get');
     // A condition's `this` is the element the Click matched, given to the page read.
     expect(line('rule', 'element custom code condition')).toContain('partly on the page — 1 event(s), 0 condition(s) and 1 action(s) in the worker, 1 condition(s) read on the page');
-    expect(line('rule', 'Target')).toContain('the Adobe Target v2 extension is not one the import supports');
+    // Other extensions: their modules run on the page by offtag.js's module host.
+    expect(line('rule', 'Target')).toBe("rule \"Target\": partly on the page — 1 event(s), 0 condition(s) and 0 action(s) in the worker, 1 action(s) on the page; action 1: adobe-target-v2/src/lib/loadTarget.js run on the page by offtag.js's module host");
+    expect(line('data element', 'vendor segment')).toBe("data element \"vendor segment\": on the page — acme-vendor/src/lib/dataElements/segment.js (offtag.js's module host runs the extension's module) read on the page with each event (offtag.js, built with it)");
+    // The Web SDK stays out: its data element, a rule of its action alone, and its action in a rule that keeps its other one.
+    expect(line('data element', 'xdm page')).toBe('data element "xdm page": not imported — data element adobe-alloy/dist/lib/dataElements/xdmObject/index.js: the Adobe Experience Platform Web SDK (alloy) is not imported in this version');
+    expect(line('rule', 'web sdk event')).toContain(': not imported — no action could be imported (action 1 not imported: action adobe-alloy/dist/lib/actions/sendEvent/index.js: the Adobe Experience Platform Web SDK (alloy) is not imported in this version)');
+    expect(line('rule', 'worker rule with a web sdk action')).toBe('rule "worker rule with a web sdk action": in the worker — 1 event(s), 0 condition(s) and 1 action(s) in the worker; action 1: custom code in the worker; action 2 not imported: action adobe-alloy/dist/lib/actions/sendEvent/index.js: the Adobe Experience Platform Web SDK (alloy) is not imported in this version');
     expect(line('rule', 'vendor script')).toContain('third-party script https://cdn.vendor.example/tag.js');
-    expect(line('rule', 'custom event')).toBe('rule "custom event": worker — 1 event(s), 0 condition(s) and 1 action(s) in the worker; custom event "cart:add" observed on the page (offtag-triggers.js), on window as Launch listens; action 1: custom code in the worker');
+    expect(line('rule', 'custom event')).toBe('rule "custom event": in the worker — 1 event(s), 0 condition(s) and 1 action(s) in the worker; custom event "cart:add" observed on the page (offtag-triggers.js), on window as Launch listens; action 1: custom code in the worker');
     expect(line('rule', 'hero banner changed')).toContain(': partly on the page — ');
     expect(line('rule', 'hero banner changed')).toContain('reads "hero banner id", read on the page with each event');
     expect(line('rule', 'history change')).toContain('not imported — event core/src/lib/events/historyChange.js is not one the engine observes yet');
     expect(line('rule', 'click with element properties')).toContain('not imported — element property "innerText" = "%page type%": a %data element% token in an element property filter is not imported');
-    expect(line('rule', 'click delaying the link')).toContain(': worker — 1 event(s), 0 condition(s) and 1 action(s) in the worker; Click\'s "delay link navigation" (anchorDelay 100 ms) is not offered');
-    expect(line('rule', 'in view for a second')).toContain(': worker — 1 event(s), 0 condition(s) and 1 action(s) in the worker; element entering the viewport observed on the page');
+    expect(line('rule', 'click delaying the link')).toContain(': in the worker — 1 event(s), 0 condition(s) and 1 action(s) in the worker; Click\'s "delay link navigation" (anchorDelay 100 ms) is not offered');
+    expect(line('rule', 'in view for a second')).toContain(': in the worker — 1 event(s), 0 condition(s) and 1 action(s) in the worker; element entering the viewport observed on the page');
     expect(readFileSync(`${TMP}/paths/container.ts`, 'utf8')).toContain('events: [launch.entersViewport(".promo", "firstEntry", {"delay":1000})]');
-    expect(lines).toContain('extension "Acme Vendor Pixel" (acme-vendor) not imported: the import supports Core, Adobe Analytics and the Experience Cloud ID Service');
+    expect(lines).toContain("extension \"Acme Vendor Pixel\" (acme-vendor): on the page — offtag.js's module host runs its 2 module(s) as turbine does");
+    expect(lines).toContain("extension \"Adobe Target v2\" (adobe-target-v2): on the page — offtag.js's module host runs its 1 module(s) as turbine does");
+    expect(lines).toContain('extension "Social Pixel" (social-pixel): nothing to run — the library holds no module of it (turbine runs none either)');
+    expect(lines).toContain('extension "Adobe Experience Platform Web SDK" (adobe-alloy) not imported: the Adobe Experience Platform Web SDK (alloy) is not imported in this version; its data elements, events and actions are left out');
     expect(lines).toContain("ECID variable marketingCloudServer not imported: the engine's visitor service sends its ID calls to the container's idServiceHost setting (its Audience Manager server), and makes no call to a marketingCloudServer CNAME");
     expect(readFileSync(`${TMP}/paths/container.ts`, 'utf8')).toContain('launch.ecidRule([{"name":"trackingServer","value":"metrics.keepstock.example"},{"name":"cookieDomain","value":"keepstock.example"}])');
     expect(readFileSync(`${TMP}/paths/container.ts`, 'utf8')).toContain('events: [launch.customEvent("cart:add", "button.add", {"bubbleFireIfParent":true})]');
     expect(readFileSync(`${TMP}/paths/container.ts`, 'utf8')).toContain('events: [launch.click("a.buy")]');
-    expect(lines).toContain('missing asset RC0000000000000000000000000000000002-source.min.js: give --assets <dir> with it');
     expect(lines.filter((l) => l.startsWith('note: '))).toEqual([
-      "note: the property runs rule components without sequencing; Offtag runs each rule's conditions and actions in sequence (a component that returns a promise holds the next one)",
+      "note: the property runs rule components without sequencing; Offtag runs each rule's conditions and actions in the worker in sequence (a component that returns a promise holds the next one), and its steps on the page without holding the rule, as turbine does",
       'note: the property returns "" for data elements that do not exist; Offtag leaves an unknown %token% as written',
     ]);
-    // Not imported: 3 data elements, 4 rules, 1 action of an imported rule, 2 extensions, 1 ECID variable = 11.
-    expect(lines.at(-1)).toBe('6 rules entirely in the worker, 5 rules partly on the page, 11 items not imported.');
+    // The summary counts the report's own labels.
+    const labelled = (kind: string, label: string) => lines.filter((l) => l.startsWith(`${kind} "`) && l.includes(`": ${label}`)).length;
+    expect(labelled('data element', 'worker')).toBe(2);
+    expect(labelled('data element', 'on the page')).toBe(6);
+    expect(labelled('data element', 'not imported')).toBe(4);
+    expect(labelled('rule', 'in the worker')).toBe(7);
+    expect(labelled('rule', 'partly on the page')).toBe(8);
+    expect(labelled('rule', 'not imported')).toBe(3);
+    expect(lines.filter((l) => /^rule "[^"]*": (in the worker|partly on the page) — .*action \d+ not imported/.test(l))).toHaveLength(1);
+    expect(lines.filter((l) => / not imported: /.test(l) && !/^(rule|data element) "/.test(l))).toHaveLength(2);
+    expect(lines.at(-1)).toBe('data elements: 2 worker, 6 on the page, 4 not imported; rules: 7 in the worker, 8 partly on the page, 3 not imported; 1 actions not imported; 2 other items not imported.');
     const source = readFileSync(`${TMP}/paths/container.ts`, 'utf8');
     expect(source).toContain("_satellite.logger.log('external code ran');");
     expect(source).toContain('launch.loadScript(');
     expect(source).toContain('{"timeout":0,"delayNext":false}');
   });
 
-  it('names each external file needed when --assets is not given', () => {
+  it('without --assets, imports each external file as a step that loads it from the library\'s host when its action runs', () => {
     const { lines } = runImport({ library: `${FIX}/report-paths.js`, out: `${TMP}/no-assets` });
-    expect(lines.filter((l) => l.startsWith('missing asset '))).toEqual([
-      'missing asset RC0000000000000000000000000000000001-source.min.js: give --assets <dir> with it',
-      'missing asset RC0000000000000000000000000000000002-source.min.js: give --assets <dir> with it',
-    ]);
+    expect(lines.filter((l) => l.includes("loaded from the library's host when the action runs"))).toHaveLength(2);
+    expect(lines.some((l) => l.includes(' not imported') && l.includes('RC0000'))).toBe(false);
+    const source = readFileSync(`${TMP}/no-assets/container.ts`, 'utf8');
+    expect(source).toContain('launch.externalCode("https://assets.example.com/launch-EN00000000000000000000000000000003/RC0000000000000000000000000000000001-source.min.js", "javascript", {})');
   });
 });
 
@@ -104,11 +127,44 @@ describe('reading a library', () => {
     expect(() => readLibrary('window.nope.x = 1;', 'b.js')).toThrow(/^b\.js: the library failed before assigning _satellite\.container: /);
   });
 
-  it('rejects a container the schema rejects, naming the path', () => {
+  it('reads a container the schema finds fault with, and names each finding as a warning', () => {
     mkdirSync(TMP, { recursive: true });
     const broken = readFileSync(`${FIX}/report-paths.js`, 'utf8').replace('"RL0000000000000000000000000000012c"', '"not-a-rule-id"');
     writeFileSync(`${TMP}/broken.js`, broken);
-    expect(() => runImport({ library: `${TMP}/broken.js`, out: `${TMP}/broken` })).toThrow(/not a valid Launch container \(1 problem\(s\)\): \/rules\/0\/id must match pattern/);
+    const { lines } = runImport({ library: `${TMP}/broken.js`, out: `${TMP}/broken` });
+    expect(lines[0]).toMatch(/^warning: schema: \/rules\/0\/id must match pattern .* \(read anyway: turbine runs it\)$/);
+    expect(lines.filter((l) => l.startsWith('warning: '))).toHaveLength(1);
+  });
+
+  it('reads every turbine generation\'s shape and a library a site\'s bundle carries inside a function, as the plain library', () => {
+    const plain = runImport({ library: `${FIX}/storefront.js`, out: `${TMP}/gen-plain` });
+    const body = (dir: string) => readFileSync(`${dir}/container.ts`, 'utf8').replace(/^.*turbine [\d.?]+\).*$/m, '').replace(/\bname: "[^"]+"/, '');
+    const warnings = (lines: string[]) => lines.filter((l) => l.startsWith('warning: ')).map((l) => l.replace(/ \(read anyway: turbine runs it\)$/, ''));
+    const expected: Record<string, string[]> = {
+      'storefront-turbine27': ['warning: schema: /buildInfo must NOT have additional properties (minified)'],
+      'storefront-turbine25': [
+        'warning: schema: /buildInfo must NOT have additional properties (environment)',
+        "warning: schema: /company must have required property 'dynamicCdnEnabled'",
+        "warning: schema: /property must have required property 'id'",
+        "warning: schema: /property/settings must have required property 'ruleComponentSequencingEnabled'",
+      ],
+      'storefront-in-bundle': ['warning: schema: /buildInfo must NOT have additional properties (minified)'],
+    };
+    expect(warnings(plain.lines)).toEqual([]);
+    for (const [file, want] of Object.entries(expected)) {
+      const r = runImport({ library: `${FIX}/${file}.js`, out: `${TMP}/gen-${file}` });
+      expect(warnings(r.lines).sort(), file).toEqual([...want].sort());
+      expect(r.lines.filter((l) => !l.startsWith('warning: ')), file).toEqual(plain.lines);
+      expect(body(`${TMP}/gen-${file}`), file).toBe(body(`${TMP}/gen-plain`));
+    }
+    // The bundle's own code needs a page: running the file, as a reader that executes it would, fails before the container.
+    expect(() => vm.runInNewContext(readFileSync(`${FIX}/storefront-in-bundle.js`, 'utf8'), { window: {} })).toThrow(/Cannot read properties of undefined \(reading 'cookie'\)/);
+  });
+
+  it('refuses only a library with nothing to import, in one line', () => {
+    mkdirSync(TMP, { recursive: true });
+    writeFileSync(`${TMP}/empty.js`, 'window._satellite = window._satellite || {};\nwindow._satellite.container = { buildInfo: {}, dataElements: {}, rules: [] };\n');
+    expect(() => runImport({ library: `${TMP}/empty.js`, out: `${TMP}/empty` })).toThrow(new LibraryReadError(`${TMP}/empty.js: the library has no data elements, rules or extensions to import`));
   });
 
   it('the fixture libraries on disk are the ones their sources write', () => {

@@ -4,7 +4,7 @@
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'vitest',
-  vitest: { configFile: 'vitest.mutate.config.ts', related: false },
+  vitest: { configFile: 'mutation/vitest.mutate.config.ts', related: false },
   plugins: ['@stryker-mutator/vitest-runner'],
   mutate: [
     'src/worker-engine/core/**/*.ts',

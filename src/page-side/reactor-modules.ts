@@ -1,0 +1,116 @@
+/**
+ * The core modules turbine gives extension code through `require('@adobe/reactor-…')`, written
+ * for Offtag from their documented behaviour: load-script (a promise of an async script tag),
+ * cookie (js-cookie 2's API and encoding), query-string (parse and stringify), promise, window,
+ * document and object-assign (the browser's own).
+ */
+
+/** `@adobe/reactor-load-script`: resolves with the script element once it loaded; rejects with the loader's words. */
+export function loadScript(url: string): Promise<HTMLScriptElement> {
+  return new Promise((resolve, reject) => {
+    const s = document.createElement('script');
+    s.async = true;
+    s.src = url;
+    s.onload = () => resolve(s);
+    s.onerror = () => reject(new Error('Failed to load script ' + url));
+    document.getElementsByTagName('head')[0]!.appendChild(s);
+  });
+}
+
+type Attributes = { expires?: number | Date; path?: string; domain?: string; secure?: boolean; sameSite?: string; [k: string]: unknown };
+
+/** Characters js-cookie writes as they are in a value (and fewer in a name). */
+const VALUE_KEEP = /%(23|24|26|2B|3A|3C|3E|3D|2F|3F|40|5B|5D|5E|60|7B|7D|7C)/g;
+const NAME_KEEP = /%(23|24|26|2B|5E|60|7C)/g;
+const decode = (s: string) => s.replace(/(%[0-9A-Z]{2})+/g, decodeURIComponent);
+
+function cookieApi(defaults: Attributes = {}) {
+  const api = {
+    defaults,
+    set(key: string, value: unknown, attributes?: Attributes): string | undefined {
+      const a: Attributes = { path: '/', ...api.defaults, ...attributes };
+      if (typeof a.expires == 'number') a.expires = new Date(Date.now() + a.expires * 864e5);
+      let text = String(value);
+      try {
+        const json = JSON.stringify(value);
+        if (/^[{[]/.test(json)) text = json;
+      } catch {
+        /* as text */
+      }
+      let cookie = encodeURIComponent(String(key)).replace(NAME_KEEP, decodeURIComponent).replace(/[()]/g, escape) + '=' + encodeURIComponent(text).replace(VALUE_KEEP, decodeURIComponent);
+      for (const name in a) {
+        const v = a[name];
+        if (!v) continue;
+        cookie += '; ' + name;
+        if (v !== true) cookie += '=' + String(v instanceof Date ? v.toUTCString() : v).split(';')[0];
+      }
+      return (document.cookie = cookie);
+    },
+    get(key?: string, json?: boolean): unknown {
+      const jar: Record<string, unknown> = {};
+      for (const part of document.cookie ? document.cookie.split('; ') : []) {
+        const at = part.indexOf('=');
+        let value = part.slice(at + 1);
+        if (!json && value.charAt(0) == '"') value = value.slice(1, -1);
+        try {
+          const name = decode(part.slice(0, at));
+          let v: unknown = decode(value);
+          if (json)
+            try {
+              v = JSON.parse(v as string);
+            } catch {
+              /* as text */
+            }
+          jar[name] = v;
+          if (key === name) break;
+        } catch {
+          /* a cookie js-cookie cannot decode is skipped */
+        }
+      }
+      return key ? jar[key] : jar;
+    },
+    getJSON: (key?: string) => api.get(key, true),
+    remove(key: string, attributes?: Attributes) {
+      api.set(key, '', { ...attributes, expires: -1 });
+    },
+    withConverter: () => cookieApi(),
+  };
+  return api;
+}
+
+/** `@adobe/reactor-query-string`: a query string (a leading `?` or `#` ignored) to an object, repeated names as arrays; and back. */
+export const queryString = {
+  parse(text: string): Record<string, string | string[]> {
+    const out: Record<string, string | string[]> = {};
+    for (const pair of String(text ?? '').replace(/^[?#&]/, '').split('&')) {
+      if (!pair) continue;
+      const at = pair.indexOf('=');
+      const d = (s: string) => decodeURIComponent(s.replace(/\+/g, ' '));
+      const k = d(at < 0 ? pair : pair.slice(0, at));
+      const v = at < 0 ? '' : d(pair.slice(at + 1));
+      const have = out[k];
+      out[k] = have === undefined ? v : ([] as string[]).concat(have, v);
+    }
+    return out;
+  },
+  stringify(o: Record<string, unknown>): string {
+    const e = encodeURIComponent;
+    return Object.keys(o ?? {})
+      .map((k) => ([] as unknown[]).concat(o[k]).map((v) => (v === undefined ? '' : v === null ? e(k) : e(k) + '=' + e(String(v)))).filter(Boolean).join('&'))
+      .filter(Boolean)
+      .join('&');
+  },
+};
+
+/** The modules by the name after `@adobe/reactor-`. */
+export function reactorModules(): Record<string, unknown> {
+  return {
+    cookie: cookieApi(),
+    document,
+    'load-script': loadScript,
+    'object-assign': Object.assign,
+    promise: Promise,
+    'query-string': queryString,
+    window,
+  };
+}
