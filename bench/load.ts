@@ -294,7 +294,7 @@ export async function loadProc(world: World, cases: LoadCase[], rounds: number, 
         const url = urlFor(world, c, TAIL(`fetch('/done')`, `fetch('/at-load')`)).replace(world.base, base);
         // A returning visitor: the page once before, which then (1 s after its load) goes to the measured load.
         const first = c.repeat ? urlFor(world, c, TAIL(`fetch('/primed').then(() => { location.href = ${JSON.stringify(url)}; })`)).replace(world.base, base) : url;
-        const chrome = spawn(CHROMIUM_PATH, [...CHROMIUM_ARGS, '--headless=new', `--user-data-dir=${profile}`, first], { stdio: 'ignore', detached: true });
+        const chrome = spawn(CHROMIUM_PATH, [...CHROMIUM_ARGS, ...world.chromiumArgs, '--headless=new', `--user-data-dir=${profile}`, first], { stdio: 'ignore', detached: true });
         const done = new Promise<Map<number, RendererCpu>>((resolve) => (waiting = { browser: chrome.pid!, resolve }));
         try {
           const ns = await Promise.race([done, sleep(60_000).then(() => Promise.reject(new Error(`load: no /done from ${v}`)))]);

@@ -292,7 +292,7 @@ export function renderChart(r: Results): string {
   const bottom = 90;
   const plotW = W - left - right;
   const plotH = H - top - bottom;
-  const colors: Record<Variant, string> = { offtag: '#1a9850', 'main-thread': '#4575b4', turbine: '#f46d43', alloy: '#a50026' };
+  const colors: Record<Variant, string> = { offtag: '#1a9850', 'main-thread': '#4575b4', turbine: '#f46d43', alloy: '#a50026', legacy: '#7b3294' };
   const GROUPS = [...EVENTS, 'all'];
   const groupLabel = (id: string) => (id === 'all' ? 'All four' : id);
   const values = VARIANTS.flatMap((v) => GROUPS.map((id) => r.perEvent[v][id].threadMs ?? 0)).filter((x) => x > 0);
