@@ -234,10 +234,14 @@ export function writeAblationFiles(): void {
   writeFileSync(`${BUILD}/noidb-worker.js`, `Object.defineProperty(self, 'indexedDB', { value: undefined, configurable: true });\n${load}`);
 }
 
-export async function loadCdp(world: World, cases: LoadCase[], rounds: number, throttle = 1, log?: (m: string) => void): Promise<LoadFigures> {
+/** `passes`: each round loads every case that many times, the order rotated by the round and every second pass backwards. */
+export async function loadCdp(world: World, cases: LoadCase[], rounds: number, throttle = 1, log?: (m: string) => void, passes = 1): Promise<LoadFigures> {
   const samples: Record<string, LoadSample[]> = Object.fromEntries(cases.map((c) => [c.name, []]));
   for (let r = 0; r < rounds; r++) {
-    for (const c of rotated(cases, r)) samples[c.name].push(await loadOnceCdp(world, c, throttle));
+    for (let pass = 0; pass < passes; pass++) {
+      const order = rotated(cases, r);
+      for (const c of pass % 2 ? order.reverse() : order) samples[c.name].push(await loadOnceCdp(world, c, throttle));
+    }
     log?.(`load ${throttle}x round ${r + 1}/${rounds}`);
   }
   return summarize(samples);
@@ -340,6 +344,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     return i < 0 ? d : process.argv[i + 1];
   };
   const rounds = Number(arg('--rounds', '7'));
+  // `--passes 2`: each CDP round loads every page twice (the bench's 1× figure: 15 rounds × 2).
+  const passes = Number(arg('--passes', '1'));
   const methods = arg('--methods', 'cdp,proc').split(',');
   const throttles = arg('--throttle', '1').split(',').map(Number);
   const variants = arg('--variants', LOAD_VARIANTS.join(',')).split(',') as LoadVariant[];
@@ -382,7 +388,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       show('without DevTools (/proc schedstat, renderer main thread)', f);
       console.log('  other renderers (whole processes: the spare renderer, out-of-process frames), median ms:', JSON.stringify(f.otherMs));
     }
-    if (methods.includes('cdp')) for (const t of throttles) show(`CDP ThreadTime, ${t}x CPU throttling`, await loadCdp(world, cases, rounds, t, console.log));
+    if (methods.includes('cdp')) for (const t of throttles) show(`CDP ThreadTime, ${t}x CPU throttling`, await loadCdp(world, cases, rounds, t, console.log, passes));
   } finally {
     await world.close();
   }
