@@ -214,7 +214,9 @@ export type EngineInput =
   /** `_satellite.setDebug(on)`: debug-level messages travel to the page only while it is on. */
   | { type: 'debug'; on: boolean }
   /** The transport delivered one of this page's beacons (2xx) after `rttMs`: the next beacon's `lrt`. */
-  | { type: 'beacon-delivered'; rttMs: number };
+  | { type: 'beacon-delivered'; rttMs: number }
+  /** offtag-effects.js's answer to a `preview` effect: the other environment's offtag.js runs (`loaded`), or this page keeps its own. */
+  | { type: 'preview'; loaded: boolean };
 
 export type LogLevel = 'debug' | 'log' | 'info' | 'warn' | 'error';
 
@@ -306,6 +308,13 @@ export type Effect =
    * message `{ type: 'sender' }` (docs/delivery.md, "The sender").
    */
   | { type: 'sender' }
+  /**
+   * The worker shell's (shell/preview.ts): this browser previews `env`; offtag-effects.js loads that
+   * environment's offtag.js in place of this one (`own`) and answers with a `preview` input.
+   */
+  | { type: 'preview'; env: string; own: string }
+  /** After the hand-over: the `_satellite` calls to make again on the new bridge, and the orphans to keep for it. */
+  | { type: 'preview-done'; calls: unknown[][]; orphans: Array<[string, string]> }
   | LaunchEffect;
 
 /**

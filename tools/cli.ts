@@ -11,7 +11,12 @@ const USAGE = `usage:
   offtag serve [--port <n>] [--host <h>] the demo page and the local collector, ID service and RUM intake
                                          (offtag serve --help for every option)
   offtag import <library.js> [--assets <dir>] [--out containers/<name>]
-                                         an Adobe Launch library as an Offtag container, with a report`;
+                                         an Adobe Launch library as an Offtag container, with a report
+  offtag publish --container <file> --env <env> --to <dir> [--note <text>] [--url <url>] [--json]
+  offtag versions --to <dir> [--json]    | offtag promote --to <dir> --from <env> --env <env>
+  offtag rollback --to <dir> --env <env> [--version <id>] | offtag diff --to <dir> <id> <id>
+                                         versions of a container in a folder of static files, environments pointed at them
+                                         (docs/publishing.md)`;
 
 /**
  * The package a missing-module error names (`Cannot find package 'vite'`, `Cannot find module
@@ -92,6 +97,14 @@ async function run(argv: string[]): Promise<number> {
     case 'import': {
       const { importCommand } = await import('./import/command.ts');
       return importCommand(rest);
+    }
+    case 'publish':
+    case 'versions':
+    case 'promote':
+    case 'rollback':
+    case 'diff': {
+      const publish = await import('./publish/command.ts');
+      return publish[`${command}Command`](rest);
     }
     case 'serve': {
       const { serve } = await import('./dev-server.ts');

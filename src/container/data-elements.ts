@@ -60,13 +60,17 @@ export const sessionStorage = (key: string, f?: Finish): Element => finish({ typ
 
 /** A query string parameter of the page URL (the first, decoded), as Launch's Query String Parameter. */
 export const queryString = (name: string, f?: Finish): Element =>
-  finish(
-    {
-      type: 'custom',
-      reads: [],
-      fn: (ctx) => new URL(ctx.snapshot.url).searchParams.get(name) ?? undefined,
-    },
-    f,
+  Object.assign(
+    finish(
+      {
+        type: 'custom',
+        reads: [],
+        fn: (ctx) => new URL(ctx.snapshot.url).searchParams.get(name) ?? undefined,
+      },
+      f,
+    ),
+    // What it was made from, for `offtag diff` (its `fn` is this helper's closure); the engine never reads it.
+    { def: { queryString: name } },
   );
 
 /** A fixed value. */

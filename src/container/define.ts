@@ -22,10 +22,14 @@ export type Ctx<N extends string, S, X> = RuleContext<N, S, X>;
 export interface ConditionDef<N extends string, S, X> extends Condition<N, S, X> {
   /** Data element names the condition reads (the build checks them). */
   uses?: string[];
+  /** What a kit helper made it from (`offtag diff` compares it; its `fn` is the helper's closure). The engine never reads it. */
+  def?: Record<string, unknown>;
 }
 export interface ActionDef<N extends string, S, X> extends Action<N, S, X> {
   /** Data element names the action reads through tokens (the build checks them). */
   uses?: string[];
+  /** What a kit helper made it from (`offtag diff` compares it; its `fn` is the helper's closure). The engine never reads it. */
+  def?: Record<string, unknown>;
 }
 export interface RuleDef<N extends string, S, X> extends Omit<Rule<N, S, X>, 'actions'> {
   /** The engine's triggers (`RuleEventSpec`): every type the engine knows is accepted here. */
@@ -103,6 +107,7 @@ function kit<N extends string, S, X>(): Kit<N, S, X> {
     valueIs: (name, value) => ({
       name: `${name} is ${JSON.stringify(value)}`,
       uses: [name],
+      def: { valueIs: name, value },
       fn: (ctx) => (Array.isArray(value) ? value.includes(ctx.get(name)) : ctx.get(name) === value),
     }),
     when: (name, fn) => ({ name, fn }),
@@ -111,15 +116,18 @@ function kit<N extends string, S, X>(): Kit<N, S, X> {
     pageView: (map, name = 'Send page view beacon'): A => ({
       name,
       uses: Object.values(map).map(String).filter(hasToken),
+      def: { pageView: map },
       fn: (ctx) => send(ctx, pageViewHit(map, ctx)),
     }),
     link: (linkName, map, o = {}): A => ({
       name: o.name ?? 'Send link beacon',
       uses: [linkName, ...Object.values(map)].map(String).filter(hasToken),
+      def: { link: linkName, variables: map, options: o },
       fn: (ctx) => send(ctx, linkHit(linkName, map, ctx, o)),
     }),
     startVisitor: (): A => ({
       name: 'Start the visitor service',
+      def: { startVisitor: true },
       // Not awaited: the ID call may take up to 30 s, past the action timeout.
       fn: (ctx) => {
         void ctx.services.visitor.start().catch((err: unknown) => {

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { Publishing } from './Publishing.tsx';
 import { beaconRows, beaconVariables, ruleFirings, thirdPartyScripts, type MonitorEntry, type PageRun } from './model.ts';
 
 export interface OverlaySource {
@@ -8,6 +9,9 @@ export interface OverlaySource {
   pendingBeacons(): Promise<number>;
   /** The session so far as a replay fixture (docs/replay.md). */
   session(): Promise<unknown>;
+  /** offtag.js's folder and environment: the publishing line (docs/publishing.md, "Preview"). */
+  base?: string;
+  stage?: string;
 }
 
 /** Downloads the session as `offtag-session-<time>.json`: `npx offtag replay` runs it. */
@@ -82,6 +86,7 @@ export function Overlay({ source, onClose, dock: initial = 'right', onDock }: { 
           ×
         </button>
       </header>
+      {source.base && <Publishing base={source.base} stage={source.stage ?? ''} />}
       <section>
         {tab === 'cost' && (
           <table>

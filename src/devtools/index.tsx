@@ -12,6 +12,7 @@ import { CSS } from './styles.ts';
 
 interface OfftagGlobal {
   metrics: OverlaySource['metrics'];
+  base?: string;
   apiPort: MessagePort;
   devtoolsOpen?: boolean;
   devtoolsApi?: Remote<WorkerApi>;
@@ -63,6 +64,8 @@ function open(asked?: string | null): void {
     values: () => api.values(),
     pendingBeacons: () => api.pendingBeacons(),
     session: () => api.session(),
+    base: o.base,
+    stage: (window as unknown as { _satellite?: { environment?: { stage?: string } } })._satellite?.environment?.stage,
   };
   root.render(
     <Overlay

@@ -10,6 +10,9 @@ button { font: inherit; color: inherit; background: #1d2533; border: 1px solid #
 button.on { background: #ff6b81; color: #111722; border-color: #ff6b81; }
 button.close { margin-left: auto; }
 button.row { width: 100%; text-align: left; }
+.publishing { display: flex; flex-wrap: wrap; gap: 4px 10px; align-items: center; padding: 6px 10px; border-bottom: 1px solid #2a3242; color: #9aa6bd; }
+.publishing b { color: #e6e9ef; font-weight: normal; }
+button:disabled { cursor: default; }
 section { overflow: auto; padding: 8px 10px; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; vertical-align: top; padding: 2px 6px; border-bottom: 1px solid #222a38; word-break: break-all; }

@@ -1,100 +1,305 @@
 /**
- * The Adobe Analytics extension's actions (Set Variables, Send Beacon, Clear Variables) on the
- * worker's AppMeasurement-wire tracker, with the extension's global tracker properties and its
- * `customSetup` (doPlugins).
+ * The Adobe Analytics extension as turbine runs it, on an AppMeasurement-compatible `s` in the
+ * worker (appmeasurement/tracker.ts). The tracker is made at the first Analytics action of the
+ * page, as the extension makes it: the consent cookie checked, `s.visitor` set, the `customSetup`
+ * code run with `this` the window and `s` its argument (before or after the settings, by its load
+ * phase), the global tracker properties applied once. Set Variables applies its properties (eVars
+ * and props as values or `D=` copies, events with ids and values appended, hierarchies joined,
+ * campaign from a value or a query parameter) and extends `linkTrackVars`/`linkTrackEvents` with
+ * what it set, then runs its custom code with `this` the event's element and `(event, s)`; Send
+ * Beacon calls `s.t()` or `s.tl()` (and so `doPlugins`), Clear Variables `s.clearVars()`. Every
+ * variable lives on `s` between beacons until cleared, as in AppMeasurement.
  */
 import { trackingConsented } from '../worker-engine/analytics/consent.ts';
 import { getDaysSinceLastVisit } from '../worker-engine/analytics/plugins/days-since-last-visit.ts';
 import { getNewRepeat } from '../worker-engine/analytics/plugins/new-repeat.ts';
 import { getTimeSinceLastVisit } from '../worker-engine/analytics/plugins/time-since-last-visit.ts';
 import { getVisitNumber } from '../worker-engine/analytics/plugins/visit-number.ts';
-import type { AnalyticsHit } from '../worker-engine/services.ts';
-import { launchEvent, satelliteShim, type LaunchEvent, type SatelliteShim } from './custom-code.ts';
-import { action, asString, resolve, type ActionOptions, type Ctx } from './types.ts';
+import { reportSuiteFor } from '../worker-engine/core/settings.ts';
+import type { ElementInfo } from '../protocol.ts';
+import { adobeServices } from '../container/services.ts';
+import type { ServicesDef } from '../container/define.ts';
+import type { VisitorOptions } from '../worker-engine/visitor/service.ts';
+import { installPlugins, type PluginInit } from './appmeasurement/plugins.ts';
+import { createAppMeasurement, getQueryParam, plainValues, setPath, type AppMeasurement } from './appmeasurement/tracker.ts';
+import type { PageOp, PageRecord } from './appmeasurement/page-tracker.ts';
+import { conditionKey, pageValue } from '../worker-engine/core/page-reads.ts';
+import { action, asString, type ActionOptions, type Ctx, type LaunchRule } from './types.ts';
+import { elementOf, runBlock, turbineEvent, virtualPage, type LaunchServices, type WorkerBlock } from './virtual-page.ts';
 
+/** An eVar or prop as Set Variables stores it: a value, or an alias (`D=` copy) of another eVar or prop. */
 export interface TrackerVariable {
   name: string;
-  /** `value`: the text (tokens replaced); `alias`: a `D=` copy of another variable. */
   type?: 'value' | 'alias';
   value: string;
 }
 
+/** The extension's tracker properties, as Launch stores them (global, or a Set Variables action's). */
 export interface TrackerProperties {
-  pageName?: string;
-  channel?: string;
-  server?: string;
-  campaign?: string;
-  pageURL?: string;
-  referrer?: string;
   eVars?: TrackerVariable[];
   props?: TrackerVariable[];
-  lists?: TrackerVariable[];
   hierarchies?: Array<{ name: string; sections: string[]; delimiter?: string }>;
-  events?: Array<{ name: string; value?: string }>;
+  events?: Array<{ name: string; id?: string; value?: string }>;
+  /** `{type: 'value', value}` or `{type: 'queryParam', value: <parameter>}`. */
+  campaign?: { type?: string; value?: string };
+  linkDownloadFileTypes?: string[];
+  linkExternalFilters?: string[];
+  linkInternalFilters?: string[];
+  [variable: string]: unknown;
 }
-
-/** AppMeasurement's short names, for `D=` copies. */
-const SHORT: Record<string, string> = { pageName: 'pageName', channel: 'ch', server: 'server', campaign: 'v0', pageURL: 'g', referrer: 'r' };
-const shortName = (name: string) =>
-  SHORT[name] ?? name.replace(/^eVar(\d+)$/, 'v$1').replace(/^prop(\d+)$/, 'c$1').replace(/^hier(\d+)$/, 'h$1').replace(/^list(\d+)$/, 'l$1');
-
-
-/** The variables a set of tracker properties sets, tokens replaced; empty values left out. */
-export function trackerVariables(ctx: Ctx, p: TrackerProperties): Record<string, string> {
-  const vars: Record<string, string> = {};
-  const put = (name: string, value: unknown) => {
-    const v = asString(value);
-    if (v !== '') vars[name] = v;
-  };
-  for (const key of ['pageName', 'channel', 'server', 'campaign', 'pageURL', 'referrer'] as const) if (p[key] !== undefined) put(key, resolve(ctx, p[key]));
-  for (const v of [...(p.eVars ?? []), ...(p.props ?? []), ...(p.lists ?? [])]) put(v.name, v.type === 'alias' ? `D=${shortName(v.value)}` : resolve(ctx, v.value));
-  for (const h of p.hierarchies ?? []) put(h.name, h.sections.map((s) => asString(resolve(ctx, s))).filter(Boolean).join(h.delimiter ?? ','));
-  if (p.events?.length) {
-    const events = p.events.map((e) => asString(resolve(ctx, e.name)) + (e.value ? `=${asString(resolve(ctx, e.value))}` : '')).filter(Boolean);
-    put('events', events.join(','));
-  }
-  return vars;
-}
-
-/** What AppMeasurement's `doPlugins` sees: the beacon's variables, and the Common Analytics Plugins. */
-export interface PluginTracker extends Record<string, unknown> {
-  linkType?: string;
-  usePlugins?: boolean;
-  doPlugins?: (s: PluginTracker) => void;
-}
-
-export type CustomSetup = (satellite: SatelliteShim) => (event: LaunchEvent, s: PluginTracker) => void;
 
 export interface AnalyticsOptions {
-  /** The extension's global tracker properties, applied to every beacon. */
+  /** The extension's global tracker properties, applied when the tracker is made. */
   trackerProperties?: TrackerProperties;
-  /** The extension's `customSetup` code (it may set `doPlugins`). */
-  customSetup?: CustomSetup;
+  /** The extension's `customSetup` code, placed in the worker: `this` the window, `s` its argument. */
+  customSetup?: WorkerBlock;
+  /** `beforeSettings`: the custom code runs before the global properties are applied (default after). */
+  customSetupPhase?: 'beforeSettings' | 'afterSettings';
+  /** The extension's "make the tracker globally accessible": `window.s`. */
+  scopeTrackerGlobally?: boolean;
+  /**
+   * Some of the library's Analytics custom code runs on the page (page-tracker.ts): after each
+   * Analytics action the worker sends the page its variables (`_satellite.getVar('offtag:s')`).
+   * `'setup'`: the customSetup itself is one of them (with its doPlugins, if it defines one).
+   */
+  onPage?: boolean | 'setup';
+}
+
+/** Where a rule's page records are: the indexes of its page conditions (the import appends them after the rule's own). */
+export interface PageParts {
+  /** The customSetup's record (every rule with an Analytics action has it, as any may make the tracker). */
+  setup?: number;
+  /** A Set Variables custom code block's record. */
+  block?: number;
+  /** doPlugins' record for this Send Beacon. */
+  plugins?: number;
+}
+
+const NO_CONSENT = 'EU compliance was not acknowledged by the user.';
+/** Variables Set Variables adds to `linkTrackVars` when it sets them (the extension's own list). */
+const LINK_TRACKED = /^(eVar[0-9]+)|(prop[0-9]+)|(hier[0-9]+)|campaign|purchaseID|channel|server|state|zip|pageType$/;
+const ALIAS = { eVar: /eVar([0-9]+)/, prop: /prop([0-9]+)/ };
+const LIST_SETTINGS = new Set(['linkDownloadFileTypes', 'linkExternalFilters', 'linkInternalFilters']);
+
+const unique = (items: string[]) => items.filter((x, i) => items.indexOf(x) === i);
+
+/** A settings value with every `%data element%` token replaced, as turbine hands extension settings over. */
+function resolveDeep(ctx: Ctx, v: unknown): unknown {
+  if (typeof v === 'string') return ctx.replaceTokens(v);
+  if (Array.isArray(v)) return v.map((x) => resolveDeep(ctx, x));
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, resolveDeep(ctx, x)]));
+  return v;
+}
+
+/**
+ * What the extension sets on the tracker for a set of (resolved) properties, and the
+ * `linkTrackVars`/`linkTrackEvents` it computes from them; applied to `s`.
+ */
+export function applyTrackerVariables(s: AppMeasurement, p: TrackerProperties, pageUrl: string): void {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(p ?? {})) {
+    if (key === 'eVars' || key === 'props') {
+      const prefix = (p.dynamicVariablePrefix as string | undefined) || 'D=';
+      for (const v of (value as TrackerVariable[]) ?? []) {
+        if (v.type === 'value' || v.type === undefined) out[v.name] = v.value;
+        else {
+          const e = ALIAS.eVar.exec(String(v.value));
+          const c = e ? undefined : ALIAS.prop.exec(String(v.value));
+          out[v.name] = e ? `${prefix}v${e[1]}` : c ? `${prefix}c${c[1]}` : undefined;
+        }
+      }
+    } else if (key === 'hierarchies') {
+      for (const h of (value as TrackerProperties['hierarchies']) ?? []) out[h.name] = h.sections.join(h.delimiter);
+    } else if (key === 'campaign') {
+      const c = (value ?? {}) as { type?: string; value?: string };
+      out.campaign = c.type === 'queryParam' ? queryParameter(pageUrl, String(c.value ?? '')) : c.value;
+    } else if (key === 'events') {
+      out.events = ((value as TrackerProperties['events']) ?? [])
+        .map((e) => {
+          let t = e.name;
+          if (e.id) t = `${t}:${e.id}`;
+          if (e.value) t = `${t}=${e.value}`;
+          return t;
+        })
+        .join(',');
+    } else if (LIST_SETTINGS.has(key) && Array.isArray(value)) out[key] = value.join(',');
+    else out[key] = value;
+  }
+  if (out.events && s.events && String(s.events).length > 0) out.events = `${s.events},${out.events}`;
+  const hasEvents = Boolean(p?.events && p.events.length > 0);
+  const vars = Object.keys(out).filter((k) => LINK_TRACKED.test(k));
+  if (hasEvents) vars.push('events');
+  const linkTrackVars = unique([...vars, ...String(s.linkTrackVars || '').split(',')]).filter((n) => n !== 'None' && n).join(',');
+  if (linkTrackVars) out.linkTrackVars = linkTrackVars;
+  const linkTrackEvents = unique([...(p?.events ?? []).map((e) => e.name), ...String(s.linkTrackEvents || '').split(',')]).filter((n) => n !== 'None').join(',');
+  if (linkTrackEvents) out.linkTrackEvents = linkTrackEvents;
+  Object.assign(s, out);
+}
+
+/** A query parameter of the page's URL, decoded (`+` as a space), as the extension reads one for `campaign`. */
+function queryParameter(url: string, name: string): string | undefined {
+  try {
+    for (const [k, v] of new URL(url).searchParams) if (k === name) return v;
+  } catch {
+    /* no URL: no parameter */
+  }
+  return undefined;
 }
 
 interface TrackerState {
-  vars: Record<string, string>;
+  s: AppMeasurement;
+  /** The context of the action running now: the tracker's host reads the page through it. */
+  ctx: Ctx;
 }
-const trackerStates = new WeakMap<object, TrackerState>();
-const stateOf = (ctx: Ctx): TrackerState => {
-  let s = trackerStates.get(ctx.services.analytics);
-  if (!s) trackerStates.set(ctx.services.analytics, (s = { vars: {} }));
+const trackers = new WeakMap<object, TrackerState>();
+/** Plugins the Common Analytics Plugins extension's actions handed over before the tracker was made. */
+const augmenters = new WeakMap<object, PluginInit[]>();
+
+/**
+ * The Common Analytics Plugins extension's "initialize" actions: the plugins go to the tracker
+ * when it is made (an augmenter of the Analytics extension); once it is made, they never reach it,
+ * as under turbine.
+ */
+export function initializePlugins(inits: PluginInit[], o?: ActionOptions) {
+  return action('Common Analytics Plugins: initialize', (ctx) => {
+    const key = ctx.services.analytics as object;
+    if (trackers.has(key)) return;
+    augmenters.set(key, [...(augmenters.get(key) ?? []), ...inits]);
+  }, o);
+}
+
+/** The Common Analytics Plugins the worker implements, on `s` as that extension puts them (the library's own definitions replace them). */
+function addPlugins(state: TrackerState): void {
+  const o = {};
+  const now = () => state.ctx.snapshot.time;
+  Object.assign(state.s, {
+    getNewRepeat: (days?: number) => getNewRepeat(state.ctx.cookies, now(), days, o),
+    getVisitNum: (days?: number) => getVisitNumber(state.ctx.cookies, now(), typeof days === 'number' ? days : undefined, o),
+    getDaysSinceLastVisit: () => getDaysSinceLastVisit(state.ctx.cookies, now(), o),
+    getTimeSinceLastVisit: () => getTimeSinceLastVisit(state.ctx.cookies, now(), o),
+  });
+}
+
+/** The page record of this rule's page condition `index`, or undefined (said) when the event has none. */
+function pageRecord(ctx: Ctx, index: number, what: string): PageRecord | undefined {
+  try {
+    return pageValue(ctx.snapshot, 'c', conditionKey(ctx.rule.name, index)) as PageRecord;
+  } catch (e) {
+    ctx.log('warn', `Analytics ${what} of rule "${ctx.rule.name}" ran on the page and its record is missing: ${e instanceof Error ? e.message : String(e)}`);
+    return undefined;
+  }
+}
+
+/** Replays what a page block did to the page `s` on the worker's `s`, in order; a block that threw fails its action, as under turbine. */
+function replay(ctx: Ctx, s: AppMeasurement, record: PageRecord | undefined, what: string): void {
+  for (const op of (record?.ops ?? []) as PageOp[]) {
+    if (op[0] === 'set') setPath(s, op[1], op[2]);
+    else if (op[0] === 't') s.t();
+    else if (op[0] === 'tl') s.tl('true', op[1], op[2]);
+    else if (op[0] === 'clear') s.clearVars();
+  }
+  if (record?.error) throw new Error(`${what} threw on the page: ${record.error}`);
+}
+
+/** Sends the page the worker's variables, for the page-side `s` of the next event. */
+function syncPage(ctx: Ctx, options: AnalyticsOptions, s: AppMeasurement | undefined): void {
+  if (options.onPage && s) ctx.emit({ type: 'vars', values: { 'offtag:s': plainValues(s) } });
+}
+
+/** The page's tracker, made at the first Analytics action (as the extension's getTracker), or undefined without consent. */
+export function trackerFor(ctx: Ctx, options: AnalyticsOptions, page: PageParts = {}): AppMeasurement | undefined {
+  const key = ctx.services.analytics as object;
+  const known = trackers.get(key);
+  if (known) {
+    known.ctx = ctx;
+    return known.s;
+  }
+  if (!trackingConsented(ctx)) return undefined;
+  const state = { ctx } as TrackerState;
+  const services = ctx.services as LaunchServices;
+  state.s = createAppMeasurement(reportSuiteFor(ctx.settings) ?? '', {
+    cookie: (name) => state.ctx.cookies.get(name),
+    setCookie: (name, value, o) => state.ctx.cookies.set(name, value, { ...(o.expires !== undefined ? { expires: o.expires } : {}), ...(o.domain ? { domain: o.domain } : {}), ...(o.secure ? { secure: true } : {}) }),
+    url: () => state.ctx.snapshot.url,
+    hostname: () => {
+      try {
+        return new URL(state.ctx.snapshot.url).hostname;
+      } catch {
+        return '';
+      }
+    },
+    cookieDomain: () => services.pageInfo?.cookieDomain ?? '',
+    now: () => Date.now(),
+    send: (hit) => {
+      const c = state.ctx;
+      void c.services.analytics.track(hit).catch((err: unknown) => c.log('error', `Analytics beacon of rule "${c.rule.name}" failed: ${err instanceof Error ? err.message : String(err)}`));
+    },
+    log: (level, message) => state.ctx.log(level, message),
+  });
+  trackers.set(key, state);
+  addPlugins(state);
+  const s = state.s;
+  const org = String((ctx.settings as { orgId?: string }).orgId ?? '');
+  // The ECID extension's instance (the worker's visitor service, read through the AMCV cookie).
+  if (org) s.visitor = (virtualPage(ctx).Visitor as { getInstance(o: string): object }).getInstance(org);
+  const w = virtualPage(ctx);
+  installPlugins(augmenters.get(key) ?? [], s, w, { now: () => state.ctx.snapshot.time, s: () => state.s });
+  if (options.scopeTrackerGlobally) w.s = s;
+  const global = resolveDeep(ctx, options.trackerProperties ?? {}) as TrackerProperties;
+  const setup = () => {
+    if (options.onPage === 'setup' && page.setup !== undefined) {
+      try {
+        replay(ctx, s, pageRecord(ctx, page.setup, 'customSetup'), 'Analytics customSetup');
+      } catch (e) {
+        ctx.log('error', e instanceof Error ? e.message : String(e));
+      }
+      return;
+    }
+    if (!options.customSetup) return;
+    try {
+      runBlock(options.customSetup, ctx, 'window', [s]);
+    } catch (e) {
+      ctx.log('error', `Analytics customSetup threw: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
+  if (options.customSetupPhase === 'beforeSettings') setup();
+  applyTrackerVariables(s, global, ctx.snapshot.url);
+  if (options.customSetupPhase !== 'beforeSettings') setup();
   return s;
-};
+}
 
-export function setVariables(p: TrackerProperties, o?: ActionOptions) {
+/** The tracker for an action, or undefined after logging why there is none (as the extension logs it). */
+function tracker(ctx: Ctx, options: AnalyticsOptions, what: string, page: PageParts = {}): AppMeasurement | undefined {
+  const s = trackerFor(ctx, options, page);
+  if (!s) ctx.log('error', `Cannot ${what}: ${NO_CONSENT}`);
+  return s;
+}
+
+export function setVariables(options: AnalyticsOptions, p: TrackerProperties, customCode?: WorkerBlock, o?: ActionOptions, page: PageParts = {}) {
   return action('Adobe Analytics: Set Variables', (ctx) => {
-    Object.assign(stateOf(ctx).vars, trackerVariables(ctx, p));
+    // Turbine expands an action's settings before the action runs, consent or not (a data element's side effects happen).
+    const resolved = resolveDeep(ctx, p) as TrackerProperties;
+    const s = tracker(ctx, options, 'set variables', page);
+    if (!s) return;
+    try {
+      applyTrackerVariables(s, resolved, ctx.snapshot.url);
+      if (customCode) runBlock(customCode, ctx, 'element', [turbineEvent(ctx, ctx.rule.name), s]);
+      else if (page.block !== undefined) replay(ctx, s, pageRecord(ctx, page.block, 'Set Variables custom code'), 'Set Variables custom code');
+    } finally {
+      syncPage(ctx, options, s);
+    }
   }, o);
 }
 
-export function clearVariables(o?: ActionOptions) {
+export function clearVariables(options: AnalyticsOptions, o?: ActionOptions, page: PageParts = {}) {
   return action('Adobe Analytics: Clear Variables', (ctx) => {
-    stateOf(ctx).vars = {};
+    const s = tracker(ctx, options, 'clear variables', page);
+    s?.clearVars();
+    syncPage(ctx, options, s);
   }, o);
 }
 
-/** Launch's send beacon names a nameless link hit this. */
+/** Launch's send beacon names a nameless link hit this (when the element is not a link). */
 export const DEFAULT_LINK_NAME = 'link clicked';
 
 export interface BeaconOptions {
@@ -103,42 +308,75 @@ export interface BeaconOptions {
   linkName?: string;
 }
 
-export function sendBeacon(analytics: AnalyticsOptions, b: BeaconOptions, o?: ActionOptions) {
+/** A link's text as the extension names a link beacon: its collapsed text, else an alt, title, value or src. */
+function linkText(el: ElementInfo): string {
+  const collapse = (t: string | undefined) => (t ?? '').replace(/\s+/g, ' ').trim();
+  const a = el.attributes ?? {};
+  return collapse(el.text) || collapse(a.alt) || collapse(a.title) || collapse(a.value) || collapse(a.src);
+}
+
+export function sendBeacon(options: AnalyticsOptions, b: BeaconOptions, o?: ActionOptions, page: PageParts = {}) {
   return action('Adobe Analytics: Send Beacon', (ctx) => {
-    const set = stateOf(ctx).vars;
-    const vars = { ...(analytics.trackerProperties ? trackerVariables(ctx, analytics.trackerProperties) : {}), ...set };
-    const link = b.type === 'link';
-    if (analytics.customSetup && trackingConsented(ctx)) runPlugins(ctx, analytics.customSetup, vars, link ? (b.linkType ?? 'o') : undefined);
-    const name = link ? asString(resolve(ctx, b.linkName ?? '')) : '';
-    const events = (set.events ?? '').split(',').map((e) => e.split(/[=:]/)[0]).filter(Boolean);
-    const hit: AnalyticsHit = link
-      ? { type: 'tl', linkType: b.linkType ?? 'o', linkName: name || DEFAULT_LINK_NAME, vars, linkTrackVars: Object.keys(set).join(','), linkTrackEvents: events.join(',') }
-      : { type: 't', vars };
-    void ctx.services.analytics.track(hit).catch((err: unknown) => {
-      ctx.log('error', `Analytics beacon of rule "${ctx.rule.name}" failed: ${err instanceof Error ? err.message : String(err)}`);
-    });
+    const name = asString(b.linkName === undefined ? '' : ctx.replaceTokens(b.linkName));
+    const s = tracker(ctx, options, 'send beacon', page);
+    if (!s) return;
+    // doPlugins ran on the page for this beacon: the tracker takes its writes in its place.
+    if (page.plugins !== undefined) {
+      const record = pageRecord(ctx, page.plugins, 'doPlugins');
+      if (record) s.__offtagPlugins = record.ops;
+      if (record?.error) ctx.log('error', `Analytics doPlugins threw on the page: ${record.error}`);
+    }
+    try {
+      if (b.type === 'page') return s.t();
+      const el = (ctx.event as { element?: ElementInfo }).element;
+      const isLink = el?.tagName?.toLowerCase() === 'a';
+      s.tl(isLink ? elementOf(el) : 'true', b.linkType || 'o', name || (isLink ? linkText(el!) : DEFAULT_LINK_NAME));
+    } finally {
+      syncPage(ctx, options, s);
+    }
   }, o);
 }
 
-/** `customSetup` then `doPlugins` on a tracker made of the beacon's variables; what they set goes back into `vars`. */
-function runPlugins(ctx: Ctx, customSetup: CustomSetup, vars: Record<string, string>, linkType: string | undefined) {
-  // A rule's context carries no page facts: the plugins' cookies are written for the page's host.
-  const o = {};
-  const now = ctx.snapshot.time;
-  const s: PluginTracker = {
-    ...vars,
-    ...(linkType ? { linkType } : {}),
-    getNewRepeat: (days?: number) => getNewRepeat(ctx.cookies, now, days, o),
-    getVisitNum: (days?: number) => getVisitNumber(ctx.cookies, now, typeof days === 'number' ? days : undefined, o),
-    getDaysSinceLastVisit: () => getDaysSinceLastVisit(ctx.cookies, now, o),
-    getTimeSinceLastVisit: () => getTimeSinceLastVisit(ctx.cookies, now, o),
+
+export { getQueryParam };
+
+/** Adobe's services for an imported Launch container, with the page facts its custom code reads in the worker. */
+export function launchServices(options: { visitor?: VisitorOptions } = {}): ServicesDef<LaunchServices> {
+  const adobe = adobeServices(options);
+  return { create: (ctx) => ({ ...adobe.create(ctx), pageInfo: ctx.page }), ...(adobe.hooks ? { hooks: adobe.hooks } : {}) };
+}
+
+/** The name of the rule that hands page blocks their data elements' values (pageValuesRule). */
+export const PAGE_VALUES_RULE = 'Analytics custom code on the page: data element values';
+
+/**
+ * Analytics custom code that runs on the page reads data elements with `_satellite.getVar`, which
+ * there answers with the values the worker last sent. This rule, with each page event but the
+ * Analytics rules' own, sends the values of the data elements such blocks name, so that a block
+ * run with the next event's snapshot reads them as of the event before (never this event's own: the
+ * worker computes those after the snapshot).
+ */
+export function pageValuesRule(names: string[]): LaunchRule {
+  return {
+    name: PAGE_VALUES_RULE,
+    events: [{ type: 'library-loaded' }, { type: 'dom-ready' }, { type: 'window-loaded' }],
+    order: Number.MIN_SAFE_INTEGER,
+    conditions: [],
+    actions: [
+      {
+        name: 'Send the page the values its Analytics blocks read',
+        fn: (ctx) => {
+          const values: Record<string, unknown> = {};
+          for (const n of names) {
+            try {
+              values[n] = ctx.get(n);
+            } catch {
+              /* a data element that fails has no value, as under turbine */
+            }
+          }
+          ctx.emit({ type: 'vars', values });
+        },
+      },
+    ],
   };
-  customSetup(satelliteShim(ctx))(launchEvent(ctx.event, ctx.rule.name), s);
-  if (s.usePlugins && typeof s.doPlugins === 'function') s.doPlugins(s);
-  for (const [k, v] of Object.entries(s)) {
-    if (typeof v === 'function' || k === 'linkType' || k === 'usePlugins') continue;
-    const text = asString(v);
-    if (text !== '') vars[k] = text;
-    else delete vars[k];
-  }
 }

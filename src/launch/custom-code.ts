@@ -8,6 +8,7 @@ import { safeJson } from '../worker-engine/core/safe-json.ts';
 import type { CookieJar, SessionStore } from '../worker-engine/core/types.ts';
 import type { Settings } from '../worker-engine/core/settings.ts';
 import { DAY_MS, type Ctx, type DCtx, type Name } from './types.ts';
+import { runBlock, turbineEvent as blockEvent, type WorkerBlock } from './virtual-page.ts';
 
 export interface SatelliteShim {
   getVar(name: string): unknown;
@@ -73,13 +74,12 @@ export function launchEvent(event: DCtx['event'], rule: string): LaunchEvent {
 }
 
 /**
- * What a custom code block is written as: a function of what it gets — turbine-shaped `_satellite`
- * and `sessionStorage`, and a `window` and data layer global that hold only the event's snapshot
- * of the data layer — returning the block itself.
+ * What a custom code block placed in the worker is written as (tools/import/custom-code.ts): a
+ * function of the virtual page (virtual-page.ts) returning the block itself.
  */
-export type Factory = (satellite: SatelliteShim, sessionStorage: StorageShim, window: Record<string, unknown>, dataLayer: unknown) => (this: unknown, event: LaunchEvent) => unknown;
+export type Factory = WorkerBlock;
 
+/** Runs a worker block with the turbine event; `this` is the event's element. */
 export function run(factory: Factory, ctx: DCtx | Ctx, rule: string): unknown {
-  const layer = ctx.snapshot.dataLayer;
-  return factory(satelliteShim(ctx), storageShim(ctx.session), { [ctx.settings.dataLayer]: layer }, layer).call(undefined, launchEvent(ctx.event, rule));
+  return runBlock(factory, ctx, 'element', [blockEvent(ctx, rule)]);
 }

@@ -1,4 +1,7 @@
 /** The Experience Cloud ID Service extension: its start with the library, its variables, Set Customer IDs. */
+import { amcvCookieName, decodeAmcv } from '../worker-engine/visitor/amcv-cookie.ts';
+import { finished, type Finish } from './data-elements.ts';
+import type { LaunchDataElement } from './types.ts';
 import type { VisitorOptions } from '../worker-engine/visitor/service.ts';
 import { libraryLoaded } from './events.ts';
 import { action, resolve, asString, type ActionOptions, type Ctx, type LaunchRule } from './types.ts';
@@ -92,4 +95,16 @@ export function ecidRule(variables: Array<{ name: string; value: unknown }> = []
       },
     ],
   };
+}
+
+/**
+ * The ECID extension's ECID data element: the Experience Cloud ID as VisitorAPI's instance answers
+ * `getMarketingCloudVisitorID` at once — from the AMCV cookie the worker's visitor service keeps
+ * (undefined before the ID call answered on a visitor's first page, as the extension's is).
+ */
+export function ecidValue(finish: Finish = {}): LaunchDataElement {
+  return finished((ctx) => {
+    const raw = ctx.cookies.get(amcvCookieName(ctx.settings.orgId));
+    return raw ? decodeAmcv(raw).fields.get('MCMID')?.value : undefined;
+  }, finish, []);
 }

@@ -16,3 +16,5 @@ export * from './page-steps.ts';
 export * from './analytics.ts';
 export * from './ecid.ts';
 export * from './visitor-behavior.ts';
+export * from './virtual-page.ts';
+export * from './appmeasurement/tracker.ts';

@@ -30,7 +30,7 @@ export type Said = { type: 'failed'; method: string; args: unknown[]; error: unk
  * the worker words.
  */
 export type Clone = { type: 'clone'; value: unknown; event?: 1; copied(copy: unknown, paths: string[]): void };
-export type RareEffect = Extract<Effect, { type: 'iframe' | 'post-message' | 'image' | 'script' | 'listen' | 'sender' }> | NoWorker | Probe | Said | Clone;
+export type RareEffect = Extract<Effect, { type: 'iframe' | 'post-message' | 'image' | 'script' | 'listen' | 'sender' | 'preview' | 'preview-done' }> | NoWorker | Probe | Said | Clone;
 export type FrameMessage = (input: Extract<EngineInput, { type: 'frame-message' }>) => void;
 /** What offtag.js hands over with each rare effect (its `ApplyHooks`): where frame messages go, its folder, and its `send` (page triggers). */
 export interface RareHooks {
@@ -77,6 +77,27 @@ function listen(triggers: TriggerListener[], hooks: RareHooks): void {
     }
   };
   s.onerror = () => console.error(`Offtag: ${s.src} did not load; the container's page triggers (clicks on selectors, custom events, form submits, visibility, scroll depth, timers) do not fire.`);
+  document.head.append(s);
+}
+
+type PreviewEffect = Extract<RareEffect, { type: 'preview' | 'preview-done' }>;
+
+/**
+ * Preview's code is offtag-preview.js, beside this file, loaded only by a browser that previews
+ * (the worker's `preview` effect): every other page loads this file without it. If it cannot
+ * load, the worker is told the preview did not start (after a hand-over it ignores that), and
+ * serves the page.
+ */
+function withPreview(e: PreviewEffect, hooks: RareHooks): void {
+  const w = window as unknown as { offtagPreview?: (e: PreviewEffect, hooks: RareHooks) => void };
+  if (w.offtagPreview) return w.offtagPreview(e, hooks);
+  const s = document.createElement('script');
+  s.src = hooks.base + 'offtag-preview.js';
+  s.onload = () => w.offtagPreview!(e, hooks);
+  s.onerror = () => {
+    console.error(`Failed to load script ${s.src}`);
+    (hooks.frameMessage as (input: EngineInput) => void)({ type: 'preview', loaded: false });
+  };
   document.head.append(s);
 }
 
@@ -170,6 +191,11 @@ export function applyRareEffect(e: RareEffect, hooks: RareHooks): void {
       e.done(d);
       break;
     }
+    // Preview (docs/publishing.md): the worker asks for another environment's offtag.js.
+    case 'preview':
+    case 'preview-done':
+      withPreview(e, hooks);
+      break;
     case 'no-worker': {
       if (!e.url) return console.warn('Adobe Launch is unsupported in IE 9 and below.');
       // docs/errors.md: the text is kept here, out of offtag.js, as no page that tracks needs it.

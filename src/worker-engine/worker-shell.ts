@@ -25,6 +25,8 @@ import { finishOrphans } from './shell/orphans.ts';
 import { createPageLink } from './shell/page-link.ts';
 import { withStartupFacts, withTimeZone } from './shell/snapshots.ts';
 import type { BeaconSink } from './shell/types.ts';
+import { servePreview } from './shell/preview.ts';
+import { PAGE_SETTINGS } from '../page-settings.ts';
 
 export type { BeaconSink } from './shell/types.ts';
 
@@ -63,7 +65,8 @@ export function startWorker<N extends string, S extends object, X = unknown>(
     scope.removeEventListener('message', onInit as EventListener);
     // offtag.js transfers the ports without naming them in the message (protocol.ts InitMessage).
     const { events = ev.ports[0]!, api = ev.ports[1]!, sender = ev.ports[2] } = ev.data;
-    servePage(opts, ev.data, events, api, sender);
+    // A browser previewing another environment hands the page over to it (docs/publishing.md, "Preview").
+    servePreview(ev.data, events, PAGE_SETTINGS.environment, () => servePage(opts, ev.data, events, api, sender));
   };
   scope.addEventListener('message', onInit as EventListener);
   // Hello: the bridge hands over its ports only to a worker that is running (a CSP may block one way).

@@ -81,11 +81,11 @@ describe('the module host', () => {
           settings: { account: '%section%-x', list: ['%section%'] },
           hostedLibFilesBaseUrl: 'https://cdn.example/acme/',
           modules: {
-            'acme/shared/state.js': { name: 'state', shared: true, script: script('function (module) { window.__acmeEvaluated = (window.__acmeEvaluated || 0) + 1; module.exports = { n: 41 }; }') },
+            'acme/common/state.js': { name: 'state', shared: true, script: script('function (module) { window.__acmeEvaluated = (window.__acmeEvaluated || 0) + 1; module.exports = { n: 41 }; }') },
             'acme/actions/go.js': {
               name: 'go',
               script: script(
-                "function (module, exports, require, turbine) { var state = require('../shared/state'); var cookie = require('@adobe/reactor-cookie'); module.exports = function (settings, event) { cookie.set('acme id', 'a b;c', { expires: 1 }); return [state.n + 1, turbine.getSharedModule('acme', 'state') === state, turbine.getExtensionSettings(), turbine.getHostedLibFileUrl('lib.js'), cookie.get('acme id'), settings.x, event.$type, require('@adobe/reactor-query-string').parse('?a=1&a=2&b=%20c').a]; }; }",
+                "function (module, exports, require, turbine) { var state = require('../common/state'); var cookie = require('@adobe/reactor-cookie'); module.exports = function (settings, event) { cookie.set('acme id', 'a b;c', { expires: 1 }); return [state.n + 1, turbine.getSharedModule('acme', 'state') === state, turbine.getExtensionSettings(), turbine.getHostedLibFileUrl('lib.js'), cookie.get('acme id'), settings.x, event.$type, require('@adobe/reactor-query-string').parse('?a=1&a=2&b=%20c').a]; }; }",
               ),
             },
             'acme/dataElements/id.js': { name: 'id', script: script("function (module, exports, require) { module.exports = function (settings) { return settings.prefix + require('@adobe/reactor-cookie').get('acme id'); }; }") },

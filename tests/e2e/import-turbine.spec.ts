@@ -270,7 +270,7 @@ test('page reads: local storage, page globals, DOM attributes, the title and cus
   const library = 'tests/fixtures/launch/page-reads.js';
   const out = 'test-results/import-e2e/page-reads';
   const { lines: report } = runImport({ library, out });
-  expect(report.at(-1)).toBe('data elements: 3 worker, 14 on the page, 0 not imported; rules: 1 in the worker, 11 partly on the page, 0 not imported; 0 actions not imported; 0 other items not imported.');
+  expect(report.at(-1)).toBe('data elements: 3 worker, 14 on the page, 0 not imported; rules: 2 in the worker, 10 partly on the page, 0 not imported; 0 actions not imported; 0 other items not imported.');
   expect(report.find((l) => l.startsWith('rule "currency is EUR"'))).toContain('1 condition(s) read on the page');
   const built = await buildLibrary({ container: `${out}/container.ts`, env: 'production', out: 'dist/test-builds/import-page-reads' });
   expect(built.problems).toEqual([]);

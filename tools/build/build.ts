@@ -203,6 +203,8 @@ export async function buildLibrary(o: BuildOptions): Promise<BuildResult> {
     await bundle(`${root}src/main-bridge/rare-effects-entry.ts`, 'offtag-effects.js');
     // Page triggers (docs/triggers.md): loaded by offtag-effects.js only for a container whose rules use them.
     await bundle(`${root}src/main-bridge/triggers-entry.ts`, 'offtag-triggers.js');
+    // Preview (docs/publishing.md): loaded by offtag-effects.js only in a browser that previews another environment.
+    await bundle(`${root}src/main-bridge/preview-entry.ts`, 'offtag-preview.js');
     if (existsSync(`${root}src/devtools/index.tsx`)) await bundle(`${root}src/devtools/index.tsx`, 'offtag-devtools.js');
   } finally {
     await rm(tmp, { recursive: true, force: true });

@@ -1,22 +1,17 @@
 /**
- * Where a custom code block can run. It runs in the worker when every name it uses is its own
- * (declared in it), a plain JavaScript built-in, or one of what the worker gives custom code:
- * `_satellite.getVar`, `_satellite.cookie`, `_satellite.logger`, `_satellite.environment` and
- * `sessionStorage`'s items. Anything else (`document`, `window`, `this` as the element, a page
- * global, `_satellite.track`) keeps it on the page. The scan is conservative: what it cannot
- * read (a template literal) counts as needing the page.
+ * Where a custom code block can run. The block is parsed and its free names found by scope
+ * analysis (scope.ts); it runs in the worker when every one of them is a JavaScript built-in or
+ * something the worker's virtual page serves (src/launch/virtual-page.ts): `window`, `location`,
+ * `document.URL`/`referrer`/`cookie`/`location`, `navigator.userAgent`/`language`, `screen`,
+ * `innerWidth`/`innerHeight`, `_satellite` (getVar, cookie, logger, environment, buildInfo,
+ * notify), `sessionStorage`'s items, `Visitor.getInstance`, the Analytics tracker `s`, and the
+ * data layer global (its snapshot, read only). A name the block assigns without declaring it (a
+ * sloppy implicit global) is its own in the worker. `this` is the window for the Analytics
+ * `customSetup`, and the event's element for the other blocks (its attributes, id, class, tag,
+ * href and text). Anything else — another page global, the DOM, a write into the data layer —
+ * keeps the block on the page, with the first such use as the reason.
  */
-
-const BUILT_INS = new Set(
-  ('Math JSON String Number Boolean Array Object Date RegExp Error TypeError RangeError parseInt parseFloat isNaN isFinite ' +
-    'encodeURIComponent decodeURIComponent encodeURI decodeURI undefined NaN Infinity Map Set Symbol Promise').split(' '),
-);
-const KEYWORDS = new Set(
-  ('var let const function return if else for while do break continue switch case default throw try catch finally new ' +
-    'typeof instanceof in of delete void null true false this with yield async await class extends super debugger').split(' '),
-);
-const SATELLITE_MEMBERS = new Set(['getVar', 'cookie', 'logger', 'environment']);
-const STORAGE_MEMBERS = new Set(['getItem', 'setItem', 'removeItem']);
+import { analyse, analyseFunctionText, type Analysis, type FreeUse } from './scope.ts';
 
 export interface Placement {
   where: 'worker' | 'page';
@@ -28,134 +23,158 @@ export interface Placement {
   sessionKeys: string[];
   /** It reads the data layer global directly (`digitalData.…` or `window.digitalData.…`): the whole layer travels. */
   readsDataLayer?: boolean;
+  /** In the worker: the names it takes from the virtual page (built-ins excluded). */
+  globals?: string[];
+  /** In the worker: the block's source, `new Function` texts written as functions. */
+  source?: string;
+  /** In the worker: page globals it only reads as data, delivered with each event (page reads of `window.<name>`). */
+  pageGlobals?: string[];
 }
 
-interface Token {
-  kind: 'id' | 'punct' | 'string' | 'regex' | 'number';
-  text: string;
+export interface PlaceOptions {
+  /** The data layer global, which worker code may read (its snapshot) but not assign to. */
+  dataLayer?: string;
+  /** What the block's own `this` is: the window (Analytics customSetup) or the event's element. */
+  thisIs?: 'window' | 'element';
+  /** Page globals the worker's window has too (a plugin an imported extension puts there). */
+  globals?: string[];
+  /** Collects the page globals the block reads as data (set by `place`; absent: such a read keeps the block on the page). */
+  pageData?: Set<string>;
+  /** Page globals whose members the block reads (set by `place`). */
+  dataNames?: Set<string>;
 }
 
-function tokenize(src: string): Token[] | string {
-  const out: Token[] = [];
-  let i = 0;
-  const regexAllowed = () => {
-    const last = out[out.length - 1];
-    if (!last) return true;
-    if (last.kind === 'punct') return !/^[)\]}]$/.test(last.text);
-    return last.kind === 'id' && /^(return|typeof|case|do|else|in|of|new|delete|void|throw)$/.test(last.text);
-  };
-  while (i < src.length) {
-    const c = src[i]!;
-    if (/\s/.test(c)) i++;
-    else if (src.startsWith('//', i)) i = src.indexOf('\n', i) === -1 ? src.length : src.indexOf('\n', i);
-    else if (src.startsWith('/*', i)) i = src.indexOf('*/', i) === -1 ? src.length : src.indexOf('*/', i) + 2;
-    else if (c === '`') return 'a template literal, which the import does not analyse';
-    else if (c === '"' || c === "'") {
-      let j = i + 1;
-      while (j < src.length && src[j] !== c) j += src[j] === '\\' ? 2 : 1;
-      out.push({ kind: 'string', text: src.slice(i + 1, j) });
-      i = j + 1;
-    } else if (c === '/' && regexAllowed()) {
-      let j = i + 1;
-      let inClass = false;
-      while (j < src.length && (inClass || src[j] !== '/')) {
-        if (src[j] === '\\') j++;
-        else if (src[j] === '[') inClass = true;
-        else if (src[j] === ']') inClass = false;
-        j++;
-      }
-      j++;
-      while (/[a-z]/.test(src[j] ?? '')) j++;
-      out.push({ kind: 'regex', text: src.slice(i, j) });
-      i = j;
-    } else if (/[A-Za-z_$]/.test(c)) {
-      const m = /^[A-Za-z_$][\w$]*/.exec(src.slice(i))![0];
-      out.push({ kind: 'id', text: m });
-      i += m.length;
-    } else if (/[0-9]/.test(c)) {
-      const m = /^[0-9][\w.]*/.exec(src.slice(i))![0];
-      out.push({ kind: 'number', text: m });
-      i += m.length;
-    } else {
-      const m = /^(=>|===|!==|==|!=|<=|>=|&&|\|\||\+\+|--|\.\.\.|[^\s])/.exec(src.slice(i))![0];
-      out.push({ kind: 'punct', text: m });
-      i += m.length;
+/** Globals of JavaScript itself (and the console): the same in the worker as on the page. */
+export const BUILT_INS = new Set(
+  ('Math JSON String Number Boolean Array Object Date RegExp Error TypeError RangeError SyntaxError ReferenceError EvalError URIError ' +
+    'parseInt parseFloat isNaN isFinite encodeURIComponent decodeURIComponent encodeURI decodeURI escape unescape undefined NaN Infinity ' +
+    'Map Set WeakMap WeakSet Symbol Promise Proxy Reflect BigInt Intl ArrayBuffer DataView Uint8Array Int8Array Uint16Array Int16Array ' +
+    'Uint32Array Int32Array Float32Array Float64Array TextEncoder TextDecoder URL URLSearchParams atob btoa structuredClone console').split(' '),
+);
+
+/** The window's names for itself. */
+const WINDOW_NAMES = new Set(['window', 'self', 'top', 'parent', 'globalThis', 'frames']);
+const LOCATION = new Set(['href', 'protocol', 'host', 'hostname', 'port', 'pathname', 'search', 'hash', 'origin', 'toString']);
+/** What the worker serves, by global and first member (`true`: any use of the name itself). */
+const SERVED: Record<string, { read: Set<string> | true; write?: Set<string> }> = {
+  document: { read: new Set(['URL', 'location', 'referrer', 'cookie', 'domain']), write: new Set(['cookie']) },
+  location: { read: LOCATION },
+  navigator: { read: new Set(['userAgent', 'language', 'languages', 'cookieEnabled']) },
+  screen: { read: new Set(['width', 'height', 'colorDepth', 'pixelDepth']) },
+  innerWidth: { read: true },
+  innerHeight: { read: true },
+  _satellite: { read: new Set(['getVar', 'cookie', 'logger', 'environment', 'buildInfo', 'notify']) },
+  sessionStorage: { read: new Set(['getItem', 'setItem', 'removeItem']) },
+  Visitor: { read: new Set(['getInstance']) },
+  s: { read: true, write: new Set(['*']) },
+  s_gi: { read: true },
+};
+/** What the worker gives `this` as the event's element (src/launch/virtual-page.ts `elementOf`). */
+const ELEMENT = new Set(['getAttribute', 'hasAttribute', 'id', 'className', 'tagName', 'nodeName', 'href', 'textContent', 'innerText']);
+
+/**
+ * Methods of text and arrays: calling one at the end of a page global's path reads data. Any other
+ * call (`pageDataTracker.md5(…)`) may be the page's own function, which cannot cross to the worker.
+ */
+const DATA_METHODS = new Set(
+  ('split join indexOf lastIndexOf includes slice substring substr toLowerCase toUpperCase trim replace match search charAt charCodeAt ' +
+    'startsWith endsWith concat toString toFixed map filter forEach some every find findIndex reduce keys hasOwnProperty').split(' '),
+);
+
+const describe = (u: { name?: string; path: string[] }) => [u.name ?? 'this', ...u.path].slice(0, 3).join('.');
+
+/** Why the worker cannot serve this use of a free name, or undefined when it can. */
+function unserved(u: FreeUse, o: PlaceOptions, implicit: Set<string>): string | undefined {
+  if (BUILT_INS.has(u.name)) return u.write && u.path.length ? `it changes \`${describe(u)}\`, a JavaScript built-in` : undefined;
+  if (implicit.has(u.name)) return undefined;
+  if (o.globals?.includes(u.name)) return u.write ? `it assigns \`${u.name}\`` : undefined;
+  if (WINDOW_NAMES.has(u.name)) {
+    if (!u.path.length) return u.write ? `it assigns \`${u.name}\`` : `it uses \`${u.name}\` itself (only its members are served in the worker)`;
+    if (u.path[0] === '[]') return `it reads \`${u.name}[…]\`, a page global named at run time`;
+    const [name, ...path] = u.path;
+    if (WINDOW_NAMES.has(name!)) return unserved({ ...u, name: name!, path }, o, implicit);
+    // `window.x = …` for a name the page does not otherwise use is the block's own global.
+    if (u.write && !path.length && !SERVED[name!] && name !== o.dataLayer && !BUILT_INS.has(name!)) return `it assigns \`window.${name}\`, which the page may read`;
+    return unserved({ ...u, name: name!, path }, o, implicit);
+  }
+  if (u.name === o.dataLayer) return u.write ? `it writes into \`${o.dataLayer}\`, the page's data layer` : undefined;
+  const served = SERVED[u.name];
+  if (!served) {
+    // A page global read as data (never assigned, never called but for a method of text or arrays) travels with each event.
+    const dataRead = !u.write && (!u.call || (u.path.length > 0 && DATA_METHODS.has(u.path[u.path.length - 1]!))) && u.path[0] !== '[]';
+    // Only a name the block reads members of is taken for data: one only tested for being there (`window.ga && …`) may be a function, which cannot travel.
+    if (dataRead && o.pageData && o.dataNames?.has(u.name)) {
+      o.pageData.add(u.name);
+      return undefined;
     }
+    return `it uses \`${describe(u)}\`, which only the page has`;
   }
-  return out;
+  if (u.name === 'document' && u.path[0] === 'location') return unserved({ ...u, name: 'location', path: u.path.slice(1) }, o, implicit);
+  if (u.write) {
+    const ok = served.write && (served.write.has('*') || (u.path.length === 1 && served.write.has(u.path[0]!)));
+    return ok ? undefined : `it changes \`${describe(u)}\` on the page`;
+  }
+  if (served.read === true) return undefined;
+  if (!u.path.length) return u.typeofOnly ? undefined : `it uses \`${u.name}\` itself (the worker serves ${[...served.read].map((m) => `${u.name}.${m}`).join(', ')})`;
+  return served.read.has(u.path[0]!) ? undefined : `it uses \`${describe(u)}\`, which only the page has`;
 }
 
-/** The names a block declares: `var`/`let`/`const` lists, functions and their parameters, `catch (e)`. */
-function declared(tokens: Token[]): Set<string> {
-  const names = new Set<string>();
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i]!;
-    if (t.kind !== 'id') continue;
-    if (t.text === 'var' || t.text === 'let' || t.text === 'const') {
-      // The first name, and each name after a comma at the same depth, up to the statement's end.
-      let depth = 0;
-      let expectName = true;
-      for (let j = i + 1; j < tokens.length; j++) {
-        const u = tokens[j]!;
-        if (u.text === '(' || u.text === '[' || u.text === '{') depth++;
-        else if (u.text === ')' || u.text === ']' || u.text === '}') {
-          if (depth === 0) break;
-          depth--;
-        } else if (depth === 0 && u.text === ';') break;
-        else if (depth === 0 && u.text === ',') expectName = true;
-        else if (expectName && u.kind === 'id') {
-          names.add(u.text);
-          expectName = false;
-        } else expectName = false;
-      }
-    } else if (t.text === 'function' || t.text === 'catch') {
-      let j = i + 1;
-      if (tokens[j]?.kind === 'id') names.add(tokens[j++]!.text);
-      if (tokens[j]?.text === '(') for (j++; j < tokens.length && tokens[j]!.text !== ')'; j++) if (tokens[j]!.kind === 'id') names.add(tokens[j]!.text);
-    } else if (tokens[i + 1]?.text === '=>') names.add(t.text);
+function thisReason(a: Analysis, o: PlaceOptions, implicit: Set<string>): string | undefined {
+  for (const t of a.thisUses) {
+    if (o.thisIs === 'window') {
+      const why = unserved({ name: 'window', path: t.path, write: t.write, call: t.call, typeofOnly: false }, o, implicit);
+      if (why) return why;
+    } else if (!t.path.length || !ELEMENT.has(t.path[0]!) || t.write) return 'it uses `this` (the element of the event) beyond its attributes, id, class, tag, href and text';
   }
-  // Parameters of arrow functions written with parentheses.
-  for (let i = 0; i < tokens.length; i++) {
-    if (tokens[i]!.text !== '=>' || tokens[i - 1]?.text !== ')') continue;
-    for (let j = i - 2; j >= 0 && tokens[j]!.text !== '('; j--) if (tokens[j]!.kind === 'id') names.add(tokens[j]!.text);
-  }
-  return names;
+  return undefined;
 }
 
 /**
- * Where `source` (a custom code block, as function source or body) can run. `params`: names it is
- * given. `dataLayer`: the data layer global, which worker code may read (its snapshot copy), as
- * `digitalData.…` or `window.digitalData.…`, but not assign to.
+ * Where `source` (a custom code block, as a function expression's source) can run, and in the
+ * worker what it takes from the virtual page.
  */
-export function place(source: string, params: string[] = [], dataLayer?: string): Placement {
-  const sideEffects = /\.(setItem|removeItem|set|remove)\s*\(/.test(source);
+export function place(source: string, options: PlaceOptions = {}): Placement {
+  const o: PlaceOptions = { ...options, pageData: new Set() };
+  const sideEffects = /\.(setItem|removeItem|set|remove|c_w|cookieWrite)\s*\(|document\.cookie\s*=/.test(source);
   const sessionKeys = [...source.matchAll(/sessionStorage\.(?:getItem|setItem|removeItem)\(\s*(['"])([^'"]+)\1/g)].map((m) => m[2]!);
-  const tokens = tokenize(source);
-  if (typeof tokens === 'string') return { where: 'page', reason: tokens, sideEffects, sessionKeys };
-  const own = declared(tokens);
-  for (const p of params) own.add(p);
-  let readsDataLayer = false;
-  if (dataLayer && new RegExp(`\\b${dataLayer}\\b(\\s*(\\.\\s*[\\w$]+|\\[[^\\]]*\\]))*\\s*(=[^=]|\\+\\+|--|\\+=|-=)`).test(source)) {
-    return { where: 'page', reason: `it writes into \`${dataLayer}\`, the page's data layer`, sideEffects, sessionKeys };
+  const page = (reason: string): Placement => ({ where: 'page', reason, sideEffects, sessionKeys });
+  const a = analyse(source);
+  if (a.problem) return page(a.problem);
+  // `new Function("…")` texts become functions in the block; their free names are the page's globals.
+  const texts = a.functionTexts.map((f) => ({ f, a: analyseFunctionText(f) }));
+  const uses = [...a.free];
+  for (const t of texts) {
+    if (t.a.problem) return page(`a \`new Function\` text in it ${t.a.problem}`);
+    const clash = t.a.free.find((u) => a.declared.has(u.name));
+    if (clash) return page(`a \`new Function\` text in it names \`${clash.name}\`, which the block declares too`);
+    uses.push(...t.a.free.filter((u) => u.name !== 'Function'));
   }
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i]!;
-    if (t.kind !== 'id') continue;
-    const prev = tokens[i - 1]?.text;
-    const next = tokens[i + 1]?.text;
-    if (prev === '.') continue;
-    if (next === ':' && (prev === '{' || prev === ',')) continue; // an object key
-    if (t.text === 'this') return { where: 'page', reason: 'it uses `this` (the element of the event)', sideEffects, sessionKeys };
-    if (KEYWORDS.has(t.text) || BUILT_INS.has(t.text) || own.has(t.text)) continue;
-    const member = next === '.' ? tokens[i + 2]?.text : undefined;
-    if (dataLayer && (t.text === dataLayer || (t.text === 'window' && member === dataLayer)) && !own.has(dataLayer)) {
-      readsDataLayer = true;
-      continue;
-    }
-    if (t.text === '_satellite' && member && SATELLITE_MEMBERS.has(member)) continue;
-    if (t.text === 'sessionStorage' && member && STORAGE_MEMBERS.has(member)) continue;
-    const what = member ? `${t.text}.${member}` : t.text;
-    return { where: 'page', reason: `it uses \`${what}\`, which only the page has`, sideEffects, sessionKeys };
+  const freeUses = uses.filter((u) => !(u.name === 'Function' && u.call && !u.path.length));
+  o.dataNames = new Set(freeUses.flatMap((u) => (WINDOW_NAMES.has(u.name) ? (u.path.length > 1 ? [u.path[0]!] : []) : u.path.length ? [u.name] : [])));
+  // Names it assigns without declaring them: sloppy-mode globals, the block's own in the worker.
+  const implicit = new Set(freeUses.filter((u) => u.write && !u.path.length && !WINDOW_NAMES.has(u.name) && !SERVED[u.name] && !BUILT_INS.has(u.name) && u.name !== o.dataLayer).map((u) => u.name));
+  for (const u of freeUses) {
+    const why = unserved(u, o, implicit);
+    if (why) return page(why);
   }
-  return { where: 'worker', sideEffects, sessionKeys, ...(readsDataLayer ? { readsDataLayer } : {}) };
+  const why = thisReason(a, o, implicit);
+  if (why) return page(why);
+  let text = source;
+  for (const f of [...a.functionTexts].sort((x, y) => y.start - x.start)) {
+    text = `${text.slice(0, f.start)}(function anonymous(${f.params.join(',')}\n) {\n${f.body}\n})${text.slice(f.end)}`;
+  }
+  const pageGlobals = [...o.pageData!].sort();
+  const globals = [...new Set(freeUses.map((u) => u.name).filter((n) => !BUILT_INS.has(n)))].sort();
+  const readsDataLayer = Boolean(o.dataLayer) && freeUses.some((u) => u.name === o.dataLayer || (WINDOW_NAMES.has(u.name) && u.path[0] === o.dataLayer));
+  return { where: 'worker', sideEffects, sessionKeys, globals, source: text, ...(pageGlobals.length ? { pageGlobals } : {}), ...(readsDataLayer ? { readsDataLayer } : {}) };
+}
+
+/**
+ * The worker's code for a placed block: a function of the virtual page (`__w`) that takes the
+ * block's globals from it and returns the block. A global it only assigns starts undefined.
+ */
+export function workerFactory(p: Placement): string {
+  const names = (p.globals ?? []).filter((n) => n !== 'Function');
+  const reads = p.pageGlobals?.length ? `  __w.__pageGlobals(${JSON.stringify(p.pageGlobals)});\n` : '';
+  return names.length ? `(__w) => {\n${reads}  let { ${names.join(', ')} } = __w;\n  return (${p.source});\n}` : `(__w) => (${p.source})`;
 }

@@ -8,7 +8,9 @@ import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import vm from 'node:vm';
 import * as acorn from 'acorn';
-import { place, type Placement } from './custom-code.ts';
+import { place, workerFactory, type Placement } from './custom-code.ts';
+import { installPageAnalytics } from '../../src/launch/appmeasurement/page-tracker.ts';
+import { tagContainerMarker } from '../../src/worker-engine/analytics/beacon-url.ts';
 import { isCode, type LaunchComponent, type LaunchContainer, type LaunchDataElement, type LaunchRule, type LaunchValue } from './read.ts';
 import { storedKey } from '../../src/worker-engine/core/types.ts';
 import { ECID_VARIABLES, VISITOR_ATTRIBUTES, VISITOR_COOKIE, VISITOR_SESSION_KEY, workerReadablePath, type ActionOptions, type PageStepOptions, type VisitorAttribute } from '../../src/launch/index.ts';
@@ -63,7 +65,19 @@ const q = (s: unknown) => JSON.stringify(s);
 const CORE = 'core/src/lib/';
 const ANALYTICS = 'adobe-analytics/src/lib/actions/';
 const ECID = 'adobe-mcid/src/lib/actions/';
-const SHIM_PARAMS = ['_satellite', 'sessionStorage', 'event', 's'];
+/** A Set Variables action whose custom code block could not be imported (its properties were). */
+const SV_CODE_DROPPED = 'its custom code block not imported';
+/** A worker block's note when it reads page globals as data (the rule is then partly on the page). */
+const PAGE_GLOBAL_NOTE = 'reads the page global(s)';
+const PLUGINS_EXT = 'common-analytics-plugins/src/lib/actions/';
+/** What the worker's `s` has of itself (src/launch/appmeasurement/tracker.ts), whatever the library defines. */
+const WORKER_S_METHODS = new Set(['t', 'tl', 'track', 'trackLink', 'clearVars', 'c_r', 'c_w', 'cookieRead', 'cookieWrite', 'escape', 'unescape', 'replace', 'setAccount', 'sa', 'loadModule', 'registerPreTrackCallback', 'registerPostTrackCallback', 'log']);
+/** The Common Analytics Plugins extension's actions the import runs, and the plugins each hands the tracker (src/launch/appmeasurement/plugins.ts). */
+const PLUGIN_ACTIONS: Record<string, Array<{ name: string; on: 'analytics' | 'window' }>> = {
+  [PLUGINS_EXT + 'initializeApl.js']: [{ name: 'apl', on: 'analytics' }, { name: 'inList', on: 'analytics' }],
+  [PLUGINS_EXT + 'initializeGetValOnce.js']: [{ name: 'getValOnce', on: 'analytics' }],
+  [PLUGINS_EXT + 'initializeGetTimeParting.js']: [{ name: 'getTimeParting', on: 'window' }],
+};
 
 class Skip extends Error {}
 const skip = (why: string): never => {
@@ -118,7 +132,63 @@ class Translator {
     readonly c: LaunchContainer,
     readonly o: TranslateOptions,
     readonly dataLayer: string,
-  ) {}
+  ) {
+    for (const r of c.rules ?? []) for (const a of r.actions ?? []) for (const p of PLUGIN_ACTIONS[a.modulePath] ?? []) if (p.on === 'window') this.windowPlugins.add(p.name);
+    const setup = (c.extensions?.['adobe-analytics']?.settings as Settings | undefined)?.customSetup as Settings | undefined;
+    if (isCode(setup?.source)) {
+      this.setupCode = setup.source.code;
+      this.setupPlacement = place(setup.source.code, { dataLayer, thisIs: 'window', globals: [...this.windowPlugins] });
+    }
+  }
+
+  /** The Analytics customSetup's code and where it runs. */
+  setupCode?: string;
+  setupPlacement?: Placement;
+  /** Some Analytics custom code runs on the page: the worker sends the page its variables. */
+  analyticsOnPage = false;
+
+  /** The page conditions the current rule's Analytics actions add after its own conditions. */
+  rulePageConditions: string[] = [];
+  private ruleConditionCount = 0;
+  private ruleSetupIndex: number | undefined;
+
+  beginRule(conditionCount: number): void {
+    this.rulePageConditions = [];
+    this.ruleConditionCount = conditionCount;
+    this.ruleSetupIndex = undefined;
+  }
+
+  /** Data elements whose code writes (cookies, storage): never read ahead of their own time. */
+  readonly sideEffectElements = new Set<string>();
+
+  /** Data elements the Analytics blocks run on the page name (`_satellite.getVar('…')`): the worker sends their values ahead. */
+  readonly pageBlockValues = new Set<string>();
+
+  /** Adds a page condition (a page record the worker replays) to the current rule; its index. */
+  pageRecordCondition(code: string): number {
+    this.analyticsOnPage = true;
+    for (const m of code.matchAll(/getVar\(\s*(['"])([^'"]+)\1/g)) this.pageBlockValues.add(m[2]!);
+    this.rulePageConditions.push(`launch.pageCondition(${q(code)}, {}, 'Analytics custom code (page)')`);
+    return this.ruleConditionCount + this.rulePageConditions.length - 1;
+  }
+
+  /** The page parts of an Analytics action: the customSetup's record when it runs on the page (one per rule). */
+  analyticsPage(extra: Record<string, number> = {}): string {
+    const parts: Record<string, number> = {};
+    if (this.setupPlacement?.where === 'page') {
+      this.ruleSetupIndex ??= this.pageRecordCondition(`function () {\n  return window.__offtagAnalytics.setup(${this.scopeGlobally});\n}`);
+      parts.setup = this.ruleSetupIndex;
+    }
+    Object.assign(parts, extra);
+    return Object.keys(parts).length ? `, ${q(parts)}` : '';
+  }
+
+  get scopeGlobally(): boolean {
+    return ((this.c.extensions?.['adobe-analytics']?.settings as Settings | undefined)?.libraryCode as Settings | undefined)?.scopeTrackerGlobally === true;
+  }
+
+  /** Page globals an imported Common Analytics Plugins action puts on the window (the worker's too). */
+  readonly windowPlugins = new Set<string>();
 
   /** Rules with a step on the page: the container's services get the page channel (`launch.withPage`). */
   pageSteps = 0;
@@ -140,11 +210,22 @@ class Translator {
     return b.fn ? b.text : `function (event) {\n${b.text}\n}`;
   }
 
+  /**
+   * Where a Core custom code block runs (custom-code.ts `place`): on the page too when it calls a
+   * helper that a customSetup run on the page defined on `s`.
+   */
+  placeCore(fn: string): Placement {
+    const p = place(fn, { dataLayer: this.dataLayer, thisIs: 'element', globals: [...this.windowPlugins] });
+    const helper = p.where === 'worker' && p.globals?.includes('s') ? this.pageHelperCalled(fn, 's') : undefined;
+    return helper ? { ...p, where: 'page', reason: `it calls \`s.${helper}\`, which the Analytics customSetup defines on the page` } : p;
+  }
+
   /** Worker code for a block placed in the worker. */
   private workerCode(fn: string, p: Placement, notes: string[]): { factory: string; sideEffects: boolean; readsDataLayer: boolean } {
     p.sessionKeys.forEach((k) => this.sessionKeys.add(k));
     notes.push(p.readsDataLayer ? `custom code in the worker, reading the snapshot of ${this.dataLayer}` : 'custom code in the worker');
-    return { factory: `(_satellite, sessionStorage, window, ${this.dataLayer}) => (${fn})`, sideEffects: p.sideEffects, readsDataLayer: p.readsDataLayer === true };
+    this.usePageGlobals(p.pageGlobals, notes);
+    return { factory: workerFactory(p), sideEffects: p.sideEffects, readsDataLayer: p.readsDataLayer === true };
   }
 
   /**
@@ -171,7 +252,7 @@ class Translator {
     const fn = this.functionOf(b);
     // Global code declares the page's globals: it runs on the page, as a script of its own.
     const declares = s.global === true && declaresGlobals(b.text);
-    const p = declares ? { where: 'page' as const, reason: 'it is global code that declares names of the page', sideEffects: false, sessionKeys: [] } : place(fn, SHIM_PARAMS, this.dataLayer);
+    const p: Placement = declares ? { where: 'page' as const, reason: 'it is global code that declares names of the page', sideEffects: false, sessionKeys: [] } : this.placeCore(fn);
     if (p.where === 'worker' && !(s.global === true && b.fn)) {
       const { factory } = this.workerCode(s.global === true ? `function (event) {\n${b.text}\n}` : fn, p, notes);
       return `launch.customAction(${factory}, ${q(o)})`;
@@ -198,7 +279,7 @@ class Translator {
     const b = this.blockSource(source, settings, notes);
     if ('url' in b) return skip('custom code in an external file, which a data element or condition cannot load');
     const fn = this.functionOf(b);
-    const p = place(fn, SHIM_PARAMS, this.dataLayer);
+    const p = this.placeCore(fn);
     if (p.where === 'worker') return this.workerCode(fn, p, notes);
     if (kind === 'data element' && /^it uses `this`/.test(p.reason ?? '')) skip('custom code needs the page and uses `this`, which a data element read on the page does not get');
     notes.push(`custom code on the page because ${p.reason ?? 'it needs the page'}: offtag.js runs it with each event${kind === 'condition' ? ' of its rule' : ''}`);
@@ -293,9 +374,12 @@ class Translator {
         const placed = this.placeRead(s.source, s, notes, 'data element');
         if ('read' in placed) return `launch.pageCustomCode(${placed.read}, ${f})`;
         const { factory, sideEffects, readsDataLayer } = placed;
+        if (sideEffects) this.sideEffectElements.add(name);
         return `launch.customCode(${factory}, ${f}${sideEffects || readsDataLayer ? `, ${sideEffects}` : ''}${readsDataLayer ? ', true' : ''})`;
       }
       default:
+        // The ECID extension's data element: the visitor's MCMID once the visitor service knows it.
+        if (de.modulePath === 'adobe-mcid/src/lib/dataElements/ecid.js') return `launch.ecidValue(${f})`;
         if (!de.modulePath.startsWith(CORE)) return this.extensionDataElement(de, f, notes);
         return skip(`${de.modulePath} is not a data element type the import supports`);
     }
@@ -438,6 +522,55 @@ class Translator {
     }
   }
 
+  /** Page globals worker blocks read as data: each a data element read on the page with every event (src/launch virtual-page.ts). */
+  readonly pageGlobals = new Set<string>();
+
+  usePageGlobals(names: string[] | undefined, notes: string[]): void {
+    if (!names?.length) return;
+    names.forEach((n) => this.pageGlobals.add(n));
+    notes.push(`${PAGE_GLOBAL_NOTE} ${names.map((n) => `\`${n}\``).join(', ')}, read on the page with each event`);
+  }
+
+  /**
+   * A method a Set Variables block calls on its `s` (the block's second parameter) that only a
+   * customSetup run on the page defines: the block must run there too (functions stay on the page).
+   */
+  pageHelperCalled(fn: string, name?: string): string | undefined {
+    if (this.setupPlacement?.where !== 'page') return undefined;
+    const param = name ?? /^\s*function\s*[\w$]*\s*\(\s*[\w$]+\s*,\s*([\w$]+)/.exec(fn)?.[1];
+    if (!param) return undefined;
+    for (const m of fn.matchAll(new RegExp(`(?<![\\w$.])${param.replace(/\$/g, '\\$')}\\.([\\w$]+)\\s*\\(`, 'g'))) if (!WORKER_S_METHODS.has(m[1]!)) return m[1];
+    return undefined;
+  }
+
+  /** Analytics custom code blocks, by where they run (the report's and the corpus survey's counts). */
+  readonly analyticsBlocks = { worker: 0, page: 0 };
+
+  /**
+   * Set Variables: its tracker properties as written (tokens expanded when it runs), and its custom
+   * code block in the worker when the block can run there (`this` the element, `(event, s)`).
+   */
+  setVariables(s: Settings, o: string, notes: string[]): string {
+    const source = (s.customSetup as Settings | undefined)?.source;
+    const props = q(s.trackerProperties ?? {});
+    if (source === undefined || source === null || source === '') return `launch.setVariables(analytics, ${props}, undefined, ${o}${this.analyticsPage()})`;
+    const fn = isCode(source) ? source.code : typeof source === 'string' ? `function (event, s) {\n${source}\n}` : skip('a Set Variables custom code block without a source');
+    let p = place(fn, { dataLayer: this.dataLayer, thisIs: 'element', globals: [...this.windowPlugins] });
+    const pageHelper = p.where === 'worker' ? this.pageHelperCalled(fn) : undefined;
+    if (pageHelper) p = { ...p, where: 'page', reason: `it calls \`s.${pageHelper}\`, which the customSetup defines on the page` };
+    if (p.where === 'page') {
+      this.analyticsBlocks.page++;
+      notes.push(`its custom code on the page (run when offtag.js takes the event's snapshot, its writes to s replayed here) because ${p.reason}`);
+      const block = this.pageRecordCondition(`function (event) {\n  return window.__offtagAnalytics.run(${fn}, event, this);\n}`);
+      return `launch.setVariables(analytics, ${props}, undefined, ${o}${this.analyticsPage({ block })})`;
+    }
+    this.analyticsBlocks.worker++;
+    p.sessionKeys.forEach((k) => this.sessionKeys.add(k));
+    notes.push('its custom code in the worker');
+    this.usePageGlobals(p.pageGlobals, notes);
+    return `launch.setVariables(analytics, ${props}, ${workerFactory(p)}, ${o}${this.analyticsPage()})`;
+  }
+
   action(a: LaunchComponent & { timeout?: number; delayNext?: boolean }, notes: string[]): string {
     const s = (a.settings ?? {}) as Settings;
     const base: ActionOptions = { ...(a.timeout !== undefined ? { timeout: a.timeout } : {}), ...(a.delayNext === false ? { delayNext: false } : {}) };
@@ -450,12 +583,16 @@ class Translator {
       }
       return this.customCodeAction(s, base, this.stepOptions(a), notes);
     }
-    if (a.modulePath === ANALYTICS + 'setVariables.js') {
-      if (isCode((s.customSetup as Settings | undefined)?.source)) skip('a Set Variables custom code block (its own doPlugins-style code)');
-      return `launch.setVariables(${q(s.trackerProperties ?? {})}, ${o})`;
+    if (a.modulePath === ANALYTICS + 'setVariables.js') return this.setVariables(s, o, notes);
+    if (a.modulePath === ANALYTICS + 'sendBeacon.js') {
+      const link = s.type === 'link';
+      // With a customSetup on the page, its doPlugins runs there for this beacon (its record replaces it in the worker).
+      const plugins: Record<string, number> = this.setupPlacement?.where === 'page' && /\bdoPlugins\b/.test(this.setupCode ?? '') ? { plugins: this.pageRecordCondition(`function () {\n  return window.__offtagAnalytics.plugins(${q(link ? String(s.linkType || 'o') : '')}, ${q(link && typeof s.linkName === 'string' && !s.linkName.includes('%') ? s.linkName : '')});\n}`) } : {};
+      if (plugins.plugins !== undefined) notes.push("doPlugins on the page, run when offtag.js takes the event's snapshot, its writes replayed at the beacon");
+      return `launch.sendBeacon(analytics, ${q({ type: link ? 'link' : 'page', ...(s.linkType ? { linkType: s.linkType } : {}), ...(s.linkName !== undefined ? { linkName: s.linkName } : {}) })}, ${o}${this.analyticsPage(plugins)})`;
     }
-    if (a.modulePath === ANALYTICS + 'sendBeacon.js') return `launch.sendBeacon(analytics, ${q({ type: s.type === 'link' ? 'link' : 'page', ...(s.linkType ? { linkType: s.linkType } : {}), ...(s.linkName !== undefined ? { linkName: s.linkName } : {}) })}, ${o})`;
-    if (a.modulePath === ANALYTICS + 'clearVariables.js') return `launch.clearVariables(${o})`;
+    if (a.modulePath === ANALYTICS + 'clearVariables.js') return `launch.clearVariables(analytics, ${o}${this.analyticsPage()})`;
+    if (PLUGIN_ACTIONS[a.modulePath]) return `launch.initializePlugins(${q(PLUGIN_ACTIONS[a.modulePath])}, ${o})`;
     if (a.modulePath === ECID + 'setCustomerIds.js') return `launch.setCustomerIds(${q(s.customerIds ?? [])}, ${o})`;
     const { name } = this.hosted(a.modulePath, 'action');
     notes.push(`${name} run on the page by offtag.js's module host`);
@@ -608,6 +745,7 @@ function translateRule(t: Translator, r: LaunchRule): { item: ReportItem; code: 
       }
     });
     const actions: string[] = [];
+    t.beginRule(conditions.length);
     (r.actions ?? []).forEach((a, i) => {
       const own: string[] = [];
       try {
@@ -615,6 +753,7 @@ function translateRule(t: Translator, r: LaunchRule): { item: ReportItem; code: 
         actions.push(code);
         if (PAGE_STEP.test(code)) onPage++;
         if (own.length) notes.push(`action ${i + 1}: ${own.join(', ')}`);
+        if (own.some((n) => n.startsWith(SV_CODE_DROPPED))) dropped++;
       } catch (err) {
         if (!(err instanceof Skip)) throw err;
         dropped++;
@@ -622,6 +761,8 @@ function translateRule(t: Translator, r: LaunchRule): { item: ReportItem; code: 
       }
     });
     if (!actions.length && dropped) skip(`no action could be imported (${notes.join('; ')})`);
+    // The page records of the rule's Analytics custom code that runs on the page (src/launch appmeasurement/page-tracker.ts).
+    conditions.push(...t.rulePageConditions);
     // Rule names are unique in a container: the parts of a rule with several orders after the
     // first are named with their order.
     const code = [...byOrder].map(
@@ -638,7 +779,7 @@ function translateRule(t: Translator, r: LaunchRule): { item: ReportItem; code: 
     const onThePage = [pageEvents ? `${pageEvents} event(s) set up on the page` : '', pageConditions ? `${pageConditions} condition(s) read on the page` : '', onPage ? `${onPage} action(s) on the page` : ''].filter(Boolean);
     notes.unshift(`${r.events!.length - pageEvents} event(s), ${conditions.length - pageConditions} condition(s) and ${actions.length - onPage} action(s) in the worker${onThePage.map((x) => ', ' + x).join('')}`);
     t.commitEvents(true);
-    return { item: { kind: 'rule', name: r.name, where: onPage || pageConditions || pageEvents || reads.length ? 'page' : 'worker', notes, dropped }, code };
+    return { item: { kind: 'rule', name: r.name, where: onPage || pageConditions || pageEvents || reads.length || notes.some((n) => n.includes(PAGE_GLOBAL_NOTE)) ? 'page' : 'worker', notes, dropped }, code };
   } catch (err) {
     if (!(err instanceof Skip)) throw err;
     t.commitEvents(false);
@@ -646,29 +787,53 @@ function translateRule(t: Translator, r: LaunchRule): { item: ReportItem; code: 
   }
 }
 
-const ANALYTICS_GLOBAL_KEYS = ['pageName', 'channel', 'server', 'campaign', 'eVars', 'props', 'lists', 'hierarchies', 'events'];
-
+/**
+ * The Analytics extension's settings for the runtime (src/launch/analytics.ts): its global tracker
+ * properties as written (tokens expanded when the tracker is made), its `customSetup` in the worker
+ * when it can run there, and the report suites, tracking server, currency and consent cookie as
+ * the container's settings (the engine's beacon builder and automatic link tracking read them).
+ */
 function analyticsOptions(t: Translator, extras: string[], settings: Record<string, unknown>): string {
   const a = t.c.extensions?.['adobe-analytics']?.settings as Settings | undefined;
   if (!a) return '{}';
+  // The beacon path's marker, as the extension makes it from turbine's build date (`JS-2.27.0-LDQM`).
+  try {
+    if (typeof t.c.buildInfo?.turbineBuildDate === 'string') settings.tagContainerMarker = tagContainerMarker(t.c.buildInfo.turbineBuildDate);
+  } catch {
+    /* a build date that is no date: the engine's own marker */
+  }
   const lib = a.libraryCode as Settings | undefined;
   const accounts = lib?.accounts as Record<string, string[]> | undefined;
   if (accounts) settings.reportSuites = Object.fromEntries(Object.entries(accounts).map(([env, rs]) => [env, (rs ?? []).join(',')]));
   const tp = (a.trackerProperties ?? {}) as Settings;
   if (typeof tp.trackingServer === 'string') settings.trackingServer = tp.trackingServer;
+  // AppMeasurement sends to trackingServerSecure on a secure page (a data element token is left to the page's offtagConfig).
+  if (typeof tp.trackingServerSecure === 'string' && tp.trackingServerSecure && !tp.trackingServerSecure.includes('%')) settings.trackingServerSecure = tp.trackingServerSecure;
   if (a.euComplianceEnabled === true && typeof a.trackingCookieName === 'string') settings.trackingConsentCookie = a.trackingCookieName;
   else settings.trackingConsentCookie = '';
+  // A currency from a data element reaches the beacon through the tracker (`s.currencyCode`); the setting is for automatic link tracking's hits.
   if (typeof tp.currencyCode === 'string' && !tp.currencyCode.includes('%')) settings.currency = tp.currencyCode;
-  else if (tp.currencyCode !== undefined) extras.push(`Analytics currencyCode ${q(tp.currencyCode)} not imported: the tracker's currency is a setting, not a data element`);
-  const global = Object.fromEntries(Object.entries(tp).filter(([k]) => ANALYTICS_GLOBAL_KEYS.includes(k)));
-  const setup = (a.customSetup as Settings | undefined)?.source;
-  let customSetup = '';
-  if (isCode(setup)) {
-    const p = place(setup.code, SHIM_PARAMS);
-    if (p.where === 'worker') customSetup = `,\n  customSetup: (_satellite) => (${indent(setup.code, '  ')})`;
-    else extras.push(`Analytics customSetup not imported: it needs the page (${p.reason}), and its doPlugins would run with each beacon, in the worker`);
+  const setup = a.customSetup as Settings | undefined;
+  const parts = [`trackerProperties: ${q(tp)}`];
+  if (lib?.scopeTrackerGlobally === true) parts.push('scopeTrackerGlobally: true');
+  if (setup?.loadPhase === 'beforeSettings') parts.push("customSetupPhase: 'beforeSettings'");
+  if (isCode(setup?.source) && t.setupPlacement) {
+    const p = t.setupPlacement;
+    if (p.where === 'worker') {
+      t.analyticsBlocks.worker++;
+      p.sessionKeys.forEach((k) => t.sessionKeys.add(k));
+      const setupNotes: string[] = [];
+      t.usePageGlobals(p.pageGlobals, setupNotes);
+      if (setupNotes.length) extras.push(`note: Analytics customSetup in the worker ${setupNotes[0]}`);
+      parts.push(`customSetup: ${indent(workerFactory(p), '  ')}`);
+    } else {
+      t.analyticsBlocks.page++;
+      parts.push("onPage: 'setup'");
+      extras.push(`note: Analytics customSetup on the page because ${p.reason}: offtag.js runs it once, with the first event of a rule with an Analytics action, and its doPlugins with each event of a rule that sends a beacon; their writes to s are replayed in the worker`);
+    }
   }
-  return `{\n  trackerProperties: ${q(global)}${customSetup},\n}`;
+  if (t.analyticsOnPage && !parts.some((x) => x.startsWith('onPage'))) parts.push('onPage: true');
+  return `{\n  ${parts.join(',\n  ')},\n}`;
 }
 
 /**
@@ -750,11 +915,25 @@ export function translate(c: LaunchContainer, o: TranslateOptions): Translation 
   const extensionLines: string[] = [];
   const page = pageSideOf(t, extras, extensionLines);
   const analytics = analyticsOptions(t, extras, settings);
+  // The page-side s of Analytics custom code run on the page, installed by the first page read of each event.
+  if (t.analyticsOnPage) {
+    // Read before the data elements: the page-side s, then the customSetup's code, written into offtag.js once (not with each rule's page condition).
+    const first = new Map<string, string>([['offtag:analytics page', `${q('offtag:analytics page')}: launch.pageCustomCode(${q(`function () {\n  (${installPageAnalytics.toString()})();\n}`)})`]]);
+    if (t.setupPlacement?.where === 'page') first.set('offtag:analytics setup', `${q('offtag:analytics setup')}: launch.pageCustomCode(${q(`function () {\n  window.__offtagAnalytics.define(${t.setupCode});\n}`)})`);
+    const rest = [...deCode];
+    deCode.clear();
+    for (const [k, v] of [...first, ...rest]) deCode.set(k, v);
+  }
+  // The page globals worker blocks read as data, each read on the page with every event (src/launch virtual-page.ts `pageGlobalElement`).
+  for (const g of t.pageGlobals) deCode.set(`offtag:global ${g}`, `${q(`offtag:global ${g}`)}: launch.pageVariable(${q(g)})`);
   const ecidSettings = c.extensions?.['adobe-mcid']?.settings as Settings | undefined;
   if (typeof ecidSettings?.orgId === 'string') settings.orgId = ecidSettings.orgId;
   const ecidVars = ecidVariables((ecidSettings?.variables ?? []) as Array<{ name: string; value: unknown }>, extras);
 
   const ecid = Boolean(c.extensions?.['adobe-mcid']);
+  if (t.setupPlacement?.where === 'page') for (const m of (t.setupCode ?? '').matchAll(/getVar\(\s*(['"])([^'"]+)\1/g)) t.pageBlockValues.add(m[2]!);
+  // Not one that writes, or is kept for the session or the visitor: reading it ahead would write at a time turbine does not.
+  const pageValues = [...t.pageBlockValues].filter((n) => t.imported.has(n) && !t.sideEffectElements.has(n) && !['session', 'visitor'].includes(String(c.dataElements?.[n]?.storageDuration ?? '')));
   const source = `// @ts-nocheck -- the custom code blocks below are the library's own JavaScript, kept as written.
 /**
  * Imported by \`offtag import\` from a Launch library (property ${q(c.property?.name ?? '')}, turbine ${String(c.buildInfo?.turbineVersion ?? '?')}).
@@ -771,13 +950,13 @@ export const container = defineContainer({
   // From the Analytics and Experience Cloud ID Service extensions' settings; a page overrides them with window.offtagConfig.
   settings: ${indent(JSON.stringify(settings, null, 2), '  ')},
   sessionKeys: ${q([...t.sessionKeys])},
-  services: ${t.pageSteps ? 'launch.withPage(adobeServices())' : 'adobeServices()'},${page ? `
+  services: ${t.pageSteps ? 'launch.withPage(launch.launchServices())' : 'launch.launchServices()'},${page ? `
   // The library's other extensions, run on the page by offtag.js's module host: offtag build writes their modules into offtag.js.
   page: ${indent(page, '  ')},` : ''}
   dataElements: launch.dataElements({
 ${[...deCode.values()].map((d) => '    ' + indent(d, '    ')).join(',\n')}
   }),
-  rules: () => [${ecid ? '\n    // The Experience Cloud ID Service extension starts with the library, before every rule.\n    launch.ecidRule(' + (ecidVars.length ? q(ecidVars) : '') + '),' : ''}${t.visitorTracking ? "\n    // Core's visitor tracking counts this page view when the library loads, before every rule.\n    launch.visitorTrackingRule()," : ''}
+  rules: () => [${ecid ? '\n    // The Experience Cloud ID Service extension starts with the library, before every rule.\n    launch.ecidRule(' + (ecidVars.length ? q(ecidVars) : '') + '),' : ''}${t.visitorTracking ? "\n    // Core's visitor tracking counts this page view when the library loads, before every rule.\n    launch.visitorTrackingRule()," : ''}${pageValues.length ? `\n    // The data elements the Analytics custom code run on the page reads, sent ahead with each page event.\n    launch.pageValuesRule(${q(pageValues)}),` : ''}
 ${ruleCode.map((r) => '    ' + indent(r, '    ')).join(',\n')}
   ],
 });

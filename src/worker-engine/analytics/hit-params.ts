@@ -7,7 +7,7 @@ import type { ContextData } from './beacon-query.ts';
 import { filterLinkHit, linkEventParam } from './link-tracking.ts';
 import { firstHitReferrer, shortenReferrer } from './referrer.ts';
 import { CHARACTER_SET, EXPECT_SUPPLEMENTAL_DATA, SDID_CONSUMER } from './tracker-config.ts';
-import { queryKeyOf, wireValue } from './variables.ts';
+import { queryKeyOf, settingKeyOf, wireValue } from './variables.ts';
 
 export type Params = Record<string, string | undefined>;
 const CONTEXT_PREFIX = 'contextData.';
@@ -30,7 +30,7 @@ export function hitVariables(hit: AnalyticsHit, unknown: (name: string) => void)
       contextData[name.slice(CONTEXT_PREFIX.length)] = value;
       continue;
     }
-    const key = queryKeyOf(name);
+    const key = queryKeyOf(name) ?? settingKeyOf(name);
     if (!key) {
       unknown(name);
       continue;
@@ -58,7 +58,8 @@ export function addPageParams(
   if (page.firstHit) params.r ??= firstHitReferrer(params.g, page.referrer) || undefined;
   if (params.r) params.r = shortenReferrer(params.r);
   params.cc ??= page.currency;
-  params.ce = CHARACTER_SET;
+  // The tracker's charSet when an imported library's code set one.
+  params.ce ??= CHARACTER_SET;
 }
 
 /**

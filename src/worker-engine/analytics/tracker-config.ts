@@ -29,6 +29,9 @@ export interface Tracker {
 
 /** The tracker the settings describe, or the message saying why there is none. */
 export function resolveTracker(settings: Settings, pageSecure: boolean): Tracker | string {
+  // AppMeasurement's trackingServerSecure, on a secure page (an imported Launch container's setting, when its library has one).
+  const secure = (settings as Settings & { trackingServerSecure?: unknown }).trackingServerSecure;
+  if (pageSecure && typeof secure === 'string' && secure) settings = { ...settings, trackingServer: secure };
   const rsid = reportSuiteFor(settings);
   if (!rsid || !/^[A-Za-z0-9._-]+(,[A-Za-z0-9._-]+)*$/.test(rsid)) {
     return `${TRACKER_UNAVAILABLE}: no valid report suite for the "${settings.environment}" environment (${JSON.stringify(rsid)}).`;

@@ -138,7 +138,9 @@ export function createAnalyticsService(ctx: EngineContext, visitor: VisitorServi
       activityMap,
       clickData: click ?? carried,
     });
-    const path = beaconPath({ origin: t.origin, rsid: t.rsid, marker: MARKER, sid: sessionRandom(ctx.env) });
+    // An imported Launch container's marker is its library's (the Analytics extension makes it from turbine's build date).
+    const marker = (ctx.settings as { tagContainerMarker?: unknown }).tagContainerMarker;
+    const path = beaconPath({ origin: t.origin, rsid: t.rsid, marker: typeof marker === 'string' && /^L[0-9A-Z]{3}$/.test(marker) ? marker : MARKER, sid: sessionRandom(ctx.env) });
     const req = beaconRequest(path, query, Boolean(finalParams.mid || finalParams.aid));
     hitsSent++;
     announceBeacon(ctx, req, isLink);

@@ -46,6 +46,25 @@ export const NAMED_VARS = {
 } as const;
 
 export type NamedVarName = keyof typeof NAMED_VARS;
+
+/**
+ * Tracker settings AppMeasurement also sends, among the parameters every hit carries: what an
+ * imported library's code sets on `s` (`s.cookieDomainPeriods = "3"` goes out as `cdp=3`). Not
+ * variables a rule of the authoring API sets.
+ */
+export const TRACKER_SETTINGS = {
+  timestamp: 'ts',
+  dynamicVariablePrefix: 'D',
+  charSet: 'ce',
+  visitorNamespace: 'ns',
+  cookieDomainPeriods: 'cdp',
+  cookieLifetime: 'cl',
+  customerPerspective: 'cp',
+} as const;
+
+/** The query key of a tracker setting AppMeasurement sends, or undefined. */
+export const settingKeyOf = (name: string): string | undefined =>
+  Object.prototype.hasOwnProperty.call(TRACKER_SETTINGS, name) ? TRACKER_SETTINGS[name as keyof typeof TRACKER_SETTINGS] : undefined;
 export type TrackerVarName = NamedVarName | NumberedVarName;
 /** What a rule may set: the ranges of docs/spec-coverage.md §9 are part of the type (`eVar251` does not compile). */
 export type TrackerVars = Partial<Record<TrackerVarName, string>>;

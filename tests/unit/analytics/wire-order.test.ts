@@ -89,3 +89,22 @@ describe('every named variable a rule sets reaches the wire under its own key (A
     expect(ctx.logs.filter((l) => l.level === 'warn')).toEqual([]);
   });
 });
+
+describe('the tracker settings an imported library sets on s go out as AppMeasurement sends them', () => {
+  it('timestamp, dynamicVariablePrefix, charSet, visitorNamespace, cookieDomainPeriods, cookieLifetime: ts, D, ce, ns, cdp, cl, in the head, and on a filtered link hit too', async () => {
+    const { createAnalyticsService } = await import('../../../src/worker-engine/analytics/tracker.ts');
+    const { makeContext, stubVisitor } = await import('../harness.ts');
+    const ctx = makeContext();
+    const vars = { pageName: 'PN', timestamp: '1700000000', dynamicVariablePrefix: 'D=', charSet: 'ISO-8859-1', visitorNamespace: 'acme', cookieDomainPeriods: '3', cookieLifetime: 'SESSION', eVar1: 'x' };
+    const service = createAnalyticsService(ctx, stubVisitor());
+    await service.track({ type: 't', vars });
+    await service.track({ type: 'tl', linkType: 'o', linkName: 'n', vars, linkTrackVars: 'eVar1', linkTrackEvents: '' });
+    for (const request of ctx.requests) {
+      const keys = keysOf(new URL(request.url).search.slice(1));
+      expect(keys.slice(keys.indexOf('ts'), keys.indexOf('ts') + 2)).toEqual(['ts', 'D']);
+      expect(keys.filter((k) => ['ce', 'ns', 'cdp', 'cl', 'pageName', 'g'].includes(k))).toEqual(['ce', 'ns', 'cdp', 'cl', 'pageName', 'g']);
+      expect(decodeBeacon(request.url).params).toMatchObject({ ts: '1700000000', D: 'D=', ce: 'ISO-8859-1', ns: 'acme', cdp: '3', cl: 'SESSION' });
+    }
+    expect(ctx.logs.filter((l) => l.level === 'warn')).toEqual([]);
+  });
+});

@@ -11,7 +11,7 @@ import * as launch from '../../../src/launch/index.ts';
 import type { EngineInput, LaunchEffect } from '../../../src/protocol.ts';
 import { drive, logs, logsOf, SITES, testEnv } from '../harness.ts';
 
-const log = (text: string) => launch.customAction((_satellite) => () => _satellite.logger.log(text));
+const log = (text: string) => launch.customAction((w) => () => w._satellite.logger.log(text));
 
 const container = defineContainer({
   name: 'page steps',

@@ -57,11 +57,12 @@ describe('the report', () => {
     expect(line('rule', 'external custom code missing')).toBe(
       "rule \"external custom code missing\": partly on the page — 1 event(s), 0 condition(s) and 1 action(s) in the worker, 1 action(s) on the page; action 1: RC0000000000000000000000000000000002-source.min.js is not in tests/fixtures/launch/assets, custom code in RC0000000000000000000000000000000002-source.min.js, loaded from the library's host when the action runs, as turbine loads it; action 2: custom code in the worker",
     );
-    expect(line('rule', 'page custom code action')).toBe('rule "page custom code action": partly on the page — 1 event(s), 0 condition(s) and 0 action(s) in the worker, 1 action(s) on the page; action 1: custom code on the page because it uses `document.body`, which only the page has');
+    expect(line('rule', 'page custom code action')).toBe('rule "page custom code action": partly on the page — 1 event(s), 0 condition(s) and 0 action(s) in the worker, 1 action(s) on the page; action 1: custom code on the page because it uses `document.body.classList`, which only the page has');
     expect(line('rule', 'page custom code condition')).toBe('rule "page custom code condition": partly on the page — 1 event(s), 0 condition(s) and 1 action(s) in the worker, 1 condition(s) read on the page; action 1: custom code in the worker');
-    expect(line('data element', 'element id')).toBe('data element "element id": not imported — custom code needs the page and uses `this`, which a data element read on the page does not get');
+    // `this.id` is the event's element in the worker (virtual-page.ts elementOf); a data element read beyond that still stays out.
+    expect(line('data element', 'element id')).toBe('data element "element id": worker — custom code in the worker');
     // A condition's `this` is the element the Click matched, given to the page read.
-    expect(line('rule', 'element custom code condition')).toContain('partly on the page — 1 event(s), 0 condition(s) and 1 action(s) in the worker, 1 condition(s) read on the page');
+    expect(line('rule', 'element custom code condition')).toContain('in the worker — 1 event(s), 1 condition(s) and 1 action(s) in the worker');
     // Other extensions: their modules run on the page by offtag.js's module host.
     expect(line('rule', 'Target')).toBe("rule \"Target\": partly on the page — 1 event(s), 0 condition(s) and 0 action(s) in the worker, 1 action(s) on the page; action 1: adobe-target-v2/src/lib/loadTarget.js run on the page by offtag.js's module host");
     expect(line('data element', 'vendor segment')).toBe("data element \"vendor segment\": on the page — acme-vendor/src/lib/dataElements/segment.js (offtag.js's module host runs the extension's module) read on the page with each event (offtag.js, built with it)");
@@ -92,15 +93,16 @@ describe('the report', () => {
     ]);
     // The summary counts the report's own labels.
     const labelled = (kind: string, label: string) => lines.filter((l) => l.startsWith(`${kind} "`) && l.includes(`": ${label}`)).length;
-    expect(labelled('data element', 'worker')).toBe(2);
+    // `element id` (a data element reading this.id) and `element custom code condition` run in the worker with the event's element.
+    expect(labelled('data element', 'worker')).toBe(3);
     expect(labelled('data element', 'on the page')).toBe(6);
-    expect(labelled('data element', 'not imported')).toBe(4);
-    expect(labelled('rule', 'in the worker')).toBe(7);
-    expect(labelled('rule', 'partly on the page')).toBe(8);
+    expect(labelled('data element', 'not imported')).toBe(3);
+    expect(labelled('rule', 'in the worker')).toBe(8);
+    expect(labelled('rule', 'partly on the page')).toBe(7);
     expect(labelled('rule', 'not imported')).toBe(3);
     expect(lines.filter((l) => /^rule "[^"]*": (in the worker|partly on the page) — .*action \d+ not imported/.test(l))).toHaveLength(1);
     expect(lines.filter((l) => / not imported: /.test(l) && !/^(rule|data element) "/.test(l))).toHaveLength(2);
-    expect(lines.at(-1)).toBe('data elements: 2 worker, 6 on the page, 4 not imported; rules: 7 in the worker, 8 partly on the page, 3 not imported; 1 actions not imported; 2 other items not imported.');
+    expect(lines.at(-1)).toBe('data elements: 3 worker, 6 on the page, 3 not imported; rules: 8 in the worker, 7 partly on the page, 3 not imported; 1 actions not imported; 2 other items not imported.');
     const source = readFileSync(`${TMP}/paths/container.ts`, 'utf8');
     expect(source).toContain("_satellite.logger.log('external code ran');");
     expect(source).toContain('launch.loadScript(');
@@ -183,19 +185,50 @@ describe('the command line', () => {
 });
 
 describe('where custom code runs', () => {
-  it('in the worker when it uses only its own names, built-ins and what the worker gives', () => {
-    expect(place("function (event) { var a = _satellite.getVar('x'), b = [1, 2]; return b.map(function (n) { return n + a; }).join(','); }", ['event']).where).toBe('worker');
-    expect(place("function (e) { sessionStorage.setItem('k', JSON.stringify({ a: 1 })); return /x\\/y/.test('x/y'); }", ['e'])).toEqual({ where: 'worker', sideEffects: true, sessionKeys: ['k'] });
+  const W = { dataLayer: 'digitalData', thisIs: 'element' as const };
+  it('in the worker when it uses only its own names, built-ins and what the worker serves', () => {
+    expect(place("function (event) { var a = _satellite.getVar('x'), b = [1, 2]; return b.map(function (n) { return n + a; }).join(','); }", W).where).toBe('worker');
+    expect(place("function (e) { sessionStorage.setItem('k', JSON.stringify({ a: 1 })); return /x\\/y/.test('x/y'); }", W)).toMatchObject({ where: 'worker', sideEffects: true, sessionKeys: ['k'], globals: ['sessionStorage'] });
+    expect(place('function () { return document.URL.split("?")[0] + location.hostname + navigator.userAgent + screen.width + innerWidth; }', W)).toMatchObject({ where: 'worker', globals: ['document', 'innerWidth', 'location', 'navigator', 'screen'] });
+    expect(place('function () { document.cookie = "a=1; path=/"; return window.location.href; }', W).where).toBe('worker');
+  });
+  it('resolves names by scope: hoisted vars and functions, block lets, parameters, catch, shadowing a page global', () => {
+    expect(place('function (e) { f(); function f() { try { x = 1 } catch (document) { document.anything } } var x; { let y = 1; y++ } }', W).where).toBe('worker');
+    expect(place('function (e) { var document = {}; return document.title; }', W).where).toBe('worker');
+    expect(place('function (e) { { let document = {}; } return document.title; }', W).reason).toBe('it uses `document.title`, which only the page has');
+  });
+  it('a name it assigns without declaring it is its own; new Function texts become functions analysed as page code', () => {
+    expect(place('function (e, s) { promos = []; promos.push(1); s.prop1 = promos.join(); }', W)).toMatchObject({ where: 'worker', globals: ['promos'] });
+    const p = place('function (e, s) { s.apl = new Function("l", "v", "var s=this; return l ? l + \',\' + v : v"); s.list1 = s.apl(s.list1, "x"); }', W);
+    expect(p.where).toBe('worker');
+    expect(p.source).toContain('(function anonymous(l,v\n) {\nvar s=this;');
+    expect(place('function (e, s) { s.f = new Function("return document.body.scrollHeight"); }', W).reason).toBe('it uses `document.body.scrollHeight`, which only the page has');
+    expect(place('function (e, s) { var w = 1; s.f = new Function("return w"); }', W).reason).toBe('a `new Function` text in it names `w`, which the block declares too');
+    expect(place('function (e, s) { s.f = Function(e.code); }', W).reason).toBe('it builds code from text at run time (Function)');
   });
   it('in the worker when it reads the data layer global (its snapshot), on the page when it writes into it', () => {
-    expect(place('function () { return digitalData.cart.total + window.digitalData.page.x; }', [], 'digitalData')).toEqual({ where: 'worker', sideEffects: false, sessionKeys: [], readsDataLayer: true });
-    expect(place("function () { window.digitalData.page['x'] = 1; }", [], 'digitalData').reason).toBe("it writes into `digitalData`, the page's data layer");
-    expect(place('function () { return digitalData.x; }').reason).toBe('it uses `digitalData.x`, which only the page has');
+    expect(place('function () { return digitalData.cart.total + window.digitalData.page.x; }', W)).toMatchObject({ where: 'worker', sideEffects: false, sessionKeys: [], readsDataLayer: true });
+    expect(place("function () { window.digitalData.page['x'] = 1; }", W).reason).toBe("it writes into `digitalData`, the page's data layer");
+    // Another global read as data travels with each event on its own.
+    expect(place('function () { return digitalData.x; }')).toMatchObject({ where: 'worker', pageGlobals: ['digitalData'] });
   });
-  it('on the page when it touches the page, the element, or what it cannot read', () => {
-    expect(place('function () { return document.title; }').reason).toBe('it uses `document.title`, which only the page has');
-    expect(place('function () { return this.href; }').reason).toBe('it uses `this` (the element of the event)');
-    expect(place("function () { _satellite.track('x'); }").reason).toBe('it uses `_satellite.track`, which only the page has');
-    expect(place('function () { return `a${b}`; }').reason).toBe('a template literal, which the import does not analyse');
+  it('this: the window for customSetup, the element for the other blocks (its attributes, id, class, tag, href, text)', () => {
+    expect(place('function (s) { this.s = s; s.server = this.location.hostname; }', { thisIs: 'window' }).where).toBe('worker');
+    expect(place('function (e, s) { s.eVar1 = this.getAttribute("data-x") + this.id; }', W).where).toBe('worker');
+    expect(place('function () { return this.parentNode.id; }', W).reason).toBe('it uses `this` (the element of the event) beyond its attributes, id, class, tag, href and text');
+  });
+  it('a page global whose members it reads as data travels with each event; one only tested for, called or assigned keeps it on the page', () => {
+    expect(place('function (e, s) { if (window.eventData && eventData.search) s.prop6 = window.eventData.search.type.split(":")[0]; }', W)).toMatchObject({ where: 'worker', pageGlobals: ['eventData'] });
+    expect(place('function () { return window.ga && 1; }', W).reason).toBe('it uses `ga`, which only the page has');
+    expect(place('function () { return pageDataTracker.md5("x"); }', W).reason).toBe('it uses `pageDataTracker.md5`, which only the page has');
+    expect(place('function () { pageData.page.x = 1; }', W).reason).toBe('it uses `pageData.page.x`, which only the page has');
+  });
+  it('on the page when it touches the page', () => {
+    expect(place('function () { return document.title; }', W).reason).toBe('it uses `document.title`, which only the page has');
+    expect(place("function () { _satellite.track('x'); }", W).reason).toBe('it uses `_satellite.track`, which only the page has');
+    expect(place('function () { $(this).attr("x"); }', W).reason).toBe('it uses `$`, which only the page has');
+    expect(place('function () { window.eventData = {}; }', W).reason).toBe('it assigns `window.eventData`, which the page may read');
+    expect(place('function () { return `a${b}`; }', W).reason).toBe('it uses `b`, which only the page has');
+    expect(place('function () { return (; }', W).reason).toMatch(/^it does not parse/);
   });
 });

@@ -13,10 +13,10 @@ function ctx(values: Record<string, unknown>) {
   const analytics = { track: async (h: AnalyticsHit) => void hits.push(h) };
   const c = {
     rule: { name: 'r' },
-    settings: { trackingConsentCookie: '' },
-    snapshot: { url: 'https://www.example.com/p?q=1', time: 0 },
+    settings: { trackingConsentCookie: '', reportSuites: { production: 'rs' }, environment: 'production', dataLayer: 'digitalData' },
+    snapshot: { url: 'https://www.example.com/p?q=1', time: 0, referrer: '', viewport: { width: 1, height: 1 } },
     event: { type: 'direct-call', id: 'x' },
-    cookies: { get: () => undefined },
+    cookies: { get: () => undefined, set: () => {}, all: () => ({}) },
     replaceTokens: (t: string) => {
       const whole = /^%([^%]+)%$/.exec(t);
       if (whole) return values[whole[1]!];
@@ -30,24 +30,58 @@ function ctx(values: Record<string, unknown>) {
 }
 
 describe('Analytics actions', () => {
-  it('set, send (page view with the global properties), clear', async () => {
-    const { c, hits } = ctx({ pn: 'Home', lob: 'Safety', ev: 'event49', a: '7' });
-    const analytics = { trackerProperties: { channel: '%lob%', eVars: [{ name: 'eVar9', type: 'value' as const, value: 'global' }] } };
-    await launch.setVariables({ pageName: '%pn%', eVars: [{ name: 'eVar1', type: 'value', value: '%a%' }, { name: 'eVar2', value: '%missing%' }], props: [{ name: 'prop1', type: 'alias', value: 'eVar1' }], hierarchies: [{ name: 'hier1', sections: ['a', '%pn%'], delimiter: '|' }], events: [{ name: '%ev%' }, { name: 'event2', value: '3' }] }).fn(c);
+  it('the tracker is made once: global properties applied then, Set Variables applied and kept on s, D= aliases, hierarchies joined, events appended; Clear Variables clears what AppMeasurement clears', async () => {
+    const { c, hits } = ctx({ pn: 'Home', lob: 'Safety', ev: 'event49', a: '7', cid: 'spring' });
+    const analytics = { trackerProperties: { channel: '%lob%', eVars: [{ name: 'eVar9', type: 'value' as const, value: 'global' }], campaign: { type: 'value', value: '%cid%' } } };
+    await launch.setVariables(analytics, { pageName: '%pn%', eVars: [{ name: 'eVar1', type: 'value', value: '%a%' }, { name: 'eVar2', type: 'value', value: '%missing%' }], props: [{ name: 'prop1', type: 'alias', value: 'eVar1' }, { name: 'prop2', type: 'alias', value: 'pageName' }], hierarchies: [{ name: 'hier1', sections: ['a', '%pn%'], delimiter: '|' }], events: [{ name: '%ev%' }, { name: 'event2', value: '3' }, { name: 'event3', id: 'x' }] }).fn(c);
     await launch.sendBeacon(analytics, { type: 'page' }).fn(c);
-    await launch.clearVariables().fn(c);
+    await launch.clearVariables(analytics).fn(c);
     await launch.sendBeacon(analytics, { type: 'link', linkName: '' }).fn(c);
-    expect(hits).toEqual([
-      { type: 't', vars: { channel: 'Safety', eVar9: 'global', pageName: 'Home', eVar1: '7', prop1: 'D=v1', hier1: 'a|Home', events: 'event49,event2=3' } },
-      { type: 'tl', linkType: 'o', linkName: 'link clicked', vars: { channel: 'Safety', eVar9: 'global' }, linkTrackVars: '', linkTrackEvents: '' },
-    ]);
+    expect(hits[0]).toEqual({ type: 't', vars: { charSet: 'UTF-8', channel: 'Safety', eVar9: 'global', campaign: 'spring', pageName: 'Home', eVar1: '7', prop1: 'D=v1', hier1: 'a|Home', events: 'event49,event2=3,event3:x', pageURL: 'https://www.example.com/p?q=1' } });
+    // The global properties were cleared with the rest; pageName stays (AppMeasurement keeps it).
+    expect(hits[1]).toEqual({ type: 'tl', linkType: 'o', linkName: 'link clicked', vars: { charSet: 'UTF-8', pageName: 'Home', pageURL: 'https://www.example.com/p?q=1' }, linkTrackVars: 'eVar1,eVar2,prop1,prop2,hier1,events,channel,eVar9,campaign', linkTrackEvents: 'event49,event2,event3,' });
   });
 
-  it('a link beacon tracks the variables and events it set', async () => {
+  it('a link beacon tracks the variables and events the extension listed, and the custom code can change the list', async () => {
     const { c, hits } = ctx({ ids: 'a,b' });
-    await launch.setVariables({ pageName: 'p', lists: [{ name: 'list1', value: '%ids%' }], events: [{ name: 'event49' }] }).fn(c);
+    const code = (() => function (this: unknown, _e: unknown, s: Record<string, unknown>) {
+      s.list1 = 'l';
+      s.linkTrackVars = `${String(s.linkTrackVars)},list1`;
+    }) as never;
+    await launch.setVariables({}, { pageName: 'p', eVars: [{ name: 'eVar3', type: 'value', value: '%ids%' }], events: [{ name: 'event49' }] }, code).fn(c);
     await launch.sendBeacon({}, { type: 'link', linkType: 'e', linkName: '%ids%' }).fn(c);
-    expect(hits).toEqual([{ type: 'tl', linkType: 'e', linkName: 'a,b', vars: { pageName: 'p', list1: 'a,b', events: 'event49' }, linkTrackVars: 'pageName,list1,events', linkTrackEvents: 'event49' }]);
+    expect(hits).toEqual([{ type: 'tl', linkType: 'e', linkName: 'a,b', vars: { charSet: 'UTF-8', pageName: 'p', eVar3: 'a,b', events: 'event49', list1: 'l', pageURL: 'https://www.example.com/p?q=1' }, linkTrackVars: 'eVar3,events,list1', linkTrackEvents: 'event49,' }]);
+  });
+
+  it('customSetup runs once with the window as this and s, after the global properties; doPlugins runs on every beacon and its abort cancels one', async () => {
+    const { c, hits } = ctx({ srv: 'www' });
+    let setups = 0;
+    const customSetup = ((w: Record<string, unknown>) =>
+      function (this: unknown, s: Record<string, any>) {
+        setups++;
+        s.prop9 = `${String(s.server)}:${this === w}`;
+        s.usePlugins = true;
+        s.doPlugins = (t: Record<string, any>) => {
+          t.eVar50 = (t.eVar50 ?? 0) + 1;
+          t.abort = t.eVar50 === 2;
+        };
+      }) as never;
+    const analytics = { trackerProperties: { server: '%srv%' }, customSetup };
+    for (let i = 0; i < 3; i++) await launch.sendBeacon(analytics, { type: 'page' }).fn(c);
+    expect(setups).toBe(1);
+    expect(hits.map((h) => [h.vars.prop9, h.vars.eVar50])).toEqual([['www:true', '1'], ['www:true', '3']]);
+  });
+
+  it('without consent nothing is made or sent, and the settings are still expanded (their data elements run, as under turbine)', async () => {
+    const read: string[] = [];
+    const { c, hits } = ctx({});
+    const cc = c as { settings: Record<string, unknown>; get: (n: string) => unknown; replaceTokens: (t: string) => unknown };
+    cc.settings.trackingConsentCookie = 'sat_track';
+    cc.replaceTokens = (t: string) => (read.push(t), t);
+    await launch.setVariables({}, { pageName: '%pn%' }).fn(c);
+    await launch.sendBeacon({}, { type: 'page' }).fn(c);
+    expect(hits).toEqual([]);
+    expect(read).toEqual(['%pn%']);
   });
 });
 

@@ -20,6 +20,11 @@ const beacons = (effects: Effect[]) =>
 describe('storefront-as-Launch import', () => {
   const { lines } = runImport({ library: 'tests/fixtures/launch/storefront.js', out: OUT });
 
+  it("marks its beacons' path as the Analytics extension does, from turbine's build date (LF8J for 2025-08-19)", async () => {
+    const { container } = (await import(/* @vite-ignore */ '../../../' + OUT + '/container.ts')) as { container: { settings?: Record<string, unknown> } };
+    expect(container.settings?.tagContainerMarker).toBe('LF8J');
+  });
+
   it('imports every data element and rule into the worker', () => {
     expect(lines.at(-1)).toBe('data elements: 42 worker, 0 on the page, 0 not imported; rules: 4 in the worker, 0 partly on the page, 0 not imported; 0 actions not imported; 0 other items not imported.');
   });
