@@ -87,8 +87,12 @@ export interface OfftagConfig {
   listDelimiter?: string;
   /** Origin of the ID-sync iframe (dest5.html); '' = `https://<subdomain>.demdex.net`. */
   idSyncOrigin?: string;
-  /** Print the engine's debug-level messages. Default false. */
+  /** Print the engine's messages, debug-level ones too. Default false. */
   debug?: boolean;
+  /** Print the engine's log, info, warn and error messages without debug on. Default false (the storefront: true). */
+  alwaysLog?: boolean;
+  /** The values of the consent cookie that grant tracking. Default ['true']. */
+  trackingConsentValues?: string[];
   /** Where the worker bundle is, relative to offtag.js; '' = offtag-worker.js beside offtag.js. */
   workerUrl?: string;
 }

@@ -6,5 +6,7 @@ import { tsImport } from 'tsx/esm/api';
 const argv = process.argv.slice(2);
 const { buildCommand } = await tsImport('./build/build.ts', import.meta.url);
 process.exitCode = await buildCommand(argv);
-// The default build is also the package's (`npm pack`): the prebuilt CLI and the demo's SDK scripts (README "As a package").
+// The default build is also the package's (`npm pack`): the prebuilt CLI, the modules a site's
+// project imports (dist/lib), the files no container changes (dist/runtime) and the demo's SDK
+// scripts (README "As a package").
 if (process.exitCode === 0 && argv.length === 0) await (await tsImport('./build/package-extras.ts', import.meta.url)).buildPackageExtras();

@@ -8,6 +8,9 @@ const USAGE = `usage:
   offtag decode [--json] '<beacon url>'  decode an analytics beacon: a table of named fields (--json: all of it)
   offtag build [--container <file>] [--env development|staging|production] [--out <dir>]
                                          build one container's library (default: the storefront, production, dist/)
+  offtag dev --container <file> [--page <file.html>] [--port <n>]
+                                         build for development, serve a page with the local collector, print each
+                                         beacon decoded, rebuild and reload on each save
   offtag serve [--port <n>] [--host <h>] the demo page and the local collector, ID service and RUM intake
                                          (offtag serve --help for every option)
   offtag import <library.js> [--assets <dir>] [--out containers/<name>]
@@ -31,9 +34,9 @@ export function missingPackage(err: unknown): string | undefined {
 }
 
 /**
- * Runs a command. The installed package's CLI is prebuilt with what replay, decode and serve use;
- * a command that needs a development tool of the checkout (`import`'s schemas, a build's Vite)
- * says which package to add, in one line, instead of a stack.
+ * Runs a command. The installed package's CLI is prebuilt with what its commands use; its
+ * dependencies (esbuild, terser…) come with it. Should a module still be missing (a damaged
+ * install), the command says which, in one line, instead of a stack.
  */
 export async function main(argv: string[]): Promise<number> {
   try {
@@ -41,7 +44,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (err) {
     const name = missingPackage(err);
     if (!name) throw err;
-    console.error(`offtag ${argv[0]}: needs the package ${name}, which installing offtag does not bring (a development tool): npm install --save-dev ${name}`);
+    console.error(`offtag ${argv[0]}: cannot find the package ${name}, which offtag installs with itself: run npm install again (npm ls ${name} says what is wrong)`);
     return 1;
   }
 }
@@ -75,8 +78,14 @@ async function run(argv: string[]): Promise<number> {
       const { replay } = await import('./replay/replay.ts');
       let container;
       if (containerFile) {
-        const { loadContainer } = await import('./build/build.ts');
-        container = await loadContainer(containerFile);
+        const { ContainerLoadError, loadContainer } = await import('./build/build.ts');
+        try {
+          container = await loadContainer(containerFile);
+        } catch (err) {
+          if (!(err instanceof ContainerLoadError)) throw err;
+          for (const line of err.lines) console.error(`offtag replay: ${line}`);
+          return 2;
+        }
       }
       const result = await replay(fixture as Parameters<typeof replay>[0], { container });
       if (json) process.stdout.write(result.lines.map((l) => l + '\n').join(''));
@@ -93,6 +102,10 @@ async function run(argv: string[]): Promise<number> {
     case 'build': {
       const { buildCommand } = await import('./build/build.ts');
       return buildCommand(rest);
+    }
+    case 'dev': {
+      const { devCommand } = await import('./dev/dev.ts');
+      return devCommand(rest);
     }
     case 'import': {
       const { importCommand } = await import('./import/command.ts');

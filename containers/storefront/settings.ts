@@ -57,6 +57,8 @@ export interface StorefrontSettings {
 
 export const STOREFRONT_SETTINGS: StorefrontSettings & Partial<Settings> = {
   brand: 'acme',
+  // The storefront's console messages print whether debug is on or not (docs/configuration.md).
+  alwaysLog: true,
   reportSuites: { production: 'acmeprod', staging: 'acmestage', development: 'acmedev' },
   linkInternalFilters: 'javascript:,keepstock,{hostname}',
   oneTrustCookie: 'OptanonConsent',

@@ -132,9 +132,71 @@ export const pageTitle = (f?: Finish): Element => finish({ type: 'page', page: {
 export const pageCode = (code: (event: PageEvent, element?: globalThis.Element) => unknown, f?: Finish): Element =>
   finish({ type: 'page', page: { from: 'code', code } }, f);
 
+const text = (v: unknown) => (v === undefined || v === null ? '' : String(v));
+
+/**
+ * A lookup table (GTM's Lookup Table, Launch's Mapping Table): the value of the data element
+ * `input`, as text, looked up in `table`; the row's value when one matches exactly (ignoring case
+ * with `caseInsensitive`), else the finishing's `default`.
+ */
+export const lookupTable = <N extends string = string>(input: N, table: Record<string, unknown>, f?: Finish & { caseInsensitive?: boolean }): Element<N> => {
+  const rows = new Map(Object.entries(table).map(([k, v]) => [f?.caseInsensitive ? k.toLowerCase() : k, v]));
+  return finish<N>(
+    {
+      type: 'custom',
+      reads: [],
+      fn: (ctx) => {
+        const key = text(ctx.get(input));
+        return rows.get(f?.caseInsensitive ? key.toLowerCase() : key);
+      },
+    },
+    f,
+  );
+};
+
+export interface RegexTableOptions extends Finish {
+  /** Match case (GTM's "Ignore case" off); default: ignore case. */
+  matchCase?: boolean;
+  /** A pattern may match part of the value (GTM's "Full matches only" off); default: the whole value. */
+  partialMatches?: boolean;
+}
+
+/**
+ * A regular-expression table (GTM's RegEx Table): the value of the data element `input`, as text,
+ * tried against each row's pattern in order; the first that matches gives the row's output, in
+ * which `$1`… are the pattern's capture groups; none: the finishing's `default`. A pattern that is
+ * not a regular expression stops the build, naming it.
+ */
+export const regexTable = <N extends string = string>(input: N, rows: ReadonlyArray<readonly [pattern: string, output: unknown]>, f?: RegexTableOptions): Element<N> => {
+  const compiled = rows.map(([pattern, output]) => {
+    try {
+      const source = f?.partialMatches ? pattern : `^(?:${pattern})$`;
+      return [new RegExp(source, f?.matchCase ? '' : 'i'), output] as const;
+    } catch (err) {
+      throw new Error(`regexTable(${JSON.stringify(input)}): ${JSON.stringify(pattern)} is not a regular expression (${(err as Error).message})`);
+    }
+  });
+  return finish<N>(
+    {
+      type: 'custom',
+      reads: [],
+      fn: (ctx) => {
+        const value = text(ctx.get(input));
+        for (const [re, output] of compiled) {
+          const m = re.exec(value);
+          if (m) return typeof output === 'string' ? output.replace(/\$(\d)/g, (_, i: string) => m[Number(i)] ?? '') : output;
+        }
+        return undefined;
+      },
+    },
+    f,
+  );
+};
+
 /**
  * The helpers bound to a container's data element names `N` and settings `X`, for tables whose
  * function elements read other elements (`ctx.get('page type')` is then checked) or settings.
+ * `defineContainer`'s `derived` gets them bound to the names of its `dataElements`.
  */
 export function elements<N extends string, X = object>() {
   return {
@@ -144,6 +206,8 @@ export function elements<N extends string, X = object>() {
     queryString,
     constant,
     fn: fn<N, X>,
+    lookupTable: lookupTable<N>,
+    regexTable: regexTable<N>,
     localStorage,
     domAttribute,
     pageTitle,
@@ -151,3 +215,6 @@ export function elements<N extends string, X = object>() {
     pageCode,
   };
 }
+
+/** The element helpers typed with a container's names `N` and settings `X` (what `derived` gets). */
+export type Elements<N extends string, X = object> = ReturnType<typeof elements<N, X>>;

@@ -3,9 +3,10 @@
  * module (docs/containers.md); `offtag build --container <file>` turns it into a library.
  */
 export { defineContainer, sessionKeysOf } from './define.ts';
-export type { ActionDef, ConditionDef, ContainerDef, ContainerSettings, Ctx, DefinedContainer, Kit, RuleDef, ServicesDef } from './define.ts';
-export { constant, cookie, dataLayer, domAttribute, elements, fn, localStorage, pageCode, pageTitle, pageVariable, queryString, sessionStorage, storedKey } from './data-elements.ts';
-export type { ElementCtx, Finish, PageEvent, StorageDuration } from './data-elements.ts';
+export type { ActionDef, ConditionDef, ContainerBase, ContainerDef, ContainerSettings, Ctx, DefinedContainer, Kit, OwnSettings, RuleDef, ServicesDef, SettingsDef } from './define.ts';
+export { constant, cookie, dataLayer, domAttribute, elements, fn, localStorage, lookupTable, pageCode, pageTitle, pageVariable, queryString, regexTable, sessionStorage, storedKey } from './data-elements.ts';
+export type { Elements, ElementCtx, Finish, PageEvent, RegexTableOptions, StorageDuration } from './data-elements.ts';
+export type { Operator } from '../launch/conditions.ts';
 export type { PageRead } from '../worker-engine/core/page-reads.ts';
 export { evaluateVariables, linkHit, pageViewHit, send, DEFAULT_LINK_NAME, CUSTOM_LINK_TYPE } from './analytics.ts';
 export type { LinkOptions, VariableMap } from './analytics.ts';

@@ -52,6 +52,9 @@ const NEGATED: Record<string, keyof typeof POSITIVE> = {
   doesNotMatchRegex: 'matchesRegex',
 };
 
+/** Every operator of Core's Value Comparison. */
+export const OPERATORS: readonly Operator[] = [...(Object.keys(POSITIVE) as Operator[]), ...(Object.keys(NEGATED) as Operator[])];
+
 /** Core's value comparison on two operands (tokens already replaced). */
 export function compare(operator: Operator, left: unknown, right: unknown, caseInsensitive: boolean): boolean {
   const positive = NEGATED[operator];

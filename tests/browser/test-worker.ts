@@ -29,6 +29,8 @@ const write = (c: RuleContext<N, TestServices>) => {
 const container: Container<N, TestServices> = {
   name: 'browser-test',
   sessionKeys: ['acmeUserData'],
+  // The engine's messages are what these tests read: printed without debug on.
+  settings: { alwaysLog: true },
   dataElements: {
     pageType: { type: 'data-layer', path: 'page.pageInfo.pageType', default: 'none' },
     consent: { type: 'cookie', name: 'sat_track' },

@@ -11,6 +11,8 @@ const rule = (name: string, events: Rule<N, object>['events'], text?: (c: Ctx) =
 const container: Container<N, object> = {
   name: 'triggers-test',
   sessionKeys: [],
+  // The engine's messages are what these tests read: printed without debug on.
+  settings: { alwaysLog: true },
   dataElements: { 'cart size': { type: 'data-layer', path: 'cart.size' } },
   rules: [
     rule('done', [{ type: 'direct-call', id: 'done' }]),

@@ -162,6 +162,8 @@ test('page events: clicking, custom events and a data element change complete th
 
   // ---- the imported container, built: offtag.js and its worker; each rule's action logs its name ----
   const offtag = await context.newPage();
+  // The rules' logger lines print with debug on, as turbine's (docs/containers.md, "Console messages").
+  await offtag.addInitScript(() => localStorage.setItem('com.adobe.reactor.debug', 'true'));
   const lines = consoleOf(offtag);
   const completed = () => lines.filter((l) => ruleNames.has(l));
   await context.route(`${SERVERS.page}/import-every-module.html`, (route) =>
@@ -300,6 +302,8 @@ test('page reads: local storage, page globals, DOM attributes, the title and cus
 
   // ---- the imported container, built: offtag.js reads the page with each event ----
   const offtag = await context.newPage();
+  // The rules' logger lines print with debug on, as turbine's (docs/containers.md, "Console messages").
+  await offtag.addInitScript(() => localStorage.setItem('com.adobe.reactor.debug', 'true'));
   const lines = consoleOf(offtag);
   await context.route(`${SERVERS.page}/import-page-reads.html`, (route) =>
     route.fulfill({

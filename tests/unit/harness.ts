@@ -111,7 +111,9 @@ export interface Drive {
 }
 
 export function drive<N extends string, X>(o: DriveOptions<N, X>): Drive {
-  const engine = createEngine({ container: o.container, services: o.services ?? (() => ({})), env: o.env, config: o.config, page: o.page });
+  // The engine's messages are what these tests read: printed as with debug off on a container that says `alwaysLog`.
+  const config = o.config === undefined || (o.config && typeof o.config === 'object' && !Array.isArray(o.config) && !('alwaysLog' in o.config)) ? { alwaysLog: true, ...(o.config as object) } : o.config;
+  const engine = createEngine({ container: o.container, services: o.services ?? (() => ({})), env: o.env, config, page: o.page });
   let seq = 0;
   let applied = 0;
   const world: Drive['world'] = { cookies: { ...(o.world?.cookies ?? {}) }, session: {} };

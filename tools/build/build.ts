@@ -1,23 +1,28 @@
 /**
  * `offtag build`: one library per container and environment, as Launch builds development,
- * staging and production libraries (docs/containers.md, "Build"). It loads the container module,
- * validates it (src/container/validate.ts: one line per problem, naming the file, the item and
- * what is wrong), then bundles offtag.js, the worker (its entry generated for this container),
- * the sender, the rare-effects and visitor chunks, the devtools and Partytown's files into `--out`.
- * The container's session keys, page-setting defaults and build info are written into the bridge,
- * and its page code (page reads, imported Launch code: tools/build/page-reads.ts) beside it.
+ * staging and production libraries (docs/containers.md, "Build"). It loads the container module
+ * (esbuild bundles it for Node), validates it (src/container/validate.ts: one line per problem,
+ * `file:line:column: item: what`, tools/build/locate.ts finds where), then writes, into a folder
+ * beside `--out` that replaces it only at the end:
+ * - offtag.js: the script tag's code (tools/build/runtime.ts) with the container's constants
+ *   written in by terser (session keys, page-setting defaults, build info), and its page code (page
+ *   reads, imported Launch code: tools/build/page-reads.ts) beside it;
+ * - offtag-worker.js: the engine and the container, bundled by esbuild from a generated entry;
+ * - the sender, the lazy chunks, the devtools and Partytown's files, which no container changes:
+ *   the installed package's `dist/runtime/`, or in the checkout built by Vite for each build.
+ * esbuild and terser are the package's dependencies: nothing else is needed in a site's project.
  */
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import { gzipSize } from './gzip-size.ts';
-import { tsImport } from 'tsx/esm/api';
 import type { Container } from '../../src/worker-engine/core/types.ts';
 import { defaultsFor, type Environment } from '../../src/worker-engine/core/settings.ts';
-import { validateContainer } from '../../src/container/validate.ts';
+import { containerProblems, type Problem } from '../../src/container/validate.ts';
 import { PAGE_PARAMETER, pageReadProblems, pageReadsIn, pageText, wrapBridge } from './page-reads.ts';
+import { createLocator, shownAt, type Locator } from './locate.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 export const DEFAULT_CONTAINER = 'containers/storefront/container.ts';
@@ -56,15 +61,92 @@ export function parseBuildArgs(argv: string[]): BuildOptions | string {
   return o;
 }
 
+/** The checkout has the sources (and Vite, for the container-independent files); an installed package has dist/. */
+const checkout = existsSync(`${root}src/main-bridge/index.ts`);
+/** A module of the package: the checkout's source, or the installed package's JavaScript (dist/lib, tools/build/lib.ts). */
+const lib = (path: string) => (checkout ? `${root}src/${path}.ts` : `${root}dist/lib/${path}.js`);
+/**
+ * `offtag/container` and `offtag/launch` as this package's own modules, wherever the container is:
+ * the container and the worker then share one copy of each module in offtag-worker.js.
+ */
+export const PACKAGE_ALIASES = { 'offtag/container': lib('container/index'), 'offtag/launch': lib('launch/index') };
+
+/** A container that cannot be loaded (a syntax error, an import that does not resolve, an exception): its lines. */
+export class ContainerLoadError extends Error {
+  constructor(readonly lines: string[]) {
+    super(lines.join('\n'));
+  }
+}
+
+interface EsbuildMessage {
+  text: string;
+  location?: { file: string; line: number; column: number } | null;
+}
+/** esbuild's messages as `file:line:column: text` lines. */
+function esbuildLines(err: unknown): string[] | undefined {
+  const errors = (err as { errors?: EsbuildMessage[] } | null)?.errors;
+  if (!Array.isArray(errors) || !errors.length) return undefined;
+  return errors.map((e) => (e.location ? `${e.location.file}:${e.location.line}:${e.location.column + 1}: ${e.text}` : e.text));
+}
+
+const isContainer = (v: unknown): v is Container<string, object, unknown> => !!v && typeof v === 'object' && 'dataElements' in v && 'rules' in v;
+
+/** A loaded container and the source files it was written in (its own, not the package's: what a rebuild watches). */
+export interface LoadedContainer {
+  container: Container<string, object, unknown>;
+  files: string[];
+}
+
+/**
+ * Loads a container module (its default export, else its one exported container): esbuild
+ * bundles it for Node (TypeScript or JavaScript, whatever it imports), and Node runs the bundle.
+ */
+export async function loadContainerModule(file: string): Promise<LoadedContainer> {
+  const { build } = await import('esbuild');
+  const path = resolve(file);
+  const tmp = await mkdtemp(join(tmpdir(), 'offtag-load-'));
+  try {
+    let result;
+    try {
+      result = await build({
+        entryPoints: [path],
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        target: 'node20',
+        outfile: join(tmp, 'container.mjs'),
+        metafile: true,
+        sourcemap: 'inline',
+        alias: PACKAGE_ALIASES,
+        logLevel: 'silent',
+      });
+    } catch (err) {
+      throw new ContainerLoadError(esbuildLines(err) ?? [`${file}: ${err instanceof Error ? err.message : String(err)}`]);
+    }
+    process.setSourceMapsEnabled(true);
+    let mod: Record<string, unknown>;
+    try {
+      mod = (await import(pathToFileURL(join(tmp, 'container.mjs')).href)) as Record<string, unknown>;
+    } catch (err) {
+      throw new ContainerLoadError([`${file}: loading the container threw: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`]);
+    }
+    const own = (input: string) => {
+      const abs = resolve(input);
+      return !abs.split(/[\\/]/).includes('node_modules') && !abs.startsWith(`${root}src/`) && !abs.startsWith(`${root}dist/`);
+    };
+    const files = Object.keys(result.metafile.inputs).map((i) => resolve(i)).filter(own);
+    if (isContainer(mod.default)) return { container: mod.default, files };
+    const found = Object.values(mod).filter(isContainer);
+    if (found.length === 1) return { container: found[0], files };
+    throw new ContainerLoadError([`${file}: exports no container (export default defineContainer({...})).`]);
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
+  }
+}
+
 /** The container a module exports: its default export, else its one export that looks like a container. */
 export async function loadContainer(file: string): Promise<Container<string, object, unknown>> {
-  const mod = (await tsImport(pathToFileURL(resolve(file)).href, import.meta.url)) as Record<string, unknown>;
-  const isContainer = (v: unknown): v is Container<string, object, unknown> =>
-    !!v && typeof v === 'object' && 'dataElements' in v && 'rules' in v;
-  if (isContainer(mod.default)) return mod.default;
-  const found = Object.values(mod).filter(isContainer);
-  if (found.length === 1) return found[0];
-  throw new Error(`${file}: exports no container (export default defineContainer({...})).`);
+  return (await loadContainerModule(file)).container;
 }
 
 /** The settings the build adds for an environment: the environment itself, and debug messages on in development. */
@@ -113,12 +195,12 @@ export function buildConstants(container: Container<any, any, any>, env: Environ
 
 /** The worker's entry (its composition root) for one container: generated, so the engine imports no container. */
 export function workerEntry(containerFile: string, env: Environment): string {
-  const src = (p: string) => JSON.stringify(join(root, 'src', p));
+  const q = (p: string) => JSON.stringify(p);
   return [
     `// Generated by offtag build for ${relative(root, containerFile) || containerFile} (${env}).`,
-    `import * as mod from ${JSON.stringify(containerFile)};`,
-    `import { startWorker } from ${src('worker-engine/worker-shell.ts')};`,
-    `import { createBeaconSink } from ${src('worker-engine/transport/beacon-sink.ts')};`,
+    `import * as mod from ${q(containerFile)};`,
+    `import { startWorker } from ${q(lib('worker-engine/worker-shell'))};`,
+    `import { createBeaconSink } from ${q(lib('worker-engine/transport/beacon-sink'))};`,
     `const found = mod.default ?? Object.values(mod).find((v) => v && typeof v === 'object' && 'dataElements' in v);`,
     `const container = { ...found, settings: { ...found.settings, ...${JSON.stringify(environmentSettings(env))} } };`,
     `startWorker({ container, beacons: createBeaconSink });`,
@@ -127,15 +209,60 @@ export function workerEntry(containerFile: string, env: Environment): string {
 }
 
 /**
- * A second pass over offtag.js, the one script every page pays for (<= 3072 B gzip): terser, three
- * passes, over Vite's minified output, inlines the single-use functions and constants that keep
- * the bridge's source split into named pieces (src/main-bridge/index.ts). `unsafe_arrows` makes
- * function expressions that use neither `this` nor `arguments` arrows; the bridge calls none with `new`.
+ * offtag.js, the one script every page pays for (<= 3072 B gzip), from the script tag's code
+ * (`bridge.js`, tools/build/runtime.ts) with the container's constants written in: terser, three
+ * passes, inlines them and the single-use functions and constants that keep the bridge's source
+ * split into named pieces (src/main-bridge/index.ts), and drops the page-read code of a container
+ * without page code. `unsafe_arrows` makes function expressions that use neither `this` nor
+ * `arguments` arrows; the bridge calls none with `new`.
  */
-export async function squeezeBridge(file: string): Promise<void> {
+export async function writeBridge(template: string, constants: Record<string, string>): Promise<string> {
   const { minify } = await import('terser');
-  const { code } = await minify(await readFile(file, 'utf8'), { ecma: 2020, compress: { passes: 3, unsafe_arrows: true } });
-  if (code) await writeFile(file, code);
+  const global_defs = Object.fromEntries(Object.entries(constants).filter(([k]) => k.startsWith('__OFFTAG_')).map(([k, v]) => [`@${k}`, v]));
+  const { code } = await minify(template, { ecma: 2020, compress: { passes: 3, unsafe_arrows: true, global_defs } });
+  if (!code) throw new Error('terser wrote no offtag.js');
+  return code;
+}
+
+let checkoutRuntime: Promise<string> | undefined;
+/**
+ * The folder of the files no container changes (tools/build/runtime.ts): the installed package's
+ * dist/runtime/; in the checkout, built from the sources once per process.
+ */
+export async function runtimeDir(): Promise<string> {
+  if (!checkout) return `${root}dist/runtime`;
+  checkoutRuntime ??= mkdtemp(join(tmpdir(), 'offtag-runtime-')).then(async (dir) => {
+    const { buildRuntime } = await import('./runtime.ts');
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    return buildRuntime(dir);
+  });
+  return checkoutRuntime;
+}
+
+/** The files every build writes besides the runtime's (the runtime's are listed in its folder). */
+const OWN_FILES = ['offtag.js', 'offtag-worker.js', 'size.json', 'build-info.json'];
+
+/**
+ * Why `out` may not be replaced, or undefined: a missing or empty folder, or an earlier build's
+ * (its build-info.json lists its files, and the folder holds nothing else), may be.
+ */
+export function outputFolderProblem(out: string): string | undefined {
+  if (!existsSync(out)) return undefined;
+  if (!statSync(out).isDirectory()) return `${out} is a file, not a folder`;
+  const entries = readdirSync(out);
+  if (!entries.length) return undefined;
+  let files: unknown;
+  try {
+    const info = JSON.parse(readFileSync(join(out, 'build-info.json'), 'utf8')) as { turbineVersion?: string; files?: unknown };
+    if (info.turbineVersion === 'offtag') files = info.files;
+  } catch {
+    /* no build-info.json: not a build */
+  }
+  const ours = Array.isArray(files) ? (files as string[]) : undefined;
+  const foreign = ours ? entries.filter((e) => !ours.includes(e)) : entries;
+  if (!foreign.length) return undefined;
+  const named = foreign.slice(0, 3).join(', ') + (foreign.length > 3 ? `, and ${foreign.length - 3} more` : '');
+  return `${out} holds files that are not an earlier offtag build's (${named}); offtag build replaces only its own output: give --out a new or empty folder`;
 }
 
 /**
@@ -150,82 +277,141 @@ export interface BuildResult {
   raw: number;
   bridge: number;
   problems: string[];
+  /** The container's own source files (what `offtag dev` watches). */
+  files: string[];
+  /** The container as loaded, when it was. */
+  container?: Container<string, object, unknown>;
 }
 
 export async function buildLibrary(o: BuildOptions): Promise<BuildResult> {
   const file = isAbsolute(o.container) ? o.container : resolve(o.container);
-  const container = await loadContainer(file);
   const shown = relative(process.cwd(), file) || file;
-  const problems = [...validateContainer(container, shown), ...pageReadProblems(pageReadsIn(container), shown, container.page)];
-  if (problems.length) return { gzip: 0, raw: 0, bridge: 0, problems };
-  const buildDate = o.buildDate ?? (container as { buildDate?: string }).buildDate ?? new Date().toISOString();
   const out = resolve(o.out);
+  const refused = o.demo ? undefined : outputFolderProblem(out);
+  if (refused) return { gzip: 0, raw: 0, bridge: 0, problems: [`offtag build: ${refused.replace(out, o.out)}.`], files: [] };
+  let loaded: LoadedContainer;
+  try {
+    loaded = await loadContainerModule(file);
+  } catch (err) {
+    if (err instanceof ContainerLoadError) return { gzip: 0, raw: 0, bridge: 0, problems: err.lines, files: [] };
+    throw err;
+  }
+  const { container, files } = loaded;
+  const problems = await locatedProblems(container, files, shown);
+  if (problems.length) return { gzip: 0, raw: 0, bridge: 0, problems, files };
+  const buildDate = o.buildDate ?? (container as { buildDate?: string }).buildDate ?? new Date().toISOString();
   const define = buildConstants(container, o.env, buildDate);
-  const { build } = await import('vite');
-  const bundle = (entry: string, fileName: string, outDir = out, defines: Record<string, string> = define) =>
-    build({
-      root,
-      configFile: false,
-      logLevel: 'warn',
-      define: defines,
-      build: {
-        outDir,
-        emptyOutDir: false,
-        target: 'es2020',
-        minify: true,
-        sourcemap: false,
-        copyPublicDir: false,
-        lib: { entry, formats: ['iife'], name: 'offtagBundle', fileName: () => fileName },
-      },
-    });
 
-  const tmp = await mkdtemp(join(tmpdir(), 'offtag-build-'));
+  // Written beside `out` and moved into its place at the end: a failed build leaves nothing.
+  await mkdir(dirname(out), { recursive: true });
+  const stage = await mkdtemp(join(dirname(out), `.${basename(out)}.offtag-build-`));
   let bridge = 0;
   try {
-    const entry = join(tmp, 'worker-entry.ts');
-    await writeFile(entry, workerEntry(file, o.env));
-    await rm(out, { recursive: true, force: true });
-    await mkdir(out, { recursive: true });
-    await bundle(`${root}src/main-bridge/index.ts`, 'offtag.js');
-    await squeezeBridge(`${out}/offtag.js`);
-    // The container's page code: written as plain text outside the bundled bridge (tools/build/page-reads.ts).
+    const runtime = await runtimeDir();
+    const template = await readFile(join(runtime, 'bridge.js'), 'utf8');
+    // The container's page code: written as plain text outside the bridge (tools/build/page-reads.ts).
     const page = pageText(container);
-    if (page.data) await writeFile(`${out}/offtag.js`, wrapBridge(await readFile(`${out}/offtag.js`, 'utf8'), page.data));
+    const bridgeCode = await writeBridge(template, define);
+    await writeFile(join(stage, 'offtag.js'), page.data ? wrapBridge(bridgeCode, page.data) : bridgeCode);
     // The bridge alone (no page code), measured against its budget.
     if (page.data) {
-      await bundle(`${root}src/main-bridge/index.ts`, 'offtag.js', join(tmp, 'bridge'), { ...define, ...pageDefines({ host: false }) });
-      await squeezeBridge(join(tmp, 'bridge', 'offtag.js'));
-      bridge = gzipSize(join(tmp, 'bridge', 'offtag.js'));
+      const alone = join(stage, 'bridge-alone', 'offtag.js');
+      await mkdir(dirname(alone));
+      await writeFile(alone, await writeBridge(template, { ...define, ...pageDefines({ host: false }) }));
+      bridge = gzipSize(alone);
+      await rm(dirname(alone), { recursive: true });
     }
-    await bundle(entry, 'offtag-worker.js');
-    await bundle(`${root}src/worker-engine/sender-main.ts`, 'offtag-sender.js');
-    await bundle(`${root}src/main-bridge/visitor-entry.ts`, 'offtag-visitor.js');
-    await bundle(`${root}src/main-bridge/rare-effects-entry.ts`, 'offtag-effects.js');
-    // Page triggers (docs/triggers.md): loaded by offtag-effects.js only for a container whose rules use them.
-    await bundle(`${root}src/main-bridge/triggers-entry.ts`, 'offtag-triggers.js');
-    // Preview (docs/publishing.md): loaded by offtag-effects.js only in a browser that previews another environment.
-    await bundle(`${root}src/main-bridge/preview-entry.ts`, 'offtag-preview.js');
-    if (existsSync(`${root}src/devtools/index.tsx`)) await bundle(`${root}src/devtools/index.tsx`, 'offtag-devtools.js');
+    await bundleWorker(file, o.env, define, join(stage, 'offtag-worker.js'));
+    const runtimeFiles = (await readdir(runtime)).filter((f) => f !== 'bridge.js');
+    for (const f of runtimeFiles) await cp(join(runtime, f), join(stage, f), { recursive: true });
+    // The demo storefront (demo/, README "The two commands"): an app of its own, not part of Offtag.
+    if (o.demo && existsSync(`${root}demo/index.html`)) {
+      const { build } = await import('vite');
+      const react = (await import('@vitejs/plugin-react')).default;
+      await build({
+        root: `${root}demo`,
+        configFile: false,
+        logLevel: 'warn',
+        plugins: [react()],
+        build: { outDir: join(stage, 'demo'), emptyOutDir: true, target: 'es2020', sourcemap: false },
+      });
+    }
+    const main = await readFile(join(stage, 'offtag.js'));
+    const size = { raw: main.length, gzip: gzipSize(join(stage, 'offtag.js')) };
+    await writeFile(join(stage, 'size.json'), JSON.stringify({ 'offtag.js': size }, null, 2));
+    const written = [...new Set([...OWN_FILES, ...runtimeFiles, ...(existsSync(join(stage, 'demo')) ? ['demo'] : [])])];
+    await writeFile(join(stage, 'build-info.json'), JSON.stringify({ ...JSON.parse(define.__OFFTAG_BUILD_INFO__), files: written }, null, 2));
+    // Checked again: the folder may have changed while the build ran.
+    const late = o.demo ? undefined : outputFolderProblem(out);
+    if (late) return { gzip: 0, raw: 0, bridge: 0, problems: [`offtag build: ${late.replace(out, o.out)}.`], files };
+    await chmod(stage, 0o755);
+    await rm(out, { recursive: true, force: true });
+    await rename(stage, out);
+    return { ...size, bridge: bridge || size.gzip, problems: [], files, container };
   } finally {
-    await rm(tmp, { recursive: true, force: true });
+    await rm(stage, { recursive: true, force: true });
   }
-  await cp(`${root}node_modules/@qwik.dev/partytown/lib`, `${out}/~partytown`, { recursive: true });
-  // The demo storefront (demo/, README "The two commands"): an app of its own, not part of Offtag.
-  if (o.demo && existsSync(`${root}demo/index.html`)) {
-    const react = (await import('@vitejs/plugin-react')).default;
+}
+
+/** A container file's problems, as `offtag build` prints them (nothing is built). */
+export async function checkContainerFile(file: string): Promise<string[]> {
+  const shown = relative(process.cwd(), resolve(file)) || file;
+  try {
+    const { container, files } = await loadContainerModule(file);
+    return await locatedProblems(container, files, shown);
+  } catch (err) {
+    if (err instanceof ContainerLoadError) return err.lines;
+    throw err;
+  }
+}
+
+/** offtag-worker.js: the engine's worker with the container, one script (esbuild). */
+async function bundleWorker(file: string, env: Environment, define: ReturnType<typeof buildConstants>, outfile: string): Promise<void> {
+  const { build } = await import('esbuild');
+  try {
     await build({
-      root: `${root}demo`,
-      configFile: false,
-      logLevel: 'warn',
-      plugins: [react()],
-      build: { outDir: `${out}/demo`, emptyOutDir: true, target: 'es2020', sourcemap: false },
+      stdin: { contents: workerEntry(file, env), resolveDir: dirname(file), sourcefile: 'offtag-worker-entry.js', loader: 'js' },
+      bundle: true,
+      format: 'iife',
+      platform: 'browser',
+      target: 'es2020',
+      minify: true,
+      legalComments: 'none',
+      // esbuild's define takes JSON: the worker reads these two (the bridge's other constants are written by terser).
+      define: {
+        __OFFTAG_BUILD_INFO__: define.__OFFTAG_BUILD_INFO__,
+        __OFFTAG_PAGE_DEFAULTS__: define.__OFFTAG_PAGE_DEFAULTS__,
+        'process.env.NODE_ENV': '"production"',
+      },
+      alias: PACKAGE_ALIASES,
+      outfile,
+      logLevel: 'silent',
     });
+  } catch (err) {
+    throw new ContainerLoadError(esbuildLines(err) ?? [String(err)]);
   }
-  const main = await readFile(`${out}/offtag.js`);
-  const size = { raw: main.length, gzip: gzipSize(`${out}/offtag.js`) };
-  await writeFile(`${out}/size.json`, JSON.stringify({ 'offtag.js': size }, null, 2));
-  await writeFile(`${out}/build-info.json`, JSON.stringify(JSON.parse(define.__OFFTAG_BUILD_INFO__), null, 2));
-  return { ...size, bridge: bridge || size.gzip, problems: [] };
+}
+
+/** The container's problems, each `file:line:column: item: what` (the file alone where no literal writes the item). */
+export async function locatedProblems(container: Container<string, object, unknown>, files: string[], shown: string): Promise<string[]> {
+  const problems: Problem[] = containerProblems(container);
+  const pageReads = pageReadProblems(pageReadsIn(container), shown, container.page);
+  if (!problems.length && !pageReads.length) return [];
+  const locator: Locator = await createLocator(files.length ? files : [resolve(shown)]);
+  const lines = problems.map((p) => `${shownAt(locator.locate(p.at), shown)}: ${p.item}: ${p.what}`);
+  // tools/build/page-reads.ts words its own problems (`<file>: data element "x": …`, `<file>: rule "R", page condition 2: …`).
+  for (const line of pageReads) {
+    const rest = line.slice(shown.length + 2);
+    const element = /^data element "(.+?)": /.exec(rest);
+    const condition = /^rule "(.+?)", page condition (\d+): /.exec(rest);
+    const at = element
+      ? locator.locate({ kind: 'element', name: element[1] })
+      : condition
+        ? locator.locate({ kind: 'rule', rule: condition[1], part: 'conditions', index: Number(condition[2]) - 1 })
+        : undefined;
+    lines.push(`${shownAt(at, shown)}: ${rest}`);
+  }
+  return lines;
 }
 
 /** `offtag build …`: 0 when built, 1 when the container is invalid (one line per problem), 2 for bad arguments. */
@@ -246,7 +432,7 @@ export async function buildCommand(argv: string[]): Promise<number> {
     for (const p of result.problems) console.error(p);
     return 1;
   }
-  const out = relative(process.cwd(), resolve(o.out)) || '.';
+  const out = o.out.replace(/\/+$/, '') || '.';
   // A container with page code: the budget is the bridge's, and the page code (with the page side that runs it) is the container's own.
   const reads = result.gzip !== result.bridge ? `, for the bridge alone: ${result.bridge} bytes; the container's page code adds ${result.gzip - result.bridge}` : '';
   console.log(`${out}/offtag.js: ${result.raw} bytes, ${result.gzip} bytes gzip (budget: ${BRIDGE_BUDGET}${reads}) · ${o.container} · ${o.env}`);

@@ -35,6 +35,8 @@ export interface CollectorOptions {
   port: number;
   host?: string;
   quiet?: boolean;
+  /** Called with each beacon kept (`offtag dev` prints it decoded). */
+  onBeacon?: (beacon: CollectedBeacon) => void;
 }
 
 /** The 1×1 transparent GIF AppMeasurement's image requests expect. */
@@ -67,7 +69,7 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-export async function startCollector({ port, host = '127.0.0.1', quiet = false }: CollectorOptions): Promise<Collector> {
+export async function startCollector({ port, host = '127.0.0.1', quiet = false, onBeacon }: CollectorOptions): Promise<Collector> {
   const beacons: CollectedBeacon[] = [];
   const seen = new Set<string>();
   let failures = { count: 0, status: 503 };
@@ -135,6 +137,7 @@ export async function startCollector({ port, host = '127.0.0.1', quiet = false }
         seen.add(key);
         beacons.push(beacon);
         if (!quiet) console.log(summarize(beacon) + (beacon.duplicate ? ' (DUPLICATE)' : ''));
+        onBeacon?.(beacon);
         if (req.method === 'POST') res.writeHead(204).end();
         else res.writeHead(200, { 'Content-Type': 'image/gif', 'Cache-Control': 'no-store' }).end(GIF);
         return;

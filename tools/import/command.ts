@@ -4,7 +4,7 @@
  * (report.txt, also printed). What runs on the page is in container.ts too: offtag build writes it
  * into offtag.js.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LibraryReadError, readLibrary } from './read.ts';
@@ -62,6 +62,8 @@ export function runImport(a: ImportArgs): ImportResult {
   const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
   let root = relative(out, packageRoot).split('\\').join('/') || '.';
   if (!root.startsWith('.')) root = './' + root;
+  // An installed package has no sources: the container imports the package's own exports.
+  if (!existsSync(join(packageRoot, 'src/container/index.ts'))) root = '';
   const tr = translate(container, { warnings: checked.warnings, name: basename(out), root, ...(a.assets ? { assets: a.assets } : {}), ...(a.dataLayer ? { dataLayer: a.dataLayer } : {}) });
   const lines = reportText(tr);
   mkdirSync(out, { recursive: true });

@@ -20,7 +20,10 @@ import { FUNCTION_MARK } from '../build/page-reads.ts';
 export interface TranslateOptions {
   /** The container's name (the output folder's). */
   name: string;
-  /** The package's root, relative to the output file (`../..`): the runtime and `src/container` are under it. */
+  /**
+   * The checkout's root, relative to the output file (`../..`): the runtime and `src/container` are
+   * under it; `''` for an installed package, whose container imports `offtag/container` and `offtag/launch`.
+   */
   root: string;
   /** Folder with the files the library loads from its host (`RC…-source.min.js`). */
   assets?: string;
@@ -940,8 +943,8 @@ export function translate(c: LaunchContainer, o: TranslateOptions): Translation 
  * It runs in the worker, except what report.txt (beside this file) says runs on the page: offtag build writes
  * that into offtag.js as the library's own code. What could not be imported is listed there too.
  */
-import { adobeServices, defineContainer } from ${q(o.root + '/src/container/index.ts')};
-import * as launch from ${q(o.root + '/src/launch/index.ts')};
+import { adobeServices, defineContainer } from ${q(o.root ? o.root + '/src/container/index.ts' : 'offtag/container')};
+import * as launch from ${q(o.root ? o.root + '/src/launch/index.ts' : 'offtag/launch')};
 
 const analytics: launch.AnalyticsOptions = ${indent(analytics, '')};
 

@@ -7,16 +7,15 @@
  * when it has nothing to import (no data elements, rules or extensions), and a malformed item is
  * reported as not imported with its reason.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { Ajv, type ErrorObject } from 'ajv';
+// Imported, not read at run time: the prebuilt CLI carries it (an installed package has no @adobe/reactor-turbine-schemas).
+import containerSchema from '@adobe/reactor-turbine-schemas/schemas/container.json' with { type: 'json' };
 import { isCode, type LaunchContainer } from './read.ts';
 
 let validate: ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
 function compile() {
-  const require = createRequire(import.meta.url);
-  const schema = JSON.parse(readFileSync(require.resolve('@adobe/reactor-turbine-schemas/schemas/container.json'), 'utf8')) as Record<string, unknown>;
+  const schema = structuredClone(containerSchema) as Record<string, unknown>;
   delete schema.$schema;
   return new Ajv({ allErrors: true, strict: false, validateFormats: false }).compile(schema);
 }

@@ -71,12 +71,15 @@ export function createEngine<N extends string, S extends object, X = unknown>(op
   const waiting = createWaiting(opts.settle ?? nextMacrotask());
   const { emit } = effects;
 
-  // Debug-level messages (rule fired, condition not met) exist only in debug mode, so a large
-  // container does not send the page a message per rule on every event.
+  // Messages reach the page's console only in debug mode (as Launch's), or for a container that
+  // says `alwaysLog`; debug-level ones (rule fired, condition not met) only in debug mode, so a
+  // large container does not send the page a message per rule on every event.
   let debug = opts.debug || settings.debug;
   const log = (level: LogLevel, message: string) => {
-    if (level !== 'debug' || debug) emit({ type: 'log', level, message });
+    if (debug || (level !== 'debug' && settings.alwaysLog === true)) emit({ type: 'log', level, message });
   };
+  /** What a site must see whatever the debug switch: its own configuration's problems, the engine's failures. */
+  const alert = (message: string) => emit({ type: 'log', level: 'error', message });
 
   const cookies = createCookieJar(emit, effects.nextBatch, () => opts.env.now());
   const page = createPageState({ cookies, emit, warn: (m) => log('warn', m), nextBatch: effects.nextBatch, dataLayerName: settings.dataLayer });
@@ -111,7 +114,7 @@ export function createEngine<N extends string, S extends object, X = unknown>(op
     track: waiting.track,
   };
 
-  for (const p of problems) log('error', p);
+  for (const p of problems) alert(p);
 
   let services: S | undefined;
   const getServices = () => (services ??= makeServices(ctx));
@@ -123,7 +126,7 @@ export function createEngine<N extends string, S extends object, X = unknown>(op
     switch (input.type) {
       case 'event':
         page.take(input.snapshot);
-        return handleEvent(input.event).catch((err: unknown) => log('error', inputFailed(input, err)));
+        return handleEvent(input.event).catch((err: unknown) => alert(inputFailed(input, err)));
       case 'response':
         return waiting.answer(input.id, input.response);
       case 'timer':
@@ -150,7 +153,7 @@ export function createEngine<N extends string, S extends object, X = unknown>(op
           try {
             void handle(input);
           } catch (err) {
-            log('error', inputFailed(input, err));
+            alert(inputFailed(input, err));
           }
           await waiting.settled();
         });

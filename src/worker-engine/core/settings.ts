@@ -22,6 +22,8 @@ export interface Settings {
   trackingServer: string;
   reportSuites: Record<Environment, string>;
   trackingConsentCookie: string;
+  /** The values of the consent cookie that grant tracking (compared exactly). */
+  trackingConsentValues: string[];
   /** `cc`, the currency every beacon names (ISO 4217). */
   currency: string;
   /** What a container's list values are joined with (the report suite's list delimiter). */
@@ -33,6 +35,12 @@ export interface Settings {
   idSyncOrigin: string;
   /** Print the engine's debug-level messages. */
   debug: boolean;
+  /**
+   * Print the engine's messages (log, info, warn, error) whether debug is on or not. Off (the
+   * default): a production page's console stays quiet, as Launch's, until `_satellite.setDebug(true)`
+   * or in a development build; problems with `offtagConfig` and the engine's own failures print always.
+   */
+  alwaysLog: boolean;
   /** Where the worker bundle is; '' means beside offtag.js. Read by the bridge only. */
   workerUrl: string;
 }
@@ -47,12 +55,14 @@ export const DEFAULT_SETTINGS: Settings = {
   trackingServer: 'metrics.example.com',
   reportSuites: { production: '', staging: '', development: '' },
   trackingConsentCookie: 'sat_track',
+  trackingConsentValues: ['true'],
   currency: 'USD',
   listDelimiter: ',',
   linkDownloadFileTypes: 'exe,zip,wav,mp3,mov,mpg,avi,wmv,pdf,doc,docx,xls,xlsx,ppt,pptx',
   linkInternalFilters: '',
   idSyncOrigin: '',
   debug: false,
+  alwaysLog: false,
   workerUrl: PAGE_SETTINGS.workerUrl,
 };
 

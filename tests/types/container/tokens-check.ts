@@ -45,9 +45,62 @@ export const news = defineContainer({
 export const badEvent = defineContainer({
   name: 'bad event',
   dataElements: { section: dataLayer('page.section') },
-  rules: [
-    // @ts-expect-error an event type the engine does not know
+  rules: (k) => [
+    // @ts-expect-error an event type the engine does not know: the error is at the type, naming the types
     { name: 'Bad event', events: [{ type: 'no-such-event' }], actions: [] },
+    // @ts-expect-error a number written as text
+    { name: 'Timer', events: [{ type: 'timer', ms: '30000' }], actions: [k.run('x', () => {})] },
+  ],
+});
+
+export const badEventInArray = defineContainer({
+  name: 'bad event, rules as an array',
+  dataElements: { section: dataLayer('page.section') },
+  // @ts-expect-error the array form is checked too (the kit's form points at the event itself)
+  rules: [{ name: 'Bad event', events: [{ type: 'no-such-event' }], actions: [] }],
+});
+
+/** Settings: an engine setting's type by name. */
+export const badSetting = defineContainer({
+  name: 'setting',
+  settings: {
+    // @ts-expect-error an engine setting of the wrong type says the type it must be
+    trackingConsentCookie: 5,
+    site: 'travel',
+  },
+  dataElements: { section: dataLayer('page.section') },
+  rules: () => [],
+});
+
+/** Derived data elements: names written once, read typed. */
+export const settingsAndDerived = defineContainer({
+  name: 'derived',
+  settings: { trackingConsentValues: ['true', 'yes'], site: 'travel' },
+  dataElements: { section: dataLayer('page.section'), country: dataLayer('page.country') },
+  derived: (e) => ({
+    heading: e.fn((ctx) => `${String(ctx.get('section'))}:${ctx.settings.site}`),
+    region: e.lookupTable('country', { fr: 'europe', us: 'americas' }, { default: 'other' }),
+    kind: e.regexTable('section', [['deals?/.*', 'deal'], ['(\\w+)/.*', '$1']]),
+    // @ts-expect-error a derived element reads a name that is no data element
+    broken: e.fn((ctx) => ctx.get('sektion')),
+  }),
+  rules: (k) => [
+    {
+      name: 'Europe',
+      events: [{ type: 'dom-ready' }],
+      conditions: [k.anyOf(k.compare('region', 'equals', 'europe'), k.compare('heading', 'startsWith', 'deals', { caseInsensitive: true }))],
+      exceptions: [k.compare('section', 'matchesRegex', '^test'), k.not(k.valueIs('kind', 'deal'))],
+      actions: [k.run('x', () => {})],
+    },
+  ],
+});
+
+export const badOperator = defineContainer({
+  name: 'operator',
+  dataElements: { section: dataLayer('page.section') },
+  rules: (k) => [
+    // @ts-expect-error an operator Launch does not have
+    { name: 'Deals', events: [{ type: 'dom-ready' }], conditions: [k.compare('section', 'isEqual', 'deals')], actions: [] },
   ],
 });
 

@@ -100,7 +100,7 @@ describe('build-time validation', () => {
     const run = promisify(execFile)(process.execPath, [`${root}tools/build.mjs`, '--container', fixture, '--out', out], { cwd: root });
     const err = await run.then(() => undefined, (e: { code: number; stderr: string }) => e);
     expect(err?.code).toBe(1);
-    expect(err?.stderr).toBe(`${fixture}: rule "Page View", action "Send page view beacon": %secton% names no data element\n`);
+    expect(err?.stderr).toBe(`${fixture}:11:86: rule "Page View", action "Send page view beacon": %secton% names no data element\n`);
     expect(existsSync(out)).toBe(false);
   }, 60_000);
 });

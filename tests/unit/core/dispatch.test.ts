@@ -30,7 +30,7 @@ function engineWith(actions: Record<string, (c: Rc) => unknown>, extra: { hooks?
     container,
     services: (ctx) => ({ ctx }),
     env: testEnv(),
-    config: extra.config ?? {},
+    config: extra.config ?? { alwaysLog: true },
     page: SITES.shop,
     debug: extra.debug,
     onLateEffects: (b) => late.push(b),

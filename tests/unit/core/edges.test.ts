@@ -46,7 +46,7 @@ function engineWith(opts: {
     container,
     services: (ctx) => ({ ctx }),
     env,
-    config: opts.config ?? {},
+    config: opts.config ?? { alwaysLog: true },
     page: SITES.shop,
     ...(late ? { onLateEffects: (b: EffectBatch) => void late.push(b) } : {}),
   });

@@ -22,7 +22,7 @@ function recording(hooks?: ContainerHooks) {
     rules: [{ name: 'click rule', events: [{ type: 'click' }], actions: [{ name: 'a', fn: () => void calls.push('rule') }] }],
     ...(hooks ? { hooks: () => hooks } : {}),
   };
-  const engine = createEngine({ container, services: () => ({ calls }), env: testEnv(), config: {}, page: SITES.shop });
+  const engine = createEngine({ container, services: () => ({ calls }), env: testEnv(), config: { alwaysLog: true }, page: SITES.shop });
   return { calls, engine };
 }
 

@@ -33,7 +33,7 @@ function world(options: VisitorOptions = {}, answer = () => idReply()) {
     container,
     services: (ctx: EngineContext) => ({ visitor: createVisitorService(ctx, options) }),
     env: testEnv(),
-    config: { orgId: ORG },
+    config: { orgId: ORG, alwaysLog: true },
     page: SITES.shop,
     onLateEffects: (b) => route(b),
   });
@@ -130,7 +130,7 @@ describe('no dispatch waits on its own effects (issue 9, point 1)', () => {
       container,
       services: (ctx) => ((ctxRef = ctx), { probe: { call: async () => (void ctx.track(ctx.sleep(50).then(() => (svc.started = true))), {}) } }),
       env: testEnv(),
-      config: {},
+      config: { alwaysLog: true },
       page: SITES.shop,
     });
     const batch = await Promise.race([

@@ -140,7 +140,7 @@ describe('Amplitude and the hooks', () => {
       container: storefront,
       services: () => recordingServices({ hits: [], visitorStarts: 0 }),
       env: { now: () => FIXED, random: () => 0.5, sha256: async () => '' },
-      config: {},
+      config: { alwaysLog: true },
       page: SITES.keepstock,
     });
     expect(engine.pendingHits()).toBe(0);

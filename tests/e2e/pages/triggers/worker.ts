@@ -14,6 +14,8 @@ const rule = (name: string, events: Rule<N, object>['events'], text = ''): Rule<
 const container: Container<N, object> = {
   name: 'triggers-e2e',
   sessionKeys: [],
+  // The rules' messages are what the test reads: printed without debug on.
+  settings: { alwaysLog: true },
   dataElements: { 'cart size': { type: 'data-layer', path: 'cart.size' } },
   rules: [
     rule('buy', [{ type: 'click', selector: '.buy' }], '%this.getAttribute(data-sku)%'),

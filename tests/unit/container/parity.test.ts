@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { dataLayer, defineContainer, lookupTable, regexTable } from '../../../src/container/index.ts';
+import { consentHint, trackingConsented } from '../../../src/worker-engine/analytics/consent.ts';
+import { DEFAULT_SETTINGS } from '../../../src/worker-engine/core/settings.ts';
+import type { CookieJar } from '../../../src/worker-engine/core/types.ts';
+import { logs, makeEngine } from '../harness.ts';
+
+/**
+ * What a Launch or GTM user reaches for (docs/containers.md, "Rules" and "Data elements"): the
+ * comparison operators (Launch's Value Comparison, one implementation with the Launch runtime's),
+ * OR groups, exceptions, lookup and regular-expression tables, names written once, the consent
+ * cookie's values; run by the engine.
+ */
+const container = defineContainer({
+  name: 'parity',
+  dataElements: {
+    path: dataLayer('page.path'),
+    country: dataLayer('page.country'),
+    price: dataLayer('product.price'),
+    test: dataLayer('page.test'),
+  },
+  derived: (e) => ({
+    region: e.lookupTable('country', { fr: 'europe', de: 'europe', us: 'americas' }, { default: 'other', caseInsensitive: true }),
+    kind: e.regexTable('path', [['/deals?/.*', 'deal'], ['/(\\w+)/(\\w+)', '$2 in $1']], { default: 'page' }),
+    label: e.fn((ctx) => `${String(ctx.get('country')).toLowerCase()}${String(ctx.get('path'))}`),
+  }),
+  rules: (k) => [
+    {
+      name: 'Show',
+      events: [{ type: 'direct-call', id: 'show' }],
+      actions: [k.run('log', (ctx) => ctx.log('log', `region=${String(ctx.get('region'))} kind=${String(ctx.get('kind'))} label=${String(ctx.get('label'))}`))],
+    },
+    {
+      name: 'Europe or cheap',
+      events: [{ type: 'direct-call', id: 'check' }],
+      conditions: [k.anyOf(k.compare('region', 'equals', 'europe'), k.compare('price', 'lessThan', 10))],
+      exceptions: [k.compare('test', 'isTruthy')],
+      actions: [k.run('fired', (ctx) => ctx.log('log', 'fired'))],
+    },
+    {
+      name: 'Not a deal',
+      events: [{ type: 'direct-call', id: 'check' }],
+      conditions: [k.not(k.compare('path', 'startsWith', '/DEAL', { caseInsensitive: true })), k.compare('path', 'doesNotMatchRegex', '^/admin')],
+      actions: [k.run('fired', (ctx) => ctx.log('log', 'not a deal'))],
+    },
+  ],
+});
+
+const page = (p: Record<string, unknown>) => ({ dataLayer: { page: p, product: { price: p.price } } });
+
+describe('authoring parity with Launch and GTM', () => {
+  it('lookup and regex tables, and derived elements reading the table\'s elements', async () => {
+    const { fire } = makeEngine(container);
+    const at = async (p: Record<string, unknown>) => logs((await fire({ type: 'direct-call', id: 'show' }, page(p))).effects);
+    expect(await at({ path: '/deals/summer', country: 'FR' })).toEqual(['region=europe kind=deal label=fr/deals/summer']);
+    expect(await at({ path: '/travel/rome', country: 'us' })).toEqual(['region=americas kind=rome in travel label=us/travel/rome']);
+    expect(await at({ path: '/travel/rome/x', country: 'jp' })).toEqual(['region=other kind=page label=jp/travel/rome/x']);
+  });
+
+  it('comparison operators, an OR group, negation and exceptions', async () => {
+    const { fire } = makeEngine(container);
+    const at = async (p: Record<string, unknown>) => logs((await fire({ type: 'direct-call', id: 'check' }, page(p))).effects);
+    expect(await at({ path: '/deals/x', country: 'de', price: 99 })).toEqual(['fired']);
+    expect(await at({ path: '/travel', country: 'us', price: '9.5' })).toEqual(['fired', 'not a deal']);
+    expect(await at({ path: '/travel', country: 'us', price: 99 })).toEqual(['not a deal']);
+    expect(await at({ path: '/admin/x', country: 'fr', price: 1, test: true })).toEqual([]);
+  });
+
+  it('a regex table refuses a pattern that is not a regular expression, naming it', () => {
+    expect(() => regexTable('path', [['(', 'x']])).toThrow(/^regexTable\("path"\): "\(" is not a regular expression/);
+    expect(lookupTable('country', {}).type).toBe('custom');
+  });
+
+  it("the consent cookie's values that grant tracking are a setting (default: exactly true)", () => {
+    const cookies = (v: string): CookieJar => ({ get: () => v, all: () => ({}), set: () => {}, remove: () => {} });
+    const settings = { ...DEFAULT_SETTINGS, trackingConsentCookie: 'ok' };
+    expect(trackingConsented({ settings, cookies: cookies('true') })).toBe(true);
+    expect(trackingConsented({ settings, cookies: cookies('yes') })).toBe(false);
+    expect(trackingConsented({ settings: { ...settings, trackingConsentValues: ['true', 'yes'] }, cookies: cookies('yes') })).toBe(true);
+    expect(consentHint('ok', ['true', 'yes'])).toMatch(/^Analytics tracking waits for the consent cookie ok=true or ok=yes /);
+  });
+});
+
+describe('quiet in production', () => {
+  const loud = defineContainer({
+    name: 'loud',
+    dataElements: {},
+    rules: (k) => [{ name: 'Say', events: [{ type: 'direct-call', id: 'say' }], actions: [k.run('say', (ctx) => (ctx.log('warn', 'a warning'), ctx.log('error', 'an error')))] }],
+  });
+  const say = { type: 'direct-call', id: 'say' } as const;
+
+  it('without debug, a container prints nothing; with alwaysLog (the storefront) or debug, it does', async () => {
+    expect(logs((await makeEngine(loud, { alwaysLog: false }).fire(say)).effects)).toEqual([]);
+    expect(logs((await makeEngine(loud, { alwaysLog: true }).fire(say)).effects)).toEqual(['a warning', 'an error']);
+    expect(logs((await makeEngine(loud, { alwaysLog: false, debug: true }).fire(say)).effects)).toContain('an error');
+  });
+
+  it('the page turns debug on and off (setDebug)', async () => {
+    const { engine, fire } = makeEngine(loud, { alwaysLog: false });
+    await engine.dispatch({ type: 'debug', on: true });
+    expect(logs((await fire(say)).effects)).toContain('a warning');
+    await engine.dispatch({ type: 'debug', on: false });
+    expect(logs((await fire(say)).effects)).toEqual([]);
+  });
+
+  it("an offtagConfig problem prints without debug: the site's own configuration", async () => {
+    const { fire } = makeEngine(loud, { alwaysLog: false, currency: 7 });
+    expect(logs((await fire(say)).effects)).toEqual(['offtagConfig.currency must be a string; got number. Using "USD".']);
+  });
+});
