@@ -134,6 +134,18 @@ export interface Satellite {
   buildInfo: { buildDate: string; turbineBuildDate: string; turbineVersion: string; minified: boolean };
   environment: { id: string; stage: string };
   setDebug(on: boolean): void;
+  // A container imported from a Launch library has turbine's `_satellite` (docs/import.md, "`_satellite`"): these too.
+  /** Fires the Page Bottom rules (once, while the page is parsed). */
+  pageBottom?(): void;
+  /** The Experience Cloud ID Service's instance (offtag-visitor.js's `Visitor` facade), else null. */
+  getVisitorId?(): unknown;
+  /** Deprecated: logs at a level (3 info, 4 warn, 5 error, else log). */
+  notify?(message: unknown, level?: number): void;
+  setCookie?(name: string, value: unknown, days?: number): void;
+  readCookie?(name: string): string | undefined;
+  removeCookie?(name: string): void;
+  property?: { name?: string; id?: string };
+  company?: { orgId?: string };
 }
 
 /** The bridge's own main-thread time, in milliseconds. */

@@ -5,10 +5,11 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium.ts';
 export default defineConfig({
   // What tools/build.mjs writes into the bridge from the container; the tests that import the bridge's modules get these.
   define: {
-    // The page side (src/page-side): tests run it themselves, with its module host; the bridge's modules see no page code.
+    // The page side (src/page-side): tests run it themselves, with its module host, its steps and the Launch `_satellite`; the bridge's modules see no page code.
     __OFFTAG_PAGE__: '0',
     __OFFTAG_PAGE_HOST__: '1',
     __OFFTAG_PAGE_STEPS__: '1',
+    __OFFTAG_LAUNCH__: '1',
     __OFFTAG_BUILD_INFO__: JSON.stringify({ buildDate: '2025-08-19T00:00:00Z', turbineBuildDate: '2025-08-19T00:00:00Z', turbineVersion: 'offtag', minified: true, environment: 'production', containerName: 'test', containerVersion: '' }),
   },
   worker: { format: 'es' },

@@ -49,7 +49,7 @@ await page.evaluate(() => localStorage.setItem('basket', '3'));
 const bundled = await build({
   configFile: false,
   logLevel: 'error',
-  define: { __OFFTAG_PAGE_HOST__: '0', __OFFTAG_PAGE_STEPS__: '0' },
+  define: { __OFFTAG_PAGE_HOST__: '0', __OFFTAG_PAGE_STEPS__: '0', __OFFTAG_LAUNCH__: '0' },
   build: { write: false, minify: true, target: 'es2020', lib: { entry: 'src/page-side/index.ts', formats: ['iife'], name: 'benchPageSide', fileName: () => 'page-side.js' } },
 });
 await page.addScriptTag({ content: (bundled as Array<{ output: Array<{ code?: string }> }>)[0]!.output[0]!.code! });

@@ -74,7 +74,12 @@ export interface PageInfo {
   cookiesEnabled: boolean;
 }
 
-export type LifecycleEvent = 'library-loaded' | 'dom-ready' | 'window-loaded';
+/**
+ * The page's lifecycle, in Launch's order. `page-bottom` is `_satellite.pageBottom()` (an imported
+ * container's `_satellite` sends it); the engine fires it just before `dom-ready` when the page
+ * never called it, as Launch's Core extension does at DOMContentLoaded.
+ */
+export type LifecycleEvent = 'library-loaded' | 'page-bottom' | 'dom-ready' | 'window-loaded';
 
 /** A link click seen by the bridge's delegated listener. */
 export interface LinkClick {
@@ -104,7 +109,13 @@ export interface LinkClick {
 }
 
 export type EngineEvent =
-  | { type: LifecycleEvent }
+  | { type: Exclude<LifecycleEvent, 'library-loaded'> }
+  /**
+   * `setup`: the direct calls the page's events pulled while the library set them up (an imported
+   * Launch container's Custom Code events and other extensions' events, src/page-side): their rules
+   * run among the Library Loaded rules by rule order, as turbine runs the triggers of its start.
+   */
+  | { type: 'library-loaded'; setup?: Array<{ id: string; detail?: unknown }> }
   | { type: 'direct-call'; id: string; detail?: unknown }
   | { type: 'click'; link: LinkClick }
   /** `_satellite.getVarAsync(name)`: evaluate one data element now. */
@@ -119,7 +130,18 @@ export type EngineEvent =
   | { type: 'data-element-change'; name: string; value: unknown; previous: unknown };
 
 /** The page triggers the bridge observes for the worker, in a lazily loaded chunk (offtag-triggers.js). */
-export type TriggerType = 'click' | 'custom-event' | 'form-submit' | 'element-visible' | 'scroll-depth' | 'timer';
+export type TriggerType =
+  | 'click'
+  | 'custom-event'
+  | 'form-submit'
+  | 'element-visible'
+  | 'scroll-depth'
+  | 'timer'
+  | 'history-change'
+  | 'element-exists'
+  | 'hover'
+  | 'media-time-played'
+  | 'data-layer-push';
 
 /** What the bridge tells about an element a trigger matched (`%this.…%`) or an event's target (`%target.…%`). */
 export interface ElementInfo {
@@ -146,8 +168,21 @@ export interface TriggerEvent {
   element?: ElementInfo;
   /** The DOM event's own target, when an element (a click's innermost element). */
   target?: ElementInfo;
-  /** A custom event's `detail`, when structured clone can copy it (else what it can: snapshot.ts `cloneable`). */
+  /**
+   * A custom event's `detail`, when structured clone can copy it (else what it can: snapshot.ts
+   * `cloneable`); the object a data layer push pushed; what a custom code event's block passed to
+   * `trigger`.
+   */
   detail?: unknown;
+  /** A data layer push: the data layer's state after it (the pushes so far merged; docs/triggers.md). */
+  state?: unknown;
+  /** History change: the page's URL after the change. */
+  url?: string;
+  /** Hover: the milliseconds the pointer stayed on the element. */
+  delay?: number;
+  /** Media time played: the threshold crossed (`amount` seconds, or percent of the media's length). */
+  amount?: number;
+  unit?: 'second' | 'percent';
   /** Scroll depth: the threshold crossed, in percent. */
   percent?: number;
   /** Timer: how many times it has fired, from 1; and the page-visible milliseconds counted. */
@@ -195,7 +230,46 @@ export type TriggerListener =
   | { key: string; type: 'element-visible'; selector: string; everyEntry?: boolean; properties?: ElementProperty[]; delay?: number }
   | { key: string; type: 'scroll-depth'; percent: number }
   /** `limit`: how many times it fires; 0: no limit. */
-  | { key: string; type: 'timer'; ms: number; limit: number };
+  | { key: string; type: 'timer'; ms: number; limit: number }
+  /** The page's URL changed without a load: `pushState`, `replaceState`, `popstate`, `hashchange`. */
+  | { key: string; type: 'history-change' }
+  /** An element matching `selector` (and `properties`) is in the document: once. */
+  | { key: string; type: 'element-exists'; selector: string; properties?: ElementProperty[] }
+  /** The pointer entered an element matching `selector` and stayed `delay` ms (0: at once). */
+  | {
+      key: string;
+      type: 'hover';
+      selector: string;
+      delay?: number;
+      bubbleFireIfParent?: boolean;
+      bubbleFireIfChildFired?: boolean;
+      bubbleStop?: boolean;
+      properties?: ElementProperty[];
+    }
+  /** An HTML5 media element (matching `selector`) has played `amount` seconds, or percent of its length. */
+  | {
+      key: string;
+      type: 'media-time-played';
+      amount: number;
+      unit: 'second' | 'percent';
+      selector?: string;
+      bubbleFireIfParent?: boolean;
+      bubbleFireIfChildFired?: boolean;
+      bubbleStop?: boolean;
+      properties?: ElementProperty[];
+    }
+  /**
+   * An object pushed into the array `window[global]` (created when absent) whose `event` is `event`
+   * (absent: any object with an `event`). `flavor`: how the data layer's state is kept (docs/triggers.md).
+   */
+  | { key: string; type: 'data-layer-push'; global: string; event?: string; flavor: DataLayerFlavor };
+
+/**
+ * Whose data layer a push event follows: Adobe Client Data Layer (`adobeDataLayer`), Google Tag
+ * Manager (`dataLayer`), or Search Discovery's Data Layer Manager (`SDI-DLM:` events; its state is
+ * the event objects pushed so far, shallowly merged).
+ */
+export type DataLayerFlavor = 'acdl' | 'gtm' | 'dlm';
 
 export interface NetResponse {
   status: number;
@@ -303,6 +377,12 @@ export type Effect =
   /** The worker shell's, sent once when the container's rules use page triggers: the bridge loads offtag-triggers.js and installs them. */
   | { type: 'listen'; triggers: TriggerListener[] }
   /**
+   * The worker shell's, sent once, at the page's `SENDER_AFTER_BEACONS`th beacon: offtag-effects.js
+   * starts the origin's SharedWorker sender and posts its port back on the events port, as a
+   * message `{ type: 'sender' }` (docs/delivery.md, "The sender").
+   */
+  | { type: 'sender' }
+  /**
    * The worker shell's (shell/preview.ts): this browser previews `env`; offtag-effects.js loads that
    * environment's offtag.js in place of this one (`own`) and answers with a `preview` input.
    */
@@ -392,6 +472,8 @@ export interface InitMessage {
    * of its start-up carry no viewport, `document.cookie` or session keys (reading them then forces
    * a layout on phones, and the first storage and cookie access waits on the browser process); the
    * worker shell fills them in from this one, with its problems (docs/runtime.md, "Start-up").
+   * Its `seq` is the last event the page posted before this message: the worker holds what it
+   * has for the page until those are handled, and says them together (one batch, one acknowledgement).
    */
   now?: Snapshot;
   /** Paths of `offtagConfig` that could not be sent (functions, DOM nodes…); absent when none. */

@@ -142,9 +142,10 @@ function ruleReferences(container: AnyContainer, known: (name: string) => boolea
 type KeysOf<T> = T extends unknown ? keyof T : never;
 const EVENT_FIELDS: { [T in RuleEventSpec['type']]: { [K in Exclude<KeysOf<Extract<RuleEventSpec, { type: T }>>, 'type'>]-?: true } } = {
   'library-loaded': {},
+  'page-bottom': {},
   'dom-ready': {},
   'window-loaded': {},
-  'direct-call': { id: true },
+  'direct-call': { id: true, code: true },
   click: { selector: true, properties: true, bubbleFireIfParent: true, bubbleFireIfChildFired: true, bubbleStop: true },
   'custom-event': { name: true, target: true, selector: true, properties: true, bubbleFireIfParent: true, bubbleFireIfChildFired: true, bubbleStop: true },
   'form-submit': { selector: true, properties: true, bubbleFireIfParent: true, bubbleFireIfChildFired: true, bubbleStop: true },
@@ -152,6 +153,11 @@ const EVENT_FIELDS: { [T in RuleEventSpec['type']]: { [K in Exclude<KeysOf<Extra
   'scroll-depth': { percent: true },
   timer: { ms: true, limit: true },
   'data-element-change': { name: true },
+  'history-change': {},
+  'element-exists': { selector: true, properties: true },
+  hover: { selector: true, delay: true, properties: true, bubbleFireIfParent: true, bubbleFireIfChildFired: true, bubbleStop: true },
+  'media-time-played': { amount: true, unit: true, selector: true, properties: true, bubbleFireIfParent: true, bubbleFireIfChildFired: true, bubbleStop: true },
+  'data-layer-push': { global: true, event: true, flavor: true },
 };
 /** The event types a rule may listen to, in the order the docs give them. */
 export const EVENT_TYPES = Object.keys(EVENT_FIELDS) as Array<RuleEventSpec['type']>;
@@ -256,6 +262,9 @@ function distance(a: string, b: string): number {
 function elementReferences(container: AnyContainer): Problem[] {
   const out = new Map<string, Problem>();
   const say = (name: string, what: string) => out.set(`${name}\n${what}`, { at: { kind: 'element', name }, item: `data element "${name}"`, what });
+  // An imported Launch container's custom code may getVar a name no data element has: turbine then
+  // answers what the page set with `_satellite.setVar` (or undefined), so it is no mistake there.
+  const imported = 'launch' in container;
   const settings = defaultsFor(container);
   for (const name of Object.keys(container.dataElements)) {
     const messages: string[] = [];
@@ -276,7 +285,7 @@ function elementReferences(container: AnyContainer): Problem[] {
     }
     for (const m of messages) {
       const missing = /^Data element "(.+)" is not defined in the container\.$/.exec(m);
-      if (missing) say(name, `reads "${missing[1]}", which is no data element`);
+      if (missing && !imported) say(name, `reads "${missing[1]}", which is no data element`);
       const cycle = /^Data element circular reference detected: (.+)$/.exec(m);
       if (cycle) say(name, `circular reference: ${shortestCycle(cycle[1].split(' -> '))}`);
     }

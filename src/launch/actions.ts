@@ -28,3 +28,20 @@ export interface LaunchRuleDef {
 export function rule(def: LaunchRuleDef): LaunchRule {
   return { name: def.name, events: def.events, ...(def.order !== undefined && def.order !== 50 ? { order: def.order } : {}), conditions: def.conditions ?? [], actions: def.actions };
 }
+
+/** What an imported container's `_satellite` tells of its Launch library (`buildInfo`, `property`, `company`). */
+export interface ImportedFacts {
+  buildInfo: Record<string, unknown>;
+  property: { name?: string; id?: string };
+  company: { orgId?: string };
+}
+
+/**
+ * The container of an imported Launch library: its `_satellite` is turbine's (offtag build writes
+ * these facts into offtag.js) and gets every data element's latest value with each event. (Its
+ * rules' and data elements' messages print only in debug mode, as every container's unless it
+ * says `alwaysLog`, as turbine's logger prints them.)
+ */
+export function imported<C extends object>(container: C, launch: ImportedFacts): C & { launch: ImportedFacts; getVarValues: 'every-event' } {
+  return { ...container, launch, getVarValues: 'every-event' };
+}

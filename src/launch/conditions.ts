@@ -139,3 +139,46 @@ function pageRead(name: string, page: PageRead, o: ConditionOptions): LaunchCond
     ...(o.timeout !== undefined ? { timeout: o.timeout } : {}),
   };
 }
+
+/**
+ * What Core's Browser, Operating System and Device Type conditions detect in the user agent: the
+ * first name whose pattern matches, in this order, else "Unknown".
+ */
+const CLIENT = {
+  browser: [
+    ['Edge', /Edge/],
+    ['Mobile Safari', /Mobile(\/[0-9A-z]+)? Safari/],
+    ['Chrome', /Chrome/],
+    ['Firefox', /Firefox/],
+    ['IE', /MSIE|Trident/],
+    ['Safari', /Safari/],
+  ],
+  operatingSystem: [
+    ['iOS', /iPhone|iPad|iPod/],
+    ['Android', /Android [0-9.]+;/],
+    ['Linux', / Linux /],
+    ['Unix', /FreeBSD|OpenBSD|CrOS/],
+    ['Windows', /[( ]Windows /],
+    ['MacOS', /Macintosh;/],
+  ],
+  deviceType: [
+    ['iPhone', /iPhone/],
+    ['iPad', /iPad/],
+    ['iPod', /iPod/],
+    ['Nokia', /SymbOS|Maemo/],
+    ['Windows Phone', /IEMobile/],
+    ['Blackberry', /BlackBerry/],
+    ['Android', /Android [0-9.]+;/],
+    ['Desktop', /.*/],
+  ],
+} satisfies Record<string, Array<[string, RegExp]>>;
+
+export type ClientFact = keyof typeof CLIENT;
+export const clientInfo = (userAgent: string, fact: ClientFact): string => CLIENT[fact].find(([, re]) => re.test(userAgent))?.[0] ?? 'Unknown';
+
+const CLIENT_CONDITION: Record<ClientFact, string> = { browser: 'Browser', operatingSystem: 'Operating System', deviceType: 'Device Type' };
+
+/** Core's Browser, Operating System and Device Type conditions: the page's user agent is one of `names`. */
+export function clientIs(fact: ClientFact, names: string[], o?: ConditionOptions) {
+  return condition(CLIENT_CONDITION[fact], (ctx) => names.includes(clientInfo(ctx.page.userAgent, fact)), o);
+}

@@ -33,7 +33,8 @@ export interface LaunchEvent {
 
 
 export function satelliteShim(ctx: { get(n: Name): unknown; cookies: CookieJar; settings: Settings; log: DCtx['log'] }): SatelliteShim {
-  const text = (args: unknown[]) => args.map((a) => (typeof a === 'string' ? a : safeJson(a))).join(' ');
+  // As turbine prints custom code's logger: its rocket and prefix first.
+  const text = (args: unknown[]) => ['\uD83D\uDE80 [Custom Script]', ...args].map((a) => (typeof a === 'string' ? a : safeJson(a))).join(' ');
   return {
     getVar: (name) => ctx.get(name),
     cookie: {

@@ -10,6 +10,8 @@ import { storedKey, type SessionStore } from '../worker-engine/core/types.ts';
 import { pageValue, type PageRead } from '../worker-engine/core/page-reads.ts';
 import type { Settings } from '../worker-engine/core/settings.ts';
 import { run, type Factory } from './custom-code.ts';
+import { compare, type Operator } from './conditions.ts';
+import { turbineEvent } from '../page-side/event.ts';
 import { asString, type DCtx, type LaunchDataElement, type Name } from './types.ts';
 
 export interface Finish {
@@ -23,6 +25,10 @@ export interface Finish {
 export const storageKey = storedKey;
 
 const pageviewCaches = new WeakMap<SessionStore, Map<string, unknown>>();
+/** A registered symbol: the build reads it from the container it loads in a module graph of its own. */
+const FINISH = Symbol.for('offtag.launch.finish');
+/** How turbine finishes an imported data element (the build writes it into offtag.js for the page's getVar: tools/build/launch.ts). */
+export const finishOf = (de: object): Finish | undefined => (de as { [FINISH]?: Finish })[FINISH];
 const nameOf = new WeakMap<LaunchDataElement, string>();
 
 /**
@@ -35,7 +41,10 @@ export function finished(read: (ctx: DCtx, name: string) => unknown, finish: Fin
     ...(reads ? { reads } : {}),
     ...(finish.cleanText ? { cleanText: true } : {}),
     ...(finish.forceLowerCase ? { forceLowerCase: true } : {}),
-    ...(sideEffects || finish.storageDuration ? { sideEffects: true } : {}),
+    // Storage duration is not a side effect here: turbine keeps (or answers) the value whenever
+    // anything reads the element, getVar included, and the engine reads every element with each
+    // event for getVar (core/events.ts); a value stored with an event is one turbine would store.
+    ...(sideEffects ? { sideEffects: true } : {}),
     ...(page ? { page } : {}),
     fn: (ctx) => {
       const name = nameOf.get(de) ?? '';
@@ -58,6 +67,7 @@ export function finished(read: (ctx: DCtx, name: string) => unknown, finish: Fin
       return value;
     },
   };
+  Object.defineProperty(de, FINISH, { value: finish });
   return de;
 }
 
@@ -165,6 +175,29 @@ export function tokenValue(ctx: DCtx, text: string): unknown {
 }
 
 /**
+ * Core Conditional Value: Core's Value Comparison of `left` and `right` (their `%tokens%` replaced,
+ * a whole token keeping its value's type), then `conditionalValue` when it holds, else
+ * `fallbackValue` (each with its tokens replaced too).
+ */
+export function conditionalValue(left: unknown, operator: Operator, right: unknown, caseInsensitive: boolean, values: { conditionalValue?: unknown; fallbackValue?: unknown }, finish: Finish = {}): LaunchDataElement {
+  const token = (ctx: DCtx, v: unknown) => (typeof v === 'string' ? tokenValue(ctx, v) : v);
+  return finished((ctx) => token(ctx, compare(operator, token(ctx, left), token(ctx, right), caseInsensitive) ? values.conditionalValue : values.fallbackValue), finish, []);
+}
+
+/**
+ * Core Runtime Environment, for the attributes an event or the container knows: the event's type,
+ * detail and direct-call identifier (turbine's event), the environment's stage; the library's build
+ * date, property name and id are constants the import writes with `constant`.
+ */
+export function runtimeEnvironment(attribute: 'environmentStage' | 'eventType' | 'eventDetail' | 'DCRIdentifier', finish: Finish = {}): LaunchDataElement {
+  return finished((ctx) => {
+    if (attribute === 'environmentStage') return ctx.settings.environment;
+    const e = turbineEvent(ctx.event);
+    return attribute === 'eventType' ? e.$type : attribute === 'eventDetail' ? e.detail : e.identifier;
+  }, finish, []);
+}
+
+/**
  * Core Random Number: an integer from `min` to `max` inclusive, drawn from the engine's random
  * source (`env.random`, so a replay can fix it). One value per event: the engine reads a data
  * element once per event, where turbine draws again on each read.
@@ -221,6 +254,34 @@ export function customCode(factory: Factory, finish: Finish = {}, sideEffects = 
   return finished((ctx) => run(factory, ctx, ''), finish, readsDataLayer ? undefined : [], sideEffects);
 }
 
+
+const pushStates = new WeakMap<SessionStore, unknown>();
+
+/** Data Layer Manager's Context Aware conversions. */
+export interface ContextAware {
+  convertTrueToOne?: boolean;
+  convertFalseToZero?: boolean;
+  convertUndefinedToZero?: boolean;
+}
+
+/**
+ * Data Layer Manager's Context Aware data element: the value at `path` ('' for all of it) of the
+ * data layer's state — on a data layer push event, the state that push made (`event.state`);
+ * otherwise the state of the latest push event the worker saw (Data Layer Manager reads the array's
+ * current state then; a push no rule listens to is not seen here). Then its conversions.
+ */
+export function dataLayerState(path: string, o: ContextAware = {}, finish: Finish = {}): LaunchDataElement {
+  return finished((ctx) => {
+    const ev = ctx.event;
+    let state: unknown;
+    if (ev.type === 'trigger' && ev.on === 'data-layer-push') pushStates.set(ctx.session, (state = ev.state));
+    else state = pushStates.get(ctx.session);
+    const v = path === '' ? state : readPath(state, path);
+    if (o.convertTrueToOne && v === true) return '1';
+    if ((o.convertFalseToZero && v === false) || (o.convertUndefinedToZero && !v)) return '0';
+    return v;
+  }, finish, []);
+}
 
 /** Names each data element (storage duration keys by name) and returns the table. */
 export function dataElements(table: Record<Name, LaunchDataElement>): Record<Name, LaunchDataElement> {

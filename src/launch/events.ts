@@ -1,16 +1,16 @@
-/** The Core extension's events as the engine's rule event specs. */
-import type { ElementProperty } from '../protocol.ts';
+/** The Core extension's events (and Data Layer Manager's push event) as the engine's rule event specs. */
+import type { DataLayerFlavor, ElementProperty } from '../protocol.ts';
 import type { RuleEventSpec } from '../worker-engine/core/types.ts';
+import { EXTENSION_EVENT } from '../page-side/event.ts';
 
 export const libraryLoaded = (): RuleEventSpec => ({ type: 'library-loaded' });
 export const domReady = (): RuleEventSpec => ({ type: 'dom-ready' });
 export const windowLoaded = (): RuleEventSpec => ({ type: 'window-loaded' });
 /**
- * Core Page Bottom: Launch fires it when the page calls `_satellite.pageBottom()` at the end of its
- * body, or at DOMContentLoaded when the page never does. Offtag's bridge loads with the page, so it
- * is the engine's DOM-ready event; its rules take their place among DOM Ready rules by rule order.
+ * Core Page Bottom: when the page calls `_satellite.pageBottom()` at the end of its body, else just
+ * before DOM Ready (Launch fires it at DOMContentLoaded then): the engine's `page-bottom` event.
  */
-export const pageBottom = (): RuleEventSpec => ({ type: 'dom-ready' });
+export const pageBottom = (): RuleEventSpec => ({ type: 'page-bottom' });
 export const directCall = (identifier: string): RuleEventSpec => ({ type: 'direct-call', id: identifier.trim() });
 
 /** Adobe's bubbling options (the Core extension's `createBubbly`), only those the settings give, and its element property filter. */
@@ -64,3 +64,67 @@ export const entersViewport = (elementSelector: string, frequency?: string, o: {
 export const timeOnPage = (seconds: number): RuleEventSpec => ({ type: 'timer', ms: seconds * 1000 });
 /** Core Data Element Change: the data element's value differs from its previous reading. */
 export const dataElementChange = (name: string): RuleEventSpec => ({ type: 'data-element-change', name });
+/** Core History Change: `pushState`, `replaceState`, `popstate` or `hashchange` changed the URL. */
+export const historyChange = (): RuleEventSpec => ({ type: 'history-change' });
+/** Core Element Exists: an element matching the selector (and property filter) is in the document; once. */
+export const elementExists = (elementSelector: string, o: { elementProperties?: ElementProperty[] } = {}): RuleEventSpec => ({
+  type: 'element-exists',
+  selector: elementSelector,
+  ...props(o),
+});
+/** Core Mouse Hover: the pointer entered a matching element and stayed `delay` milliseconds (0: at once). */
+export const hover = (elementSelector: string, delay = 0, o: LaunchBubbling = {}): RuleEventSpec => ({
+  type: 'hover',
+  selector: elementSelector,
+  ...(delay ? { delay } : {}),
+  ...bubbling(o),
+});
+/** Core Media Time Played: a video or audio element (matching the selector) has played `amount` seconds, or percent. */
+export const mediaTimePlayed = (amount: number, unit: 'second' | 'percent', elementSelector?: string, o: LaunchBubbling = {}): RuleEventSpec => ({
+  type: 'media-time-played',
+  amount,
+  unit,
+  ...(elementSelector ? { selector: elementSelector, ...bubbling(o) } : props(o)),
+});
+/**
+ * The Core events that are one DOM event seen on `document` in the capture phase (Media Ended,
+ * Play, Pause, Volume Changed, Stalled, Loaded Data; Blur, Focus, Change, Key Press, Mouse Down):
+ * the engine's custom event on `document`, with Core's selector, bubbling options and filter.
+ */
+export const domEvent = (name: string, elementSelector?: string, o: LaunchBubbling = {}): RuleEventSpec =>
+  elementSelector
+    ? { type: 'custom-event', name, target: 'document', selector: elementSelector, ...bubbling(o) }
+    : { type: 'custom-event', name, target: 'document', ...props(o) };
+/** Core's DOM events by module, and the DOM event each is. */
+export const DOM_EVENTS: Record<string, string> = {
+  'mediaEnded.js': 'ended',
+  'mediaPlay.js': 'play',
+  'mediaPause.js': 'pause',
+  'mediaVolumeChange.js': 'volumechange',
+  'mediaStalled.js': 'stalled',
+  'mediaLoadedData.js': 'loadeddata',
+  'blur.js': 'blur',
+  'focus.js': 'focus',
+  'change.js': 'change',
+  'keyPress.js': 'keypress',
+  'keyDown.js': 'keydown',
+  'keyUp.js': 'keyup',
+  'mousedown.js': 'mousedown',
+};
+/**
+ * Core Custom Code event: its block (a function's source, `function (trigger) {…}`) runs on the
+ * page when offtag.js starts (src/page-side, as turbine runs it while setting its rules up), with
+ * a `trigger` function; each call sends this direct call, whose rule runs in the worker, and what
+ * the block passes to `trigger` is part of the rule's event. `n`: the event's number in the library.
+ */
+export const customCodeEvent = (block: string, n: number): RuleEventSpec => ({ type: 'direct-call', id: `${EXTENSION_EVENT}core.custom-code:${n}`, code: block });
+/**
+ * A data layer push: an object with `event` pushed into `window[global]` (Data Layer Manager's
+ * Data Layer Push with its `eventType`; Adobe Client Data Layer; Google Tag Manager's `dataLayer`).
+ */
+export const dataLayerPush = (global: string, event?: string, flavor?: DataLayerFlavor): RuleEventSpec => ({
+  type: 'data-layer-push',
+  global,
+  ...(event !== undefined ? { event } : {}),
+  ...(flavor ? { flavor } : {}),
+});

@@ -176,24 +176,17 @@ const init = (wk: Worker, cookieDomain: string): void => {
     config: cfg,
     debug: isDebug(),
     page: pageFacts(cookieDomain),
-    // What the snapshots of start-up left out (cookies, session keys, viewport), read now; no data layer.
-    now: takeSnapshot(0, 0, '', sessionKeys),
+    // What the snapshots of start-up left out (cookies, session keys, viewport), read now; no data
+    // layer. Its seq: the events posted so far, which the worker answers together.
+    now: takeSnapshot(seq, 0, '', sessionKeys),
     pid,
     orphans,
   };
-  // The origin's beacon sender (docs/delivery.md, "The sender"): a SharedWorker beside the
-  // worker file (from another origin: a blob that loads it, one sender per page then), whose
-  // requests cost the page's main thread next to nothing; its port goes third. None (no
-  // SharedWorker, a policy): the worker sends.
-  const ports = [events.port2, apiChannel.port2];
-  try {
-    const url = new URL('offtag-sender.js', workerUrl).href;
-    ports.push(new SharedWorker(same ? url : blob(url)).port);
-  } catch {
-    /* the worker sends */
-  }
+  // The origin's beacon sender (docs/delivery.md, "The sender") is not started here: the worker
+  // asks for it once a page has sent enough beacons for it to pay back, and offtag-effects.js
+  // starts it (rare-effects.ts `sender`).
   // (`go`'s arguments are only there to set the two fields in the clone's callback, in fewer bytes.)
-  const go = (..._: unknown[]) => wk.postMessage(message, ports);
+  const go = (..._: unknown[]) => wk.postMessage(message, [events.port2, apiChannel.port2]);
   try {
     go();
   } catch {
@@ -249,6 +242,8 @@ function start(): void {
   sessionKeys = __OFFTAG_SESSION_KEYS__(brand);
   hooks = {
     base,
+    port,
+    workerUrl,
     send,
     vars: {},
     frameMessage: post,
@@ -257,6 +252,8 @@ function start(): void {
       delete replies[s];
     },
   };
+  // The page side is there before `_satellite` (an imported container's is turbine's: src/page-side/satellite.ts).
+  if (page) hooks.page = page;
   // No Worker: the unsupported message (docs/spec-coverage.md §9), printed by offtag-effects.js.
   if (!w.Worker) return applyRare({ type: 'no-worker' }, hooks);
   if (w.offtag) return;
@@ -274,8 +271,8 @@ function start(): void {
     apiPort: apiChannel.port1,
     base,
   };
-  send({ type: 'library-loaded' });
-  if (page) page.start((hooks.page = page, hooks), post);
+  // The page side sets the library's events up first: what they pulled meanwhile goes with Library Loaded (src/page-side).
+  send(page ? { type: 'library-loaded', setup: page.start(hooks, post) } : { type: 'library-loaded' });
   // Calls queued by the async snippet, in order, after Library Loaded (as a track right after the tag would be).
   // No stub (or one without a queue) throws nothing: a page's first exception costs ~1 ms of
   // start-up (V8 then works out the source positions of the functions on the stack).

@@ -14,6 +14,8 @@ type Ask = (event: EngineEvent) => Promise<{ value?: unknown; error?: string }>;
  * `turbineVersion`, `environment`, `minified`) and the container's name and version.
  */
 declare const __OFFTAG_BUILD_INFO__: Record<string, unknown>;
+/** Non-zero only in an offtag.js built with page code (src/main-bridge/index.ts). */
+declare const __OFFTAG_PAGE__: unknown;
 const DEBUG_KEY = 'com.adobe.reactor.debug';
 
 /** Adobe's debug switch (Adobe's Launch runtime, github.com/adobe/reactor-turbine): debug-level messages print only when it is on. */
@@ -81,6 +83,8 @@ export function installSatellite(send: Send, ask: Ask, hooks: ApplyHooks, stage:
       }
     },
   };
+  // An imported Launch container's `_satellite` is turbine's (src/page-side/satellite.ts), guarded below with the rest.
+  if (__OFFTAG_PAGE__) hooks.page!.launch(satellite, hooks);
   // No call throws into the site's code: a call that fails is said, with what was dropped (the text is in offtag-effects.js).
   for (const o of [satellite, satellite.cookie] as Record<string, unknown>[])
     for (const k in o) {

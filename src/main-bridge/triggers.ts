@@ -6,13 +6,13 @@
  * listener's key. No handler throws into the page: a failure is caught and dropped.
  */
 import { ELEMENT_TEXT_LIMIT } from '../protocol-keys.ts';
-import { type ElementInfo, type ElementProperty, type EngineEvent, type TriggerEvent, type TriggerListener } from '../protocol.ts';
+import { type DataLayerFlavor, type ElementInfo, type ElementProperty, type EngineEvent, type TriggerEvent, type TriggerListener } from '../protocol.ts';
 import { cloneable } from './snapshot.ts';
 
 /** offtag.js's `send`; `element`: the element the trigger matched, for the container's page reads (docs/containers.md, "Page reads"). */
 type Send = (event: EngineEvent, element?: Element) => unknown;
 type Fire = (listener: TriggerListener, extra?: Partial<TriggerEvent>, element?: Element) => void;
-type Bubbling = Extract<TriggerListener, { type: 'click' | 'form-submit' | 'custom-event' }>;
+type Bubbling = Extract<TriggerListener, { type: 'click' | 'form-submit' | 'custom-event' | 'hover' | 'media-time-played' }>;
 type Of<T extends TriggerListener['type']> = Extract<TriggerListener, { type: T }>;
 type Off = () => void;
 
@@ -102,7 +102,7 @@ const regexOf = (p: ElementProperty): RegExp => {
  * unless the event began below a match and `bubbleFireIfParent` is false, or a descendant already
  * fired and `bubbleFireIfChildFired` is false; `bubbleStop` ends the walk after its node.
  */
-export function bubble(ev: Event, listeners: Bubbling[], fire: Fire): void {
+export function bubble(ev: Pick<Event, 'target'>, listeners: Bubbling[], fire: Fire, more: Partial<TriggerEvent> = {}): void {
   const target = ev.target as Node | null;
   let node = target;
   let childFired = false;
@@ -114,7 +114,7 @@ export function bubble(ev: Event, listeners: Bubbling[], fire: Fire): void {
       if (node !== target && (l.bubbleFireIfParent === false || !l.selector)) continue;
       if (l.selector && !matches(node, l.selector)) continue;
       if (!hasProperties(node, l.properties)) continue;
-      const extra: Partial<TriggerEvent> = { element: elementInfo(node), target: elementInfo(target) };
+      const extra: Partial<TriggerEvent> = { element: elementInfo(node), target: elementInfo(target), ...more };
       if (l.type == 'custom-event') extra.detail = travellingDetail((ev as CustomEvent).detail);
       fire(l, extra, node as Element);
       fired = true;
@@ -304,6 +304,212 @@ function listenTimers(listeners: Array<Of<'timer'>>, fire: Fire): Off {
   };
 }
 
+/**
+ * The page's URL changing without a load, as Launch's Core extension sees it: `pushState` and
+ * `replaceState` (called through), `popstate` and `hashchange`, settled for a task (several
+ * changes in one task are one), and only when `location.href` differs from the last one seen.
+ */
+function listenHistory(listeners: Array<Of<'history-change'>>, fire: Fire): Off {
+  if (!listeners.length) return () => {};
+  let last = location.href;
+  let due: ReturnType<typeof setTimeout> | undefined;
+  const changed = () => {
+    clearTimeout(due);
+    due = setTimeout(() => {
+      if (location.href == last) return;
+      last = location.href;
+      for (const l of listeners) fire(l, { url: last });
+    });
+  };
+  const h = history as unknown as Record<string, (...a: unknown[]) => unknown>;
+  const originals: Array<[string, (...a: unknown[]) => unknown]> = [];
+  for (const name of ['pushState', 'replaceState']) {
+    const original = h[name];
+    if (typeof original != 'function') continue;
+    originals.push([name, original]);
+    h[name] = function (this: unknown, ...a: unknown[]) {
+      const r = original.apply(this, a);
+      changed();
+      return r;
+    };
+  }
+  addEventListener('popstate', changed);
+  addEventListener('hashchange', changed);
+  return () => {
+    clearTimeout(due);
+    for (const [name, original] of originals) h[name] = original;
+    removeEventListener('popstate', changed);
+    removeEventListener('hashchange', changed);
+  };
+}
+
+/**
+ * Elements in the document: each listener fires once, for the first element that matches its
+ * selector and properties, found when the chunk loads or when one is added later (a
+ * MutationObserver; Adobe's Core extension looks every 3 seconds instead).
+ */
+function listenExists(listeners: Array<Of<'element-exists'>>, fire: Fire): Off {
+  const left = [...listeners];
+  if (!left.length) return () => {};
+  const scan = () => {
+    for (let i = 0; i < left.length; i++) {
+      const l = left[i];
+      const el = Array.from(document.querySelectorAll(l.selector)).find((e) => hasProperties(e, l.properties));
+      if (!el) continue;
+      left.splice(i--, 1);
+      fire(l, { element: elementInfo(el), target: elementInfo(el) }, el);
+    }
+    if (!left.length) mo.disconnect();
+  };
+  const mo = new MutationObserver(() => {
+    try {
+      scan();
+    } catch {
+      /* never into the page's code */
+    }
+  });
+  mo.observe(document, { childList: true, subtree: true });
+  scan();
+  return () => mo.disconnect();
+}
+
+/**
+ * Hover: the pointer entering an element (one capturing `mouseenter` listener) that a listener's
+ * selector and properties match starts that listener's delay; leaving the element first cancels
+ * it. When the delay is over, Adobe's bubbling walk runs from that element for the listeners of
+ * that delay (Core: a hover bubbles only to rules of the same delay).
+ */
+function listenHover(listeners: Array<Of<'hover'>>, fire: Fire): Off {
+  if (!listeners.length) return () => {};
+  const onEnter = (ev: Event) => {
+    try {
+      const el = ev.target;
+      if (!(el instanceof Element)) return;
+      const delays = new Set(listeners.filter((l) => el.matches(l.selector) && hasProperties(el, l.properties)).map((l) => l.delay ?? 0));
+      for (const delay of delays) {
+        const go = () => bubble({ target: el }, listeners.filter((l) => (l.delay ?? 0) == delay), fire, { delay });
+        if (!delay) go();
+        else {
+          const t = setTimeout(() => {
+            el.removeEventListener('mouseleave', cancel);
+            go();
+          }, delay);
+          const cancel = () => clearTimeout(t);
+          el.addEventListener('mouseleave', cancel, { once: true });
+        }
+      }
+    } catch {
+      /* never into the page's code */
+    }
+  };
+  document.addEventListener('mouseenter', onEnter, { capture: true, passive: true });
+  return () => document.removeEventListener('mouseenter', onEnter, { capture: true });
+}
+
+/**
+ * Media time played: one capturing `timeupdate` listener. For each HTML5 media element, the time
+ * played since the start of its seekable range is compared with what it was at its last update;
+ * each threshold crossed (seconds, or percent of the seekable range) runs the bubbling walk from
+ * the element for the listeners of that threshold, as Core's Media Time Played does.
+ */
+function listenMediaTime(listeners: Array<Of<'media-time-played'>>, fire: Fire): Off {
+  if (!listeners.length) return () => {};
+  const played = new WeakMap<EventTarget, number>();
+  const onTime = (ev: Event) => {
+    try {
+      const m = ev.target as HTMLMediaElement;
+      const range = m.seekable;
+      if (!range || !range.length) return;
+      const start = range.start(0);
+      const now = m.currentTime - start;
+      const before = played.get(m) ?? 0;
+      played.set(m, now);
+      const seen = new Set<string>();
+      for (const l of listeners) {
+        const id = l.amount + l.unit;
+        if (seen.has(id)) continue;
+        seen.add(id);
+        const at = l.unit == 'second' ? l.amount : ((range.end(0) - start) * l.amount) / 100;
+        if (at > before && at <= now)
+          bubble({ target: m }, listeners.filter((o) => o.amount == l.amount && o.unit == l.unit), fire, { amount: l.amount, unit: l.unit });
+      }
+    } catch {
+      /* never into the page's code */
+    }
+  };
+  document.addEventListener('timeupdate', onTime, { capture: true, passive: true });
+  return () => document.removeEventListener('timeupdate', onTime, { capture: true });
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => Object.prototype.toString.call(v) == '[object Object]';
+
+/** Adobe Client Data Layer's and Google Tag Manager's state: objects merged deeply (arrays and other values replaced). */
+function mergeDeep(into: Record<string, unknown>, add: Record<string, unknown>): Record<string, unknown> {
+  for (const k of Object.keys(add)) into[k] = isObject(add[k]) ? mergeDeep(isObject(into[k]) ? (into[k] as Record<string, unknown>) : {}, add[k] as Record<string, unknown>) : add[k];
+  return into;
+}
+
+/** The state after a pushed item (`state` is kept up to date in place), and the `detail` the event carries. */
+function nextState(flavor: DataLayerFlavor, state: Record<string, unknown>, item: Record<string, unknown>): unknown {
+  // What the item itself says about the event is not part of the page's state (ACDL: `eventInfo` neither).
+  const { event: _e, __meta: _m, ...data } = item;
+  if (flavor == 'acdl') delete data.eventInfo;
+  if (flavor == 'dlm') {
+    // Data Layer Manager: only event objects count, merged shallowly; the event carries its state in `__meta`.
+    if (typeof item.event != 'string') return;
+    Object.assign(state, data);
+    return { ...item, __meta: { computedState: { ...state } } };
+  }
+  mergeDeep(state, data);
+  return item;
+}
+
+/**
+ * Data layer pushes (Adobe Client Data Layer, Google Tag Manager, Data Layer Manager): the array
+ * `window[global]` (created when the page has none yet) gets a `push` that calls the one it had —
+ * or the one a library sets later, as ACDL and gtm.js do — and then reads each pushed object. The
+ * items pushed before the chunk loaded are read first, in order, as those libraries read the
+ * queue they find. Each object with an `event` fires the listeners of that event (or of every
+ * event), with the object as `detail` and the state so far as `state`.
+ */
+function listenDataLayers(listeners: Array<Of<'data-layer-push'>>, fire: Fire): Off {
+  const byGlobal = new Map<string, Array<Of<'data-layer-push'>>>();
+  for (const l of listeners) byGlobal.set(l.global, [...(byGlobal.get(l.global) ?? []), l]);
+  const offs: Off[] = [];
+  for (const [global, ls] of byGlobal) {
+    const w = window as unknown as Record<string, unknown>;
+    const layer = (w[global] ??= []) as unknown[];
+    if (!Array.isArray(layer)) {
+      console.warn(`Offtag: window.${global} is not an array; its data layer push events never fire.`);
+      continue;
+    }
+    const state: Record<string, unknown> = {};
+    const read = (item: unknown) => {
+      try {
+        if (!isObject(item)) return;
+        const detail = nextState(ls[0].flavor, state, item);
+        if (detail === undefined || typeof item.event != 'string') return;
+        for (const l of ls) if (l.event === undefined || l.event === item.event) fire(l, { detail: travellingDetail(detail), state: travellingDetail(state) });
+      } catch {
+        /* never into the page's code */
+      }
+    };
+    let inner = layer.push;
+    function push(this: unknown, ...items: unknown[]) {
+      const r = inner.apply(this, items);
+      items.forEach(read);
+      return r;
+    }
+    Object.defineProperty(layer, 'push', { configurable: true, get: () => push, set: (f) => void (inner = f) });
+    layer.slice().forEach(read);
+    offs.push(() => {
+      delete (layer as { push?: unknown }).push;
+      if (inner !== Array.prototype.push) layer.push = inner;
+    });
+  }
+  return () => offs.forEach((f) => f());
+}
+
 /** Installs the listeners the worker listed; returns what removes them (the tests use it). */
 export function installTriggers(listeners: TriggerListener[], send: Send): Off {
   const fire: Fire = (l, extra, element) => {
@@ -320,6 +526,11 @@ export function installTriggers(listeners: TriggerListener[], send: Send): Off {
     listenVisible(of('element-visible'), fire),
     listenScroll(of('scroll-depth'), fire),
     listenTimers(of('timer'), fire),
+    listenHistory(of('history-change'), fire),
+    listenExists(of('element-exists'), fire),
+    listenHover(of('hover'), fire),
+    listenMediaTime(of('media-time-played'), fire),
+    listenDataLayers(of('data-layer-push'), fire),
   ];
   return () => offs.forEach((f) => f());
 }

@@ -17,6 +17,11 @@ const TRIGGER_TYPES: Record<TriggerType, string> = {
   'element-visible': 'enters-viewport',
   'scroll-depth': 'scroll-depth',
   timer: 'time-on-page',
+  'history-change': 'history-change',
+  'element-exists': 'element-exists',
+  hover: 'hover',
+  'media-time-played': 'media-time-played',
+  'data-layer-push': 'data-layer-push',
 };
 
 export function turbineEvent(e: EngineEvent, element?: unknown): Record<string, unknown> {

@@ -6,7 +6,7 @@
  * and the `turbine` object its extension gets. Every module is run when the host starts (turbine
  * runs them all at load), so what an extension sets up at load is set up.
  */
-import type { Code, HostData, PageHooks } from './types.ts';
+import type { Code, HostData } from './types.ts';
 import { reactorModules } from './reactor-modules.ts';
 
 interface Module {
@@ -22,7 +22,7 @@ const w = window as unknown as Record<string, unknown>;
 const ROCKET = '🚀';
 
 /** Turbine's debug switch: its logger writes only while it is on. */
-const debugOn = () => {
+export const debugOn = (): boolean => {
   try {
     return localStorage['com.adobe.reactor.debug'] == 'true';
   } catch {
@@ -59,8 +59,8 @@ export interface Host {
   exports(path: string): unknown;
   /** Runs a data element, condition or action module with `settings` (tokens replaced here when `replace`). */
   call(path: string, settings: unknown, event: Record<string, unknown>, replace?: boolean): unknown;
-  /** Runs every module, then the extensions' events: their triggers send their direct call. */
-  start(hooks: PageHooks): void;
+  /** Runs every module, then the extensions' events: `trigger(key)` is what each one's module gets (it sends the event's direct call). */
+  start(trigger: (key: string) => (synthetic?: unknown) => void): void;
 }
 
 /**
@@ -166,32 +166,21 @@ export function createHost(data: HostData, vars: () => Record<string, unknown>, 
       if (typeof fn != 'function') throw new Error('Module did not export a function.');
       return fn(replace ? replaceTokens(settings ?? {}, event) : settings ?? {}, event);
     },
-    start(hooks) {
+    start(trigger) {
       for (const path in modules)
         try {
           exports(path);
         } catch (e) {
           hostLogger.error('Error initializing module ' + path + '. ' + (e as Error).message + ((e as Error).stack ? '\n' + (e as Error).stack : ''));
         }
-      // Triggers while the events are being set up wait until all are (turbine's guard).
-      let queued: Array<() => void> | undefined = [];
-      for (const { key, module, settings, rule, displayName } of data.events) {
-        const trigger = (synthetic?: unknown) => {
-          const send = () => hooks.send?.({ type: 'direct-call', id: key, detail: plain(synthetic) });
-          if (queued) queued.push(send);
-          else send();
-        };
+      for (const { key, module, settings, rule, displayName } of data.events)
         try {
           const fn = exports(module);
           if (typeof fn != 'function') throw new Error('Module did not export a function.');
-          fn(replaceTokens(settings ?? {}), trigger);
+          fn(replaceTokens(settings ?? {}), trigger(key));
         } catch (e) {
           hostLogger.error('Failed to execute "' + displayName + '" for "' + rule + '" rule. ' + (e as Error).message);
         }
-      }
-      const waiting = queued;
-      queued = undefined;
-      for (const f of waiting) f();
     },
   };
 }

@@ -8,7 +8,8 @@
  */
 import type { EngineEvent, PageValues, SnapshotProblem } from '../protocol.ts';
 import { turbineEvent } from './event.ts';
-import { createHost, type Host } from './host.ts';
+import { createHost, logger, plain, type Host } from './host.ts';
+import { launchSatellite } from './satellite.ts';
 import { createSteps } from './steps.ts';
 import type { PageData, PageHooks, PageSideRuntime, Post, Read, ReadOn } from './types.ts';
 
@@ -16,6 +17,8 @@ import type { PageData, PageHooks, PageSideRuntime, Post, Read, ReadOn } from '.
 declare const __OFFTAG_PAGE_HOST__: 0 | 1;
 /** 1 when the container's rules have steps on the page (imported Launch code): the code that runs them is left out otherwise. */
 declare const __OFFTAG_PAGE_STEPS__: 0 | 1;
+/** 1 for a container imported from a Launch library: its `_satellite` is turbine's (satellite.ts); left out otherwise. */
+declare const __OFFTAG_LAUNCH__: 0 | 1;
 
 /** How many events' elements a step can still be given (a step runs within a few events of its own). */
 const KEPT_ELEMENTS = 50;
@@ -68,7 +71,7 @@ export function pageSide(data: PageData): PageSideRuntime {
   const host: Host | undefined = __OFFTAG_PAGE_HOST__ && data.host ? createHost(data.host, () => hooks?.vars ?? {}, pageValue) : undefined;
   const run = __OFFTAG_PAGE_STEPS__ ? createSteps({ host, element: (seq) => elements.get(seq), hooks: () => hooks, post: () => post }) : () => {};
 
-  return {
+  const side: PageSideRuntime = {
     read(e, problems: SnapshotProblem[], element, seq, only) {
       if (busy) return {};
       busy = true;
@@ -99,11 +102,33 @@ export function pageSide(data: PageData): PageSideRuntime {
         busy = false;
       }
     },
+    launch(s, h) {
+      if (__OFFTAG_LAUNCH__ && data.launch) launchSatellite(s, data.launch, h, (name, problems) => side.read({ type: 'get-var', name }, problems, undefined, 0, name));
+    },
     start(h, p) {
       hooks = h;
       post = p;
-      host?.start(h);
+      // Triggers pulled while the events are being set up go with Library Loaded, whose rules they
+      // join by rule order (turbine queues them until all are set up, then runs them in that order).
+      let queued: Array<{ id: string; detail?: unknown }> | undefined = [];
+      const trigger = (id: string) => (synthetic?: unknown) => {
+        const call = { id, detail: plain(synthetic) };
+        if (queued) queued.push(call);
+        else h.send?.({ type: 'direct-call', ...call });
+      };
+      // Core's Custom Code events: each block runs now, as turbine runs it while setting its rules up (what it sets up is there for the rules' code).
+      for (const [id, rule, block] of data.events ?? [])
+        try {
+          block.call({ source: block }, trigger(id));
+        } catch (x) {
+          logger().error('Failed to execute "Custom Code" for "' + rule + '" rule. ' + (x as Error)?.message);
+        }
+      host?.start(trigger);
+      const setup = queued;
+      queued = undefined;
+      return setup;
     },
     run,
   };
+  return side;
 }

@@ -24,7 +24,7 @@ const VALUE_KEEP = /%(23|24|26|2B|3A|3C|3E|3D|2F|3F|40|5B|5D|5E|60|7B|7D|7C)/g;
 const NAME_KEEP = /%(23|24|26|2B|5E|60|7C)/g;
 const decode = (s: string) => s.replace(/(%[0-9A-Z]{2})+/g, decodeURIComponent);
 
-function cookieApi(defaults: Attributes = {}) {
+export function cookieApi(defaults: Attributes = {}) {
   const api = {
     defaults,
     set(key: string, value: unknown, attributes?: Attributes): string | undefined {

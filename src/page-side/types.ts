@@ -6,6 +6,7 @@
  */
 import type { EngineEvent, EngineInput, LaunchEffect, PageValues, SnapshotProblem } from '../protocol.ts';
 import type { PageSide } from '../worker-engine/core/page-reads.ts';
+import type { LaunchFacts } from './satellite.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- page code, whatever it takes
 export type Code = (this: any, ...args: any[]) => unknown;
@@ -35,6 +36,10 @@ export interface PageData {
   /** Page conditions: their key (`rule#index`), the events they are read for, the read. */
   conditions?: Array<[string, ReadOn, Read]>;
   host?: HostData;
+  /** Core's Custom Code events of an imported library: the direct call each trigger sends, its rule, its block. */
+  events?: Array<[string, string, Code]>;
+  /** An imported Launch container: what its `_satellite` (turbine's) tells and how it finishes the data elements it reads on the page. */
+  launch?: LaunchFacts;
 }
 
 /** What offtag.js hands the page side once it has started: its `send` (a snapshot and an event), its `post` (an input as it is), the worker's latest values (`_satellite.getVar`). */
@@ -50,8 +55,14 @@ export interface PageSideRuntime {
    * `problems`. `only`: that data element's read alone (a synchronous `_satellite.getVar` of it).
    */
   read(event: EngineEvent, problems: SnapshotProblem[], element: Element | undefined, seq: number, only?: string): PageValues;
-  /** Once Library Loaded is sent: the module host evaluates the extensions' modules and sets up their events. */
-  start(hooks: PageHooks, post: Post): void;
+  /** Makes offtag.js's `_satellite` turbine's, for an imported Launch container (before it is guarded and published). */
+  launch(satellite: object, hooks: PageHooks): void;
+  /**
+   * Just before Library Loaded is sent: Core's Custom Code events' blocks run, the module host
+   * evaluates the extensions' modules, and their events are set up. Returns the direct calls their
+   * triggers pulled meanwhile: they go with Library Loaded (its `setup`).
+   */
+  start(hooks: PageHooks, post: Post): Array<{ id: string; detail?: unknown }>;
   /** A `launch` effect: one step of an imported rule. */
   run(effect: LaunchEffect): void;
 }

@@ -101,7 +101,7 @@ describe('the module host', () => {
 
   it('runs every module once at start, with require and turbine as extensions use them', () => {
     const host = createHost(data.host!, () => ({ section: 'shoes' }), () => undefined);
-    host.start({ vars: {} });
+    host.start(() => () => {});
     expect((window as unknown as { __acmeEvaluated: number }).__acmeEvaluated).toBe(1);
     const result = host.call('acme/actions/go.js', { x: 1 }, { $type: 'acme.go' }) as unknown[];
     expect(result).toEqual([
@@ -129,5 +129,37 @@ describe('the module host', () => {
   it('query-string: repeated names as arrays, + and %20 decoded; and back', () => {
     expect(queryString.parse('?a=1&a=2&b=%20c&d')).toEqual({ a: ['1', '2'], b: ' c', d: '' });
     expect(queryString.stringify({ a: ['1', '2'], b: ' c' })).toBe('a=1&a=2&b=%20c');
+  });
+});
+
+describe("Core's Custom Code events", () => {
+  it('each block runs at start with a trigger: what it pulls while the events are set up goes with Library Loaded (start returns it), later calls send their direct call (what it passes is the event); a block that throws is said as turbine says it', () => {
+    const sent: unknown[] = [];
+    const error: unknown[][] = [];
+    const original = console.error;
+    console.error = (...a: unknown[]) => void error.push(a);
+    localStorage.setItem('com.adobe.reactor.debug', 'true');
+    try {
+      const side = pageSide({
+        events: [
+          ['offtag-launch:core.custom-code:1', 'Early', function (trigger: (d?: unknown) => void) {
+            (window as unknown as { __fire: typeof trigger }).__fire = trigger;
+            trigger({ at: 'setup', f: () => 0 });
+          }],
+          ['offtag-launch:core.custom-code:2', 'Broken', () => {
+            throw new Error('no stub');
+          }],
+        ],
+      });
+      const setup = side.start({ vars: {}, send: (e) => (sent.push(e), 1) }, () => {});
+      expect(setup).toEqual([{ id: 'offtag-launch:core.custom-code:1', detail: { at: 'setup' } }]);
+      expect(sent).toEqual([]);
+      (window as unknown as { __fire(d?: unknown): void }).__fire();
+      expect(sent).toEqual([{ type: 'direct-call', id: 'offtag-launch:core.custom-code:1', detail: undefined }]);
+      expect(error).toEqual([['🚀', 'Failed to execute "Custom Code" for "Broken" rule. no stub']]);
+    } finally {
+      console.error = original;
+      localStorage.removeItem('com.adobe.reactor.debug');
+    }
   });
 });

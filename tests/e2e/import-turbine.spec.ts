@@ -31,6 +31,18 @@ const DATA_LAYER = {
 const OUT = 'test-results/import-e2e/every-module';
 const LIBRARY = 'tests/fixtures/launch/every-module.js';
 
+/**
+ * The imported container's page, with turbine's debug switch on: its custom code's
+ * `_satellite.logger.log(ruleName)` prints only then, as turbine's does (docs/import.md, "`_satellite`").
+ */
+async function offtagPage(context: import('@playwright/test').BrowserContext) {
+  const page = await context.newPage();
+  await page.addInitScript(() => localStorage.setItem('com.adobe.reactor.debug', 'true'));
+  return page;
+}
+/** Console lines without the logger's prefix (turbine's, kept by the worker's logger). */
+const ruleLines = (lines: string[]) => lines.map((l) => l.replace(/^\u{1F680} \[Custom Script\] /u, ''));
+
 const turbine = () => readFileSync(createRequire(import.meta.url).resolve('@adobe/reactor-turbine/dist/engine.js'), 'utf8');
 
 const PAGE = `<!doctype html><html><head><title>Gloves</title>
@@ -107,6 +119,8 @@ test('the imported every-module library computes what turbine computes', async (
   expect(fromTurbine.values['messy title']).toBe('Nitrile Gloves Box');
   expect(fromTurbine.values['custom reads the layer']).toBe('84:Product Detail');
   expect(fromTurbine.values.merged).toEqual({ loggedIn: false, tags: ['web', 'b2b', 'web'], profile: { id: 'u-1', tier: 'gold' } });
+  // Conditional Value's two branches (tokens keep their types), Runtime Environment's library facts.
+  expect([fromTurbine.values['is product'], fromTurbine.values['is checkout'], fromTurbine.values['build date'], fromTurbine.values['property name']]).toEqual([42, 'forty-two', '2026-01-15T10:00:00Z', 'Every module']);
 });
 
 /** Nested cards around a button; `#ready` is in view, so "ready seen" completes once the page's observers run. */
@@ -161,11 +175,9 @@ test('page events: clicking, custom events and a data element change complete th
   const fromTurbine = (await page.evaluate(() => (window as unknown as PageWindow).__completed)).slice(turbineBefore);
 
   // ---- the imported container, built: offtag.js and its worker; each rule's action logs its name ----
-  const offtag = await context.newPage();
-  // The rules' logger lines print with debug on, as turbine's (docs/containers.md, "Console messages").
-  await offtag.addInitScript(() => localStorage.setItem('com.adobe.reactor.debug', 'true'));
+  const offtag = await offtagPage(context);
   const lines = consoleOf(offtag);
-  const completed = () => lines.filter((l) => ruleNames.has(l));
+  const completed = () => ruleLines(lines).filter((l) => ruleNames.has(l));
   await context.route(`${SERVERS.page}/import-every-module.html`, (route) =>
     route.fulfill({
       contentType: 'text/html',
@@ -301,9 +313,7 @@ test('page reads: local storage, page globals, DOM attributes, the title and cus
   }, names);
 
   // ---- the imported container, built: offtag.js reads the page with each event ----
-  const offtag = await context.newPage();
-  // The rules' logger lines print with debug on, as turbine's (docs/containers.md, "Console messages").
-  await offtag.addInitScript(() => localStorage.setItem('com.adobe.reactor.debug', 'true'));
+  const offtag = await offtagPage(context);
   const lines = consoleOf(offtag);
   await context.route(`${SERVERS.page}/import-page-reads.html`, (route) =>
     route.fulfill({
@@ -315,9 +325,9 @@ test('page reads: local storage, page globals, DOM attributes, the title and cus
   await offtag.goto(`${SERVERS.page}/import-page-reads.html`, { waitUntil: 'load' });
   await offtag.waitForFunction(() => !!(window as unknown as { offtag?: unknown }).offtag);
   await offtag.evaluate(() => (window as unknown as PageWindow)._satellite.track('check'));
-  await expect.poll(() => lines.includes('last')).toBe(true);
+  await expect.poll(() => ruleLines(lines).includes('last')).toBe(true);
   await offtag.click('#buy-now');
-  await expect.poll(() => lines.includes('buy now clicked')).toBe(true);
+  await expect.poll(() => ruleLines(lines).includes('buy now clicked')).toBe(true);
   const values = await offtag.evaluate(async (ns) => {
     const s = (window as unknown as { _satellite: { getVarAsync(n: string): Promise<unknown> } })._satellite;
     const out: Record<string, unknown> = {};
@@ -325,7 +335,7 @@ test('page reads: local storage, page globals, DOM attributes, the title and cus
     return out;
   }, names);
 
-  expect(lines.filter((l) => ruleNames.has(l))).toEqual(fromTurbine.completed);
+  expect(ruleLines(lines).filter((l) => ruleNames.has(l))).toEqual(fromTurbine.completed);
   expect(values).toEqual(fromTurbine.values);
   // Not empty: page conditions passed and failed, values of each kind were read.
   expect(fromTurbine.completed).toEqual(['in stock', 'title mentions gloves', 'basket has items', 'currency is EUR', 'cart sku matches', 'not sold out', 'last', 'buy now clicked']);

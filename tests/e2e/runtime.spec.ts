@@ -75,7 +75,8 @@ test('lifecycle events fire once each, in order, also when the script arrives af
         return (await w.api.monitor()).filter((m: any) => m.name === 'event').map((m: any) => m.data.type);
       }),
     )
-    .toEqual(['library-loaded', 'dom-ready', 'window-loaded']);
+    // Page Bottom is the engine's, just before DOM Ready when the page never called `_satellite.pageBottom()`.
+    .toEqual(['library-loaded', 'page-bottom', 'dom-ready', 'window-loaded']);
 });
 
 test('calls made before the worker is ready are queued in order, never dropped', async ({ page, request }) => {

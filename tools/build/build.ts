@@ -21,7 +21,7 @@ import { gzipSize } from './gzip-size.ts';
 import type { Container } from '../../src/worker-engine/core/types.ts';
 import { defaultsFor, type Environment } from '../../src/worker-engine/core/settings.ts';
 import { containerProblems, type Problem } from '../../src/container/validate.ts';
-import { PAGE_PARAMETER, pageReadProblems, pageReadsIn, pageText, wrapBridge } from './page-reads.ts';
+import { codeEventsIn, PAGE_PARAMETER, pageReadProblems, pageReadsIn, pageText, wrapBridge } from './page-reads.ts';
 import { createLocator, shownAt, type Locator } from './locate.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -165,11 +165,16 @@ export function sessionKeysOf(keys: readonly string[]): string {
   return `(b)=>[${keys.map((k) => k.split('{brand}').map((part) => JSON.stringify(part)).join('+b+')).join(',')}]`;
 }
 
-/** The page side's defines: `__OFFTAG_PAGE__` (0, or the wrapper's parameter); `__OFFTAG_PAGE_HOST__`, `__OFFTAG_PAGE_STEPS__` (1 with a module host, with page steps). */
-const pageDefines = (page: { data?: string; host: boolean; steps?: boolean }) => ({
+/**
+ * The page side's defines: `__OFFTAG_PAGE__` (0, or the wrapper's parameter); `__OFFTAG_PAGE_HOST__`,
+ * `__OFFTAG_PAGE_STEPS__`, `__OFFTAG_LAUNCH__` (1 with a module host, with page steps, for a
+ * container imported from Launch: its `_satellite` is turbine's).
+ */
+const pageDefines = (page: { data?: string; host: boolean; steps?: boolean; launch?: boolean }) => ({
   __OFFTAG_PAGE__: page.data ? PAGE_PARAMETER : '0',
   __OFFTAG_PAGE_HOST__: page.host ? '1' : '0',
   __OFFTAG_PAGE_STEPS__: page.steps ? '1' : '0',
+  __OFFTAG_LAUNCH__: page.launch ? '1' : '0',
 });
 
 export function buildConstants(container: Container<any, any, any>, env: Environment, buildDate: string) {
@@ -395,7 +400,7 @@ async function bundleWorker(file: string, env: Environment, define: ReturnType<t
 /** The container's problems, each `file:line:column: item: what` (the file alone where no literal writes the item). */
 export async function locatedProblems(container: Container<string, object, unknown>, files: string[], shown: string): Promise<string[]> {
   const problems: Problem[] = containerProblems(container);
-  const pageReads = pageReadProblems(pageReadsIn(container), shown, container.page);
+  const pageReads = pageReadProblems(pageReadsIn(container), shown, container.page, codeEventsIn(container));
   if (!problems.length && !pageReads.length) return [];
   const locator: Locator = await createLocator(files.length ? files : [resolve(shown)]);
   const lines = problems.map((p) => `${shownAt(locator.locate(p.at), shown)}: ${p.item}: ${p.what}`);

@@ -15,6 +15,7 @@ import * as acorn from 'acorn';
 import type { PageRead, PageSide } from '../../src/worker-engine/core/page-reads.ts';
 import { conditionKey } from '../../src/worker-engine/core/page-reads.ts';
 import type { Container, RuleEventSpec } from '../../src/worker-engine/core/types.ts';
+import { launchFacts } from './launch.ts';
 
 const q = (v: unknown) => JSON.stringify(v);
 
@@ -151,6 +152,8 @@ function readOn(events: RuleEventSpec[]): string {
     if (spec.type === 'data-element-change') return '1'; // the worker's own event, found on any event's snapshot
     if (spec.type === 'direct-call') on.set(q(['direct-call', spec.id]), '');
     else if (spec.type === 'click' && !('selector' in spec)) on.set(q(['click']), '');
+    // Page Bottom runs on its own event, or on DOM Ready's (or Window Loaded's) when the page never called it (core/events.ts).
+    else if (spec.type === 'page-bottom') ['page-bottom', 'dom-ready', 'window-loaded'].forEach((t) => on.set(q([t]), ''));
     else if (['library-loaded', 'dom-ready', 'window-loaded'].includes(spec.type)) on.set(q([spec.type]), '');
     else on.set(q(['trigger']), '');
   }
@@ -159,7 +162,7 @@ function readOn(events: RuleEventSpec[]): string {
 
 /** Problems of the container's page code (code that cannot be written into offtag.js, or does not compile), one line each. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any container
-export function pageReadProblems(list: PageReadList, file: string, page?: PageSide): string[] {
+export function pageReadProblems(list: PageReadList, file: string, page?: PageSide, events: Array<{ rule: string; code: string }> = []): string[] {
   const out: string[] = [];
   const check = (read: PageRead, what: string) => {
     if (read.from === 'code') {
@@ -172,6 +175,10 @@ export function pageReadProblems(list: PageReadList, file: string, page?: PageSi
   };
   for (const { key, read } of list.elements) check(read, `data element "${key}"`);
   for (const { key, read, rule } of list.conditions) check(read, `rule "${rule}", page condition ${Number(key.slice(key.lastIndexOf('#') + 1)) + 1}`);
+  for (const { rule, code } of events) {
+    const p = compileProblem(code);
+    if (p) out.push(`${file}: rule "${rule}", its Custom Code event: its block ${p}`);
+  }
   for (const [name, ext] of Object.entries(page?.extensions ?? {}))
     for (const [path, m] of Object.entries(ext.modules)) {
       const p = compileProblem(m.script);
@@ -191,6 +198,17 @@ export interface PageText {
   host: boolean;
   /** The container's rules have steps on the page. */
   steps?: boolean;
+  /** The container was imported from a Launch library: its `_satellite` is turbine's (src/page-side/satellite.ts). */
+  launch?: boolean;
+}
+
+/** Core's Custom Code events of an imported container (src/launch `customCodeEvent`): their direct call, rule and block, in rule order. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any container
+export function codeEventsIn(container: Container<any, any, any>): Array<{ id: string; rule: string; code: string }> {
+  const out: Array<{ id: string; rule: string; code: string }> = [];
+  const rules = [...(container.rules as Array<{ name: string; order?: number; events: RuleEventSpec[] }>)].sort((a, b) => (a.order ?? 50) - (b.order ?? 50));
+  for (const rule of rules) for (const e of rule.events) if (e.type === 'direct-call' && e.code !== undefined) out.push({ id: e.id, rule: rule.name, code: e.code });
+  return out;
 }
 
 /** The page data literal of a container: its page reads, and its module host's extensions and events. */
@@ -200,7 +218,9 @@ export function pageText(container: Container<any, any, any>): PageText {
   const page = container.page as PageSide | undefined;
   const host = !!page && (Object.keys(page.extensions).length > 0 || page.events.length > 0);
   const steps = hasPageSteps(container);
-  if (!list.elements.length && !list.conditions.length && !host && !steps) return { host: false };
+  const events = codeEventsIn(container);
+  const launch = launchFacts(container);
+  if (!list.elements.length && !list.conditions.length && !host && !steps && !events.length && !launch) return { host: false };
   const parts: string[] = [];
   if (list.elements.length) parts.push(`elements: {\n${list.elements.map(({ key, read }) => `${q(key)}: ${readText(read)}`).join(',\n')}\n}`);
   if (list.conditions.length) parts.push(`conditions: [\n${list.conditions.map(({ key, read, events }) => `[${q(key)}, ${readOn(events)}, ${readText(read)}]`).join(',\n')}\n]`);
@@ -211,7 +231,9 @@ export function pageText(container: Container<any, any, any>): PageText {
     });
     parts.push(`host: {\nextensions: {\n${extensions.join(',\n')}\n},\ninfo: ${q(page.info)},\nevents: ${literal(page.events)},\ndataElements: ${q(page.dataElements ?? [])}\n}`);
   }
-  return { data: `{\n${parts.join(',\n')}\n}`, host, steps };
+  if (events.length) parts.push(`events: [\n${events.map(({ id, rule, code }) => `[${q(id)}, ${q(rule)}, (${code}\n)]`).join(',\n')}\n]`);
+  if (launch) parts.push(`launch: ${q(launch)}`);
+  return { data: `{\n${parts.join(',\n')}\n}`, host, steps, launch: !!launch };
 }
 
 /**

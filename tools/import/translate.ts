@@ -13,7 +13,7 @@ import { installPageAnalytics } from '../../src/launch/appmeasurement/page-track
 import { tagContainerMarker } from '../../src/worker-engine/analytics/beacon-url.ts';
 import { isCode, type LaunchComponent, type LaunchContainer, type LaunchDataElement, type LaunchRule, type LaunchValue } from './read.ts';
 import { storedKey } from '../../src/worker-engine/core/types.ts';
-import { ECID_VARIABLES, VISITOR_ATTRIBUTES, VISITOR_COOKIE, VISITOR_SESSION_KEY, workerReadablePath, type ActionOptions, type PageStepOptions, type VisitorAttribute } from '../../src/launch/index.ts';
+import { DOM_EVENTS, ECID_VARIABLES, VISITOR_ATTRIBUTES, VISITOR_COOKIE, VISITOR_SESSION_KEY, workerReadablePath, type ActionOptions, type PageStepOptions, type VisitorAttribute } from '../../src/launch/index.ts';
 import type { PageSide } from '../../src/worker-engine/core/page-reads.ts';
 import { FUNCTION_MARK } from '../build/page-reads.ts';
 
@@ -68,6 +68,9 @@ const q = (s: unknown) => JSON.stringify(s);
 const CORE = 'core/src/lib/';
 const ANALYTICS = 'adobe-analytics/src/lib/actions/';
 const ECID = 'adobe-mcid/src/lib/actions/';
+const DLM = 'data-layer-manager-search-discovery';
+const DLM_PUSH = `${DLM}/src/lib/events/data_layer_push_event.js`;
+const DLM_STATE = `${DLM}/src/lib/data_elements/context_aware_data_element.js`;
 /** A Set Variables action whose custom code block could not be imported (its properties were). */
 const SV_CODE_DROPPED = 'its custom code block not imported';
 /** A worker block's note when it reads page globals as data (the rule is then partly on the page). */
@@ -104,11 +107,12 @@ function declaresGlobals(text: string): boolean {
 }
 
 /**
- * Extensions the import runs natively (Core, Analytics, the ECID service) or leaves to the
+ * Extensions the import runs natively (Core, Analytics, the ECID service, Data Layer Manager's push
+ * event and Context Aware data element: the engine's data layer push trigger) or leaves to the
  * Analytics import (the plugins that act on its tracker), and the Web SDK, which stays out:
  * every other extension is run by offtag.js's module host.
  */
-const NATIVE = new Set(['core', 'adobe-analytics', 'adobe-mcid']);
+const NATIVE = new Set(['core', 'adobe-analytics', 'adobe-mcid', DLM]);
 const ANALYTICS_COMPANIONS = new Set(['common-analytics-plugins', 'activity-map-customizer']);
 const WEB_SDK = 'adobe-alloy';
 
@@ -321,6 +325,11 @@ class Translator {
     const s = (de.settings ?? {}) as Settings;
     const f = finishArgs(de, notes);
     if (de.storageDuration === 'session') this.sessionKeys.add(storedKey(name));
+    if (de.modulePath === DLM_STATE) {
+      const conversions = Object.fromEntries(['convertTrueToOne', 'convertFalseToZero', 'convertUndefinedToZero'].filter((k) => s[k] === true).map((k) => [k, true]));
+      notes.push(`Data Layer Manager state of ${this.dlmDataLayer()} at ${q(typeof s.dataLayerPath === 'string' ? s.dataLayerPath : '')}, from the latest push event`);
+      return `launch.dataLayerState(${q(typeof s.dataLayerPath === 'string' ? s.dataLayerPath : '')}, ${q(conversions)}, ${f})`;
+    }
     switch (de.modulePath.replace(CORE + 'dataElements/', '')) {
       case 'javascriptVariable.js': {
         const path = str(s.path, 'the path');
@@ -370,6 +379,23 @@ class Translator {
         notes.push('random number from the engine\'s random source, one value per event');
         return `launch.randomNumber(${min}, ${max}, ${f})`;
       }
+      case 'conditionalValue.js': {
+        const cmp = (s.comparison ?? {}) as Settings;
+        const values = { ...(s.conditionalValue !== undefined ? { conditionalValue: s.conditionalValue } : {}), ...(s.fallbackValue !== undefined ? { fallbackValue: s.fallbackValue } : {}) };
+        return `launch.conditionalValue(${q(s.leftOperand)}, ${q(str(cmp.operator, 'the operator'))}, ${q(s.rightOperand ?? null)}, ${cmp.caseInsensitive === true}, ${q(values)}, ${f})`;
+      }
+      case 'runtimeEnvironment.js': {
+        const bi = (this.c.buildInfo ?? {}) as Settings;
+        const property = (this.c.property ?? {}) as Settings;
+        // The library's own facts are constants; the environment and the event's are the worker's.
+        const known: Record<string, unknown> = { buildDate: bi.buildDate, propertyName: property.name, propertyId: property.id };
+        if (typeof s.attribute === 'string' && s.attribute in known) {
+          notes.push(`Runtime Environment ${q(s.attribute)}: the library's`);
+          return `launch.constant(${q(known[s.attribute] ?? '')}, ${f})`;
+        }
+        if (!['environmentStage', 'eventType', 'eventDetail', 'DCRIdentifier'].includes(String(s.attribute))) skip(`Runtime Environment ${q(s.attribute ?? '')} is not an attribute the import supports (a rule's name or id needs the rule, which a data element does not get here)`);
+        return `launch.runtimeEnvironment(${q(s.attribute)}, ${f})`;
+      }
       case 'sessionStorage.js':
         this.sessionKeys.add(str(s.name, 'the item name'));
         return `launch.sessionStorageItem(${q(s.name)}, ${f})`;
@@ -390,7 +416,19 @@ class Translator {
 
   event(e: LaunchComponent & { ruleOrder?: number }, notes: string[] = [], rule = ''): string {
     const s = (e.settings ?? {}) as Settings;
-    switch (e.modulePath.replace(CORE + 'events/', '')) {
+    if (e.modulePath === DLM_PUSH) {
+      const eventType = str(s.eventType, 'the Data Layer Push event type');
+      const global = this.dlmDataLayer();
+      notes.push(`Data Layer Manager push of ${q(eventType)} into ${global} observed on the page (offtag-triggers.js)`);
+      return `launch.dataLayerPush(${q(global)}, ${q(eventType)}, "dlm")`;
+    }
+    const module = e.modulePath.replace(CORE + 'events/', '');
+    const dom = DOM_EVENTS[module];
+    if (dom) {
+      notes.push(`${q(dom)} events observed on the page (offtag-triggers.js), on document as Launch listens`);
+      return `launch.domEvent(${q(dom)}${this.bubbly(s)})`;
+    }
+    switch (module) {
       case 'libraryLoaded.js':
         return 'launch.libraryLoaded()';
       case 'domReady.js':
@@ -398,7 +436,7 @@ class Translator {
       case 'windowLoaded.js':
         return 'launch.windowLoaded()';
       case 'pageBottom.js':
-        notes.push('Page Bottom runs at DOM ready, before the DOM Ready rules');
+        notes.push('Page Bottom at _satellite.pageBottom(), else just before the DOM Ready rules');
         return 'launch.pageBottom()';
       case 'directCall.js':
         return `launch.directCall(${q(str(s.identifier, 'the identifier'))})`;
@@ -436,6 +474,34 @@ class Translator {
         notes.push(`data element "${name}" compared on each event's snapshot: a change shows with the page's next event, not within Launch's 1-second poll`);
         return `launch.dataElementChange(${q(name)})`;
       }
+      case 'historyChange.js':
+        notes.push('history change (pushState, replaceState, popstate, hashchange) observed on the page (offtag-triggers.js)');
+        return 'launch.historyChange()';
+      case 'elementExists.js': {
+        const o = this.elementProperties(s);
+        notes.push('element observed on the page as it is added (offtag-triggers.js), not within Launch\'s 3-second poll');
+        return `launch.elementExists(${q(str(s.elementSelector, 'the selector'))}${o.elementProperties ? `, ${q(o)}` : ''})`;
+      }
+      case 'hover.js': {
+        const delay = s.delay === undefined || s.delay === '' ? 0 : Number(s.delay);
+        notes.push(`mouse hover${delay ? ` of ${delay} ms` : ''} observed on the page (offtag-triggers.js)`);
+        const o = this.bubbling(s);
+        // Core falls back to no delay when the setting is not a number.
+        return `launch.hover(${q(str(s.elementSelector, 'the selector'))}, ${Number.isFinite(delay) && delay > 0 ? delay : 0}${Object.keys(o).length ? `, ${q(o)}` : ''})`;
+      }
+      case 'mediaTimePlayed.js': {
+        const amount = Number(s.amount);
+        const unit = s.unit === 'percent' ? 'percent' : s.unit === 'second' || s.unit === undefined ? 'second' : skip(`Media Time Played unit ${q(s.unit)} is neither "second" nor "percent"`);
+        if (!(amount > 0)) skip(`Media Time Played amount ${q(s.amount ?? null)} is not a number above 0`);
+        notes.push(`media time played (${amount}${unit === 'percent' ? '%' : ` second${amount === 1 ? '' : 's'}`}) observed on the page (offtag-triggers.js)`);
+        return `launch.mediaTimePlayed(${amount}, ${q(unit)}${this.bubbly(s)})`;
+      }
+      case 'customCode.js': {
+        const source = s.source;
+        const block = isCode(source) ? source.code : typeof source === 'string' ? `function (trigger) {\n${source}\n}` : skip('custom code event without a source');
+        notes.push('custom code event: its block runs on the page when offtag.js starts, and the rule fires when it calls trigger');
+        return `launch.customCodeEvent(${q(block)}, ${this.codeEvents++})`;
+      }
       default:
         if (!e.modulePath.startsWith(CORE)) return this.extensionEvent(e, rule, notes);
         return skip(`event ${e.modulePath} is not one the engine observes yet`);
@@ -471,13 +537,29 @@ class Translator {
    * (bubbling only with a selector: without one the event fires for its target only).
    */
   private bubbly(s: Settings, selectorFirst = false): string {
-    const o: Settings = s.elementSelector
-      ? Object.fromEntries((['bubbleFireIfParent', 'bubbleFireIfChildFired', 'bubbleStop'] as const).filter((k) => typeof s[k] === 'boolean').map((k) => [k, s[k]]))
-      : {};
-    Object.assign(o, this.elementProperties(s));
+    const o = this.bubbling(s);
     const sel = s.elementSelector ? q(str(s.elementSelector, 'the selector')) : Object.keys(o).length ? 'undefined' : '';
     const args = [sel, Object.keys(o).length ? q(o) : ''].filter(Boolean).join(', ');
     return selectorFirst ? args : args ? `, ${args}` : '';
+  }
+
+  /** Adobe's bubbling options (only with a selector) and element property filter, as the runtime's events take them. */
+  private bubbling(s: Settings): Settings {
+    const o: Settings = s.elementSelector
+      ? Object.fromEntries((['bubbleFireIfParent', 'bubbleFireIfChildFired', 'bubbleStop'] as const).filter((k) => typeof s[k] === 'boolean').map((k) => [k, s[k]]))
+      : {};
+    return Object.assign(o, this.elementProperties(s));
+  }
+
+  /** Core's Custom Code events so far: each one's direct call is numbered. */
+  codeEvents = 1;
+
+  /** The array Data Layer Manager manages (its extension's `dataLayerObjectName`, by default `appEventData`). */
+  dlmDataLayer(): string {
+    const name = (this.c.extensions?.[DLM]?.settings as Settings | undefined)?.dataLayerObjectName;
+    const global = typeof name === 'string' && name ? name : 'appEventData';
+    if (!/^[A-Za-z_$][\w$]*$/.test(global)) skip(`Data Layer Manager's data layer ${q(global)} is not a page global the import supports`);
+    return global;
   }
 
 
@@ -519,6 +601,20 @@ class Translator {
         const placed = this.placeRead(s.source, s, notes, 'condition');
         return 'read' in placed ? `launch.pageCondition(${placed.read}, ${o})` : `launch.customCondition(${placed.factory}, ${o})`;
       }
+      case 'windowSize.js': {
+        // The document's client size (without scroll bars), compared on the page with each event of the rule, as Core reads it.
+        const ops = ['>', '<', '='];
+        for (const k of ['widthOperator', 'heightOperator']) if (!ops.includes(String(s[k]))) skip(`Window Size ${k} ${q(s[k] ?? null)} is not one of >, <, =`);
+        notes.push('window size compared on the page');
+        const test = (side: string, op: string, n: LaunchValue | undefined) => `${side} ${op === '=' ? '===' : op} ${q(n ?? null)}`;
+        return `launch.pageCondition(${q(`function (event) {\n  var d = document.documentElement;\n  return ${test('d.clientWidth', String(s.widthOperator), s.width)} && ${test('d.clientHeight', String(s.heightOperator), s.height)};\n}`)}, ${o}, "Window Size")`;
+      }
+      case 'browser.js':
+        return `launch.clientIs("browser", ${m(s.browsers)}, ${o})`;
+      case 'operatingSystem.js':
+        return `launch.clientIs("operatingSystem", ${m(s.operatingSystems)}, ${o})`;
+      case 'deviceType.js':
+        return `launch.clientIs("deviceType", ${m(s.deviceTypes)}, ${o})`;
       default:
         if (!c.modulePath.startsWith(CORE)) return this.extensionCondition(c, o, notes);
         return skip(`condition ${c.modulePath} is not one the import supports`);
@@ -675,15 +771,8 @@ function scriptSources(html: string): string[] | undefined {
   return html.replace(/<script\b[^>]*\bsrc=["'][^"']+["'][^>]*>\s*<\/script>/gi, '').trim() === '' ? tags.map((t) => t[1]!) : undefined;
 }
 
-/** The name of a rule's part for events of another rule order (or its Page Bottom events). */
-export const orderSuffix = (order: number, pageBottom = false) => ` (${pageBottom ? 'page bottom, ' : ''}rule order ${order})`;
-
-/**
- * Launch fires Page Bottom before DOM Ready (both at DOMContentLoaded when the page does not call
- * `_satellite.pageBottom()`): a Page Bottom event is the engine's DOM ready event with its rule
- * order moved below every DOM Ready rule's, keeping the order among Page Bottom rules.
- */
-export const PAGE_BOTTOM_SHIFT = -1e9;
+/** The name of a rule's part for events of another rule order. */
+export const orderSuffix = (order: number) => ` (rule order ${order})`;
 
 /** The runtime's data elements read on the page with each event (src/launch/data-elements.ts). */
 const PAGE_ELEMENT = /^launch\.(pageTitle|pageVariable|localStorageItem|domAttribute|pageCustomCode|pageModule)\(/;
@@ -728,15 +817,11 @@ function translateRule(t: Translator, r: LaunchRule): { item: ReportItem; code: 
   let dropped = 0;
   let onPage = 0;
   try {
-    // By the engine's order: Page Bottom events are DOM ready events placed before every DOM Ready rule.
-    const byOrder = new Map<number, { launchOrder: number; pageBottom: boolean; events: string[] }>();
+    // The engine's rules have one order each: a rule whose events have several becomes one rule per order.
+    const byOrder = new Map<number, string[]>();
     for (const e of r.events ?? []) {
-      const launchOrder = e.ruleOrder ?? 50;
-      const pageBottom = e.modulePath === CORE + 'events/pageBottom.js';
-      const order = pageBottom ? launchOrder + PAGE_BOTTOM_SHIFT : launchOrder;
-      const part = byOrder.get(order) ?? { launchOrder, pageBottom, events: [] };
-      part.events.push(t.event(e, notes, r.name));
-      byOrder.set(order, part);
+      const order = e.ruleOrder ?? 50;
+      byOrder.set(order, [...(byOrder.get(order) ?? []), t.event(e, notes, r.name)]);
     }
     if (!byOrder.size) skip('it has no event');
     const conditions = (r.conditions ?? []).map((c, i) => {
@@ -769,14 +854,14 @@ function translateRule(t: Translator, r: LaunchRule): { item: ReportItem; code: 
     // Rule names are unique in a container: the parts of a rule with several orders after the
     // first are named with their order.
     const code = [...byOrder].map(
-      ([order, { launchOrder, pageBottom, events }], part) => ({
+      ([order, events], part) => ({
         order,
-        text: `launch.rule({\n  name: ${q(part ? `${r.name}${orderSuffix(launchOrder, pageBottom)}` : r.name)},\n  order: ${order},\n  events: [${events.join(', ')}],\n  conditions: [${conditions.map((c) => '\n    ' + c).join(',')}${conditions.length ? '\n  ' : ''}],\n  actions: [${actions.map((a) => '\n    ' + indent(a, '    ')).join(',')}${actions.length ? '\n  ' : ''}],\n})`,
+        text: `launch.rule({\n  name: ${q(part ? `${r.name}${orderSuffix(order)}` : r.name)},\n  order: ${order},\n  events: [${events.join(', ')}],\n  conditions: [${conditions.map((c) => '\n    ' + c).join(',')}${conditions.length ? '\n  ' : ''}],\n  actions: [${actions.map((a) => '\n    ' + indent(a, '    ')).join(',')}${actions.length ? '\n  ' : ''}],\n})`,
       }),
     );
     if (byOrder.size > 1) notes.push(`its events have ${byOrder.size} rule orders: one rule per order, the others named "${r.name}${orderSuffix(0).replace('0', 'N')}"`);
     const pageConditions = conditions.filter((c) => /^launch\.page(Module)?Condition\(/.test(c)).length;
-    const pageEvents = [...byOrder.values()].flatMap((p) => p.events).filter((e) => e.startsWith('launch.extensionEvent(')).length;
+    const pageEvents = [...byOrder.values()].flat().filter((e) => /^launch\.(extensionEvent|customCodeEvent)\(/.test(e)).length;
     const reads = pageElementsOf(t, r);
     if (reads.length) notes.push(`reads ${reads.map((n) => q(n)).join(', ')}, read on the page with each event`);
     const onThePage = [pageEvents ? `${pageEvents} event(s) set up on the page` : '', pageConditions ? `${pageConditions} condition(s) read on the page` : '', onPage ? `${onPage} action(s) on the page` : ''].filter(Boolean);
@@ -860,6 +945,19 @@ const ECID_UNSUPPORTED: Record<string, string> = {
   loadTimeout: "the engine's visitor service waits 30 seconds for an ID call, VisitorAPI's default",
 };
 
+/** What the imported container's `_satellite` tells of the library (src/launch `imported`). */
+function importedFacts(c: LaunchContainer): { buildInfo: Record<string, unknown>; property: { name?: string; id?: string }; company: { orgId?: string } } {
+  const bi = (c.buildInfo ?? {}) as Record<string, unknown>;
+  const buildInfo = Object.fromEntries(['turbineVersion', 'turbineBuildDate', 'buildDate', 'minified'].filter((k) => bi[k] !== undefined).map((k) => [k, bi[k]]));
+  const p = (c.property ?? {}) as { name?: unknown; id?: unknown };
+  const orgId = (c.company as { orgId?: unknown } | undefined)?.orgId;
+  return {
+    buildInfo,
+    property: { ...(typeof p.name === 'string' ? { name: p.name } : {}), ...(typeof p.id === 'string' ? { id: p.id } : {}) },
+    company: typeof orgId === 'string' ? { orgId } : {},
+  };
+}
+
 export function translate(c: LaunchContainer, o: TranslateOptions): Translation {
   const dataLayer = o.dataLayer ?? commonestRoot(c);
   const t = new Translator(c, o, dataLayer);
@@ -912,10 +1010,11 @@ export function translate(c: LaunchContainer, o: TranslateOptions): Translation 
   const ps = (c.property?.settings ?? {}) as Settings;
   const notices: string[] = [];
   if (ps.ruleComponentSequencingEnabled === false) notices.push('note: the property runs rule components without sequencing; Offtag runs each rule\'s conditions and actions in the worker in sequence (a component that returns a promise holds the next one), and its steps on the page without holding the rule, as turbine does');
-  if ((c.rules ?? []).some((r) => (r.events ?? []).some((e) => e.modulePath === CORE + 'events/pageBottom.js')))
-    notices.push("note: the library has Page Bottom rules, which run at DOM ready; Offtag's _satellite has no pageBottom(), so remove the `_satellite.pageBottom()` call from the end of your pages (it would throw)");
   if (ps.undefinedVarsReturnEmpty === true) notices.push('note: the property returns "" for data elements that do not exist; Offtag leaves an unknown %token% as written');
   const extensionLines: string[] = [];
+  const dlm = c.extensions?.[DLM];
+  if (dlm && ((dlm.settings as Settings | undefined)?.clickEvents as Settings | undefined)?.enabled === true)
+    extras.push(`extension ${q(dlm.displayName)}: its click events (clickEvents) are not imported; its data layer push events and Context Aware data elements are`);
   const page = pageSideOf(t, extras, extensionLines);
   const analytics = analyticsOptions(t, extras, settings);
   // The page-side s of Analytics custom code run on the page, installed by the first page read of each event.
@@ -948,7 +1047,8 @@ import * as launch from ${q(o.root ? o.root + '/src/launch/index.ts' : 'offtag/l
 
 const analytics: launch.AnalyticsOptions = ${indent(analytics, '')};
 
-export const container = defineContainer({
+// Its _satellite is turbine's: the library's build info, property and company below.
+export const container = launch.imported(defineContainer({
   name: ${q(o.name)},${typeof c.buildInfo?.buildDate === 'string' ? `\n  // The Launch library's build date.\n  buildDate: ${q(c.buildInfo.buildDate)},` : ''}
   // From the Analytics and Experience Cloud ID Service extensions' settings; a page overrides them with window.offtagConfig.
   settings: ${indent(JSON.stringify(settings, null, 2), '  ')},
@@ -962,7 +1062,7 @@ ${[...deCode.values()].map((d) => '    ' + indent(d, '    ')).join(',\n')}
   rules: () => [${ecid ? '\n    // The Experience Cloud ID Service extension starts with the library, before every rule.\n    launch.ecidRule(' + (ecidVars.length ? q(ecidVars) : '') + '),' : ''}${t.visitorTracking ? "\n    // Core's visitor tracking counts this page view when the library loads, before every rule.\n    launch.visitorTrackingRule()," : ''}${pageValues.length ? `\n    // The data elements the Analytics custom code run on the page reads, sent ahead with each page event.\n    launch.pageValuesRule(${q(pageValues)}),` : ''}
 ${ruleCode.map((r) => '    ' + indent(r, '    ')).join(',\n')}
   ],
-});
+}), ${indent(JSON.stringify(importedFacts(c), null, 2), '')});
 
 export default container;
 `;

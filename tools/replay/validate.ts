@@ -8,7 +8,7 @@ import type { Fixture } from './replay.ts';
 
 type Obj = Record<string, unknown>;
 
-const EVENT_TYPES = ['library-loaded', 'dom-ready', 'window-loaded', 'direct-call', 'click', 'get-var', 'set-var', 'service-call', 'trigger'];
+const EVENT_TYPES = ['library-loaded', 'page-bottom', 'dom-ready', 'window-loaded', 'direct-call', 'click', 'get-var', 'set-var', 'service-call', 'trigger'];
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const shown = (v: unknown): string => (v === undefined ? 'nothing' : Array.isArray(v) ? 'an array' : v === null ? 'null' : typeof v === 'string' ? JSON.stringify(v) : typeof v === 'object' ? 'an object' : `${typeof v} ${String(v)}`);

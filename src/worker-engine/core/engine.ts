@@ -16,6 +16,7 @@ import type { EffectBatch, EngineInput, LogLevel, NetResponse, PageInfo } from '
 import { createCookieJar } from './cookies.ts';
 import { createEffectBuffer } from './effects.ts';
 import { createEventHandler } from './events.ts';
+import { inputFailed } from './failures.ts';
 import { createPageState } from './page-state.ts';
 import { resolveSettings, type Settings } from './settings.ts';
 import type { Container, ContainerHooks, EngineContext, EngineEnv } from './types.ts';
@@ -43,24 +44,11 @@ export interface EngineOptions<N extends string, S, X = unknown> {
 export interface Engine {
   readonly settings: Settings;
   dispatch(input: EngineInput): Promise<EffectBatch>;
-  /** The container's `pendingHits` hook (0 without one): work whose effects are not emitted yet. */
+  /** Work whose effects are not emitted yet: the container's `pendingHits` hook, and the events whose rules are still queued. */
   pendingHits(): number;
 }
 
-/** What is said when one input could not be processed; the next input is processed as usual. */
-export function inputFailed(input: EngineInput, err: unknown): string {
-  const name =
-    input?.type === 'event'
-      ? `"${input.event?.type}"${input.event?.type === 'direct-call' ? ` ("${String(input.event.id)}")` : ''}`
-      : `"${String(input?.type)}"`;
-  let why: string;
-  try {
-    why = err instanceof Error ? err.message : String(err);
-  } catch {
-    why = 'unknown error';
-  }
-  return `Offtag could not process ${name}: ${why}. Later events are processed as usual.`;
-}
+export { inputFailed } from './failures.ts';
 
 export function createEngine<N extends string, S extends object, X = unknown>(opts: EngineOptions<N, S, X>): Engine {
   // The container's settings are merged over the engine's here, so its code gets `Settings & X`.
@@ -120,13 +108,13 @@ export function createEngine<N extends string, S extends object, X = unknown>(op
   const getServices = () => (services ??= makeServices(ctx));
   let hooks: ContainerHooks | undefined;
   const getHooks = () => (hooks ??= container.hooks?.(getServices()) ?? {});
-  const handleEvent = createEventHandler({ container, ctx, services: getServices, hooks: getHooks });
+  const events = createEventHandler({ container, ctx, services: getServices, hooks: getHooks, alert });
 
   const handle = (input: EngineInput): Promise<void> | void => {
     switch (input.type) {
       case 'event':
         page.take(input.snapshot);
-        return handleEvent(input.event).catch((err: unknown) => alert(inputFailed(input, err)));
+        return events.handle(input.event).catch((err: unknown) => alert(inputFailed(input, err)));
       case 'response':
         return waiting.answer(input.id, input.response);
       case 'timer':
@@ -144,7 +132,8 @@ export function createEngine<N extends string, S extends object, X = unknown>(op
   let queue: Promise<unknown> = Promise.resolve();
   return {
     settings,
-    pendingHits: () => getHooks().pendingHits?.() ?? 0,
+    // Queued rules have not made their beacons yet either.
+    pendingHits: () => (getHooks().pendingHits?.() ?? 0) + events.pending(),
     dispatch(input) {
       const run = () =>
         effects.during(async () => {

@@ -105,6 +105,38 @@ function timer(spec: Spec<'timer'>): Checked {
   return { type: 'timer', ms: spec.ms, limit };
 }
 
+function elementExists(spec: Spec<'element-exists'>): Checked {
+  if (!text(spec.selector)) return 'selector must be a CSS selector';
+  const props = properties(spec.properties);
+  return typeof props === 'string' ? props : { type: 'element-exists', selector: spec.selector, ...props };
+}
+
+function hover(spec: Spec<'hover'>): Checked {
+  if (!text(spec.selector)) return 'selector must be a CSS selector';
+  if (spec.delay !== undefined && !(typeof spec.delay === 'number' && Number.isFinite(spec.delay) && spec.delay >= 0)) return 'delay must be a number of milliseconds (0: at once)';
+  const b = bubbling(spec);
+  return typeof b === 'string' ? b : { type: 'hover', selector: spec.selector, ...(spec.delay ? { delay: spec.delay } : {}), ...b };
+}
+
+function mediaTimePlayed(spec: Spec<'media-time-played'>): Checked {
+  const unit = spec.unit ?? 'second';
+  if (unit !== 'second' && unit !== 'percent') return 'unit must be "second" or "percent"';
+  if (!positive(spec.amount) || (unit === 'percent' && spec.amount > 100)) return `amount must be a number above 0${unit === 'percent' ? ', at most 100' : ''}`;
+  if (spec.selector !== undefined && !text(spec.selector)) return 'selector must be a CSS selector';
+  const b = bubbling(spec);
+  if (typeof b === 'string') return b;
+  return { type: 'media-time-played', amount: spec.amount, unit, ...(spec.selector ? { selector: spec.selector } : {}), ...b };
+}
+
+const FLAVORS = ['acdl', 'gtm', 'dlm'];
+function dataLayerPush(spec: Spec<'data-layer-push'>): Checked {
+  if (!text(spec.global) || !/^[A-Za-z_$][\w$]*$/.test(spec.global)) return 'global must be the name of a page global (adobeDataLayer, dataLayer)';
+  if (spec.event !== undefined && !text(spec.event)) return 'event must be the name of the pushed event (absent: every event)';
+  const flavor = spec.flavor ?? (spec.global === 'adobeDataLayer' ? 'acdl' : 'gtm');
+  if (!FLAVORS.includes(flavor)) return `flavor must be one of ${FLAVORS.join(', ')}`;
+  return { type: 'data-layer-push', global: spec.global, ...(spec.event !== undefined ? { event: spec.event } : {}), flavor };
+}
+
 const CHECKS: { [T in Exclude<PageTriggerSpec['type'], 'data-element-change'>]: (spec: Spec<T>) => Checked } = {
   click,
   'custom-event': customEvent,
@@ -112,6 +144,11 @@ const CHECKS: { [T in Exclude<PageTriggerSpec['type'], 'data-element-change'>]: 
   'element-visible': elementVisible,
   'scroll-depth': scrollDepth,
   timer,
+  'history-change': () => ({ type: 'history-change' }),
+  'element-exists': elementExists,
+  hover,
+  'media-time-played': mediaTimePlayed,
+  'data-layer-push': dataLayerPush,
 };
 
 /** Whether a rule event is one the bridge observes (a link click without a selector is today's automatic one). */

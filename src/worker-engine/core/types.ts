@@ -2,7 +2,7 @@
  * The container model (Adobe's: data elements, and rules made of events, conditions and
  * actions) as typed TypeScript, and the context the engine hands to each piece.
  */
-import type { Effect, ElementProperty, EngineEvent, LinkClick, LogLevel, NetResponse, PageInfo, RequestEffect, Snapshot } from '../../protocol.ts';
+import type { DataLayerFlavor, Effect, ElementProperty, EngineEvent, LinkClick, LogLevel, NetResponse, PageInfo, RequestEffect, Snapshot } from '../../protocol.ts';
 import type { Settings } from './settings.ts';
 import type { PageRead, PageSide } from './page-reads.ts';
 
@@ -133,9 +133,16 @@ export interface DataElementContext<N extends string, X = unknown> {
 
 export type RuleEventSpec =
   | { type: 'library-loaded' }
+  /** `_satellite.pageBottom()`, else just before DOM Ready (Launch's Page Bottom). */
+  | { type: 'page-bottom' }
   | { type: 'dom-ready' }
   | { type: 'window-loaded' }
-  | { type: 'direct-call'; id: string }
+  /**
+   * `_satellite.track(id)`. `code` (an imported Launch Custom Code event, src/launch `customCodeEvent`):
+   * a block, as a function's source, that the page side runs once when offtag.js starts, with a
+   * `trigger` function each call of which sends this direct call.
+   */
+  | { type: 'direct-call'; id: string; code?: string }
   /** Any link click (automatic link tracking's event). */
   | { type: 'click' }
   | PageTriggerSpec;
@@ -172,6 +179,20 @@ export type PageTriggerSpec =
   | { type: 'scroll-depth'; percent: number }
   /** `ms` of page-visible time, then again every `ms`, `limit` times in all (default 1; 0: no limit). */
   | { type: 'timer'; ms: number; limit?: number }
+  /** The URL changed without a page load (`pushState`, `replaceState`, `popstate`, `hashchange`). */
+  | { type: 'history-change' }
+  /** An element matching `selector` (and `properties`) is in the document: once per rule event. */
+  | { type: 'element-exists'; selector: string; properties?: ElementProperty[] }
+  /** The pointer entered an element matching `selector` and stayed on it `delay` ms (default 0: at once). */
+  | ({ type: 'hover'; selector: string; delay?: number } & BubbleOptions)
+  /** An HTML5 video or audio element (matching `selector`) has played `amount` seconds, or `amount` percent of its length. */
+  | ({ type: 'media-time-played'; amount: number; unit?: 'second' | 'percent'; selector?: string } & BubbleOptions)
+  /**
+   * An object with an `event` pushed into the array `window[global]` (Adobe Client Data Layer's
+   * `adobeDataLayer`, Google Tag Manager's `dataLayer`, Data Layer Manager's): only `event` when
+   * given. `flavor` (default: `acdl` for `adobeDataLayer`, else `gtm`) says how the state is kept.
+   */
+  | { type: 'data-layer-push'; global: string; event?: string; flavor?: DataLayerFlavor }
   /** The data element `name`'s value changed between two snapshots. */
   | { type: 'data-element-change'; name: string };
 
@@ -179,6 +200,8 @@ export interface RuleContext<N extends string, S = unknown, X = unknown> {
   readonly settings: Settings & X;
   readonly event: EngineEvent;
   readonly snapshot: Snapshot;
+  /** Facts about the page that do not change while it lives (its user agent, screen, cookie domain). */
+  readonly page: PageInfo;
   readonly rule: { name: string };
   /** A data element's value for this event (memoised). */
   get(name: N): unknown;
@@ -250,6 +273,13 @@ export interface Container<N extends string, S = unknown, X = unknown> {
   services?: (ctx: EngineContext) => S;
   dataElements: Record<N, DataElement<N, X>>;
   rules: Rule<N, S, X>[];
+  /**
+   * `every-event`: with each page event the engine evaluates every data element without side
+   * effects and sends the page the values that changed, so `_satellite.getVar` answers the latest
+   * (as turbine's, which computes on the call: a container imported from Launch). Absent: with the
+   * first Library Loaded only, then what the rules read (each evaluation costs worker time).
+   */
+  getVarValues?: 'every-event';
   /**
    * How the engine reaches this container's services outside its rules, built once from them.
    * Absent: the engine has none of these hooks (clicks run only the click rules, service calls

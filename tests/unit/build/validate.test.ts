@@ -50,6 +50,19 @@ describe('build-time validation', () => {
     ]);
   });
 
+  it("an imported Launch container's custom code may getVar a name no data element has (turbine answers setVar's value): no problem there", async () => {
+    const launch = await import('../../../src/launch/index.ts');
+    const c = launch.imported(
+      defineContainer({
+        name: 'imported',
+        dataElements: launch.dataElements({ joined: launch.customCode((w) => () => `${String(w._satellite.getVar('set by the page'))}`) }),
+        rules: [],
+      }),
+      { buildInfo: {}, property: {}, company: {} },
+    );
+    expect(check(c)).toEqual([]);
+  });
+
   it('a circular reference between data elements', () => {
     const c = defineContainer({
       name: 'cycle',

@@ -43,8 +43,8 @@ describe('offtag build refuses each mistake with file:line:column and the rule',
       `{ name: 'Deal click', events: [{ type: 'clik', selector: 'a.deal' }], actions: [k.link('deal', {})] }`,
       `{ name: 'Half read', events: [{ type: 'scroll', percent: 50 }], actions: [] }`,
     ])).toEqual([
-      'c.ts:9:38: rule "Deal click", event 1: "clik" is no event type; did you mean "click"? (the types: library-loaded, dom-ready, window-loaded, direct-call, click, custom-event, form-submit, element-visible, scroll-depth, timer, data-element-change)',
-      'c.ts:10:37: rule "Half read", event 1: "scroll" is no event type (the types: library-loaded, dom-ready, window-loaded, direct-call, click, custom-event, form-submit, element-visible, scroll-depth, timer, data-element-change)',
+      'c.ts:9:38: rule "Deal click", event 1: "clik" is no event type; did you mean "click"? (the types: library-loaded, page-bottom, dom-ready, window-loaded, direct-call, click, custom-event, form-submit, element-visible, scroll-depth, timer, data-element-change, history-change, element-exists, hover, media-time-played, data-layer-push)',
+      'c.ts:10:37: rule "Half read", event 1: "scroll" is no event type (the types: library-loaded, page-bottom, dom-ready, window-loaded, direct-call, click, custom-event, form-submit, element-visible, scroll-depth, timer, data-element-change, history-change, element-exists, hover, media-time-played, data-layer-push)',
     ]);
   });
 

@@ -107,6 +107,15 @@ describe('offtag build: the page code it writes into offtag.js', () => {
     expect(data.host).toBeUndefined();
   });
 
+  it("reads a Page Bottom rule's page condition on page-bottom, and on DOM Ready and Window Loaded, which run its rules when the page never called _satellite.pageBottom()", () => {
+    const bottom = defineContainer({
+      name: 'page bottom',
+      dataElements: {},
+      rules: (k) => [{ name: 'Bottom', events: [{ type: 'page-bottom' }], conditions: [k.pageCondition('wide', () => innerWidth > 100)], actions: [] }],
+    });
+    expect(dataOf(bottom).conditions!.map(([k, on]) => [k, on])).toEqual([['Bottom#0', [['page-bottom'], ['dom-ready'], ['window-loaded']]]]);
+  });
+
   it('writes page code as it is, outside the bridge: a function the build loaded through its TypeScript loader loses the __name helper calls, which the page does not have', () => {
     // What tsx (esbuild's keepNames) makes of a function with named inner functions, a named arrow and a class.
     const transformed = 'e=>{function inner(){return 1}__name(inner,"inner");const g=__name(()=>2,"g");const h=__name(function named(){return __name(()=>3,"x")()},"h");class K{static{__name(this,"K")}}return[inner(),g(),h(),typeof K]}';

@@ -38,7 +38,7 @@ describe('defineContainer types', () => {
     expect(out).toContain(`Argument of type '"missing"' is not assignable`);
     expect(out).toContain(`Argument of type '"nope"' is not assignable`);
     // The kit's form: the error is at the event's type, and names the types there are.
-    expect(out).toMatch(/check\.ts\(50,37\): error TS2769: No overload matches this call\.\n.*\n +Type '"no-such-event"' is not assignable to type '"click" \| "custom-event" \| "data-element-change" \| "direct-call" \| "dom-ready" \| "element-visible" \| "form-submit" \| "library-loaded" \| "scroll-depth" \| "timer" \| "window-loaded"'/);
+    expect(out).toMatch(/check\.ts\(50,37\): error TS2769: No overload matches this call\.\n.*\n +Type '"no-such-event"' is not assignable to type '"click" \| "custom-event" \| "data-element-change" \| "data-layer-push" \| "direct-call" \| "dom-ready" \| "element-exists" \| "element-visible" \| "form-submit" \| "history-change" \| \.\.\. 6 more \.\.\. \| "window-loaded"'/);
     expect(out).toMatch(/check\.ts\(52,48\): error TS2769: .*\n.*\n +Type 'string' is not assignable to type 'number'\./);
     // An engine setting of the wrong type: at the setting, with the type it must be.
     expect(out).toMatch(/check\.ts\(68,5\): error TS2769: .*\n.*\n +Type 'number' is not assignable to type 'string'\./);

@@ -16,6 +16,8 @@ const container: Container<N, object> = {
   dataElements: {
     stamp: {
       type: 'custom',
+      // Reading it writes a cookie: only the rule that reads it reads it.
+      sideEffects: true,
       fn: (c) => {
         c.cookies.set('seen', '1', { path: '/', domain: c.page.cookieDomain });
         return c.page.cookieDomain;

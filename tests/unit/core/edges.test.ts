@@ -28,6 +28,7 @@ function engineWith(opts: {
   hooks?: (s: Svc) => ContainerHooks;
   config?: unknown;
   late?: EffectBatch[];
+  getVarValues?: 'every-event';
 }) {
   const container: Container<string, Svc> = {
     name: 'edges',
@@ -39,6 +40,7 @@ function engineWith(opts: {
       actions: [{ name: 'a', fn: fn as (c: Rc) => void }],
     })),
     ...(opts.hooks ? { hooks: opts.hooks } : {}),
+    ...(opts.getVarValues ? { getVarValues: opts.getVarValues } : {}),
   };
   const env = testEnv();
   const late = opts.late;
@@ -152,13 +154,26 @@ describe('late batches', () => {
 });
 
 describe('early values and cookies', () => {
-  it('library-loaded sends no empty vars effect when every element has side effects, and early values only once', async () => {
+  it('an event sends no empty vars effect when every element has side effects; the values go with the first Library Loaded, with every event only when the container asks, and then only those that changed', async () => {
     const quiet = engineWith({ dataElements: { w: { type: 'constant', value: 1, sideEffects: true } } });
     const b = await quiet.fire({ type: 'library-loaded' });
     expect(b.effects.filter((e) => e.type === 'vars')).toEqual([]);
-    const { fire } = engineWith({ dataElements: { c: { type: 'constant', value: 'x' } } });
-    expect((await fire({ type: 'library-loaded' })).effects).toContainEqual({ type: 'vars', values: { c: 'x' } });
-    expect((await fire({ type: 'library-loaded' })).effects.filter((e) => e.type === 'vars')).toEqual([]);
+    const elements = { t: { type: 'data-layer', path: 'page.type' }, c: { type: 'constant', value: 'x' } } as const;
+    const vars = (b: EffectBatch) => b.effects.filter((e) => e.type === 'vars');
+    const once = engineWith({ dataElements: elements });
+    expect(vars(await once.fire({ type: 'library-loaded' }, { dataLayer: { page: { type: 'home' } } }))).toEqual([{ type: 'vars', values: { t: 'home', c: 'x' } }]);
+    expect(vars(await once.fire({ type: 'window-loaded' }, { dataLayer: { page: { type: 'cart' } } }))).toEqual([]);
+    const every = engineWith({ dataElements: elements, getVarValues: 'every-event' });
+    expect(vars(await every.fire({ type: 'library-loaded' }, { dataLayer: { page: { type: 'home' } } }))).toEqual([{ type: 'vars', values: { t: 'home', c: 'x' } }]);
+    expect(vars(await every.fire({ type: 'dom-ready' }, { dataLayer: { page: { type: 'home' } } }))).toEqual([]);
+    expect(vars(await every.fire({ type: 'window-loaded' }, { dataLayer: { page: { type: 'cart' } } }))).toEqual([{ type: 'vars', values: { t: 'cart' } }]);
+  });
+
+  it('a value the page cannot receive (a function) is not among the values sent with each event, and nothing is said of it', async () => {
+    const { fire } = engineWith({ dataElements: { f: { type: 'custom', fn: () => () => 1 }, c: { type: 'constant', value: 'x' } } });
+    const b = await fire({ type: 'library-loaded' });
+    expect(b.effects.filter((e) => e.type === 'vars')).toEqual([{ type: 'vars', values: { c: 'x' } }]);
+    expect(b.effects.filter((e) => e.type === 'log')).toEqual([]);
   });
 
   it('a cookie written with an expiry at or before the engine\'s clock reads as absent in the same event', async () => {

@@ -11,7 +11,9 @@ import * as launch from '../../../src/launch/index.ts';
 import type { EngineInput, LaunchEffect } from '../../../src/protocol.ts';
 import { drive, logs, logsOf, SITES, testEnv } from '../harness.ts';
 
+// Custom code's logger prints as turbine's: its rocket and prefix, then the text.
 const log = (text: string) => launch.customAction((w) => () => w._satellite.logger.log(text));
+const printed = (text: string) => `🚀 [Custom Script] ${text}`;
 
 const container = defineContainer({
   name: 'page steps',
@@ -65,9 +67,21 @@ describe('a page step in a rule that waits (the property sequences its component
     });
     expect(step!.answer).toMatch(/^page-step-/);
     // The rest of the rule waits for the page.
-    expect(logs(first.effects)).not.toContain('after the page step');
+    expect(logs(first.effects)).not.toContain(printed('after the page step'));
     const later = await answer(step!.answer!, 200);
-    expect(logs(later.effects)).toContain('after the page step');
+    expect(logs(later.effects)).toContain(printed('after the page step'));
+  });
+
+  it("holds the later rules of the page's one queue too, whatever their event, until the page answers (turbine's queue)", async () => {
+    const { fire, answer } = engine();
+    const [step] = steps((await fire('go')).effects);
+    // A later event's rule waits behind the page step: neither its page step nor its custom code has run.
+    const later = await fire('fire and forget');
+    expect(steps(later.effects)).toEqual([]);
+    expect(logs(later.effects)).not.toContain(printed('at once'));
+    const answered = await answer(step!.answer!, 200);
+    expect(logs(answered.effects)).toEqual([printed('after the page step'), printed('at once')]);
+    expect(steps(answered.effects)).toEqual([expect.objectContaining({ rule: 'does not wait' })]);
   });
 
   it('stops the rule with turbine\'s words when the page says the step failed', async () => {
@@ -75,7 +89,7 @@ describe('a page step in a rule that waits (the property sequences its component
     const [step] = steps((await fire('go')).effects);
     const later = await answer(step!.answer!, 500, "Cannot set properties of null (setting 'x')");
     expect(logsOf(later, 'error')).toContain('Failed to execute "Custom Code" for "waits for the page" rule. Cannot set properties of null (setting \'x\')');
-    expect(logs(later.effects)).not.toContain('after the page step');
+    expect(logs(later.effects)).not.toContain(printed('after the page step'));
   });
 
   it("an extension's action: its settings' tokens replaced everywhere, run with its display name; its event is a direct call of its own", async () => {
@@ -87,7 +101,7 @@ describe('a page step in a rule that waits (the property sequences its component
       name: 'Send To Acme',
       event: { $type: 'acme-tags.ready', widget: 'w1', $rule: { name: 'extension action' } },
     });
-    expect(logs((await answer(step!.answer!, 200)).effects)).toContain('sent');
+    expect(logs((await answer(step!.answer!, 200)).effects)).toContain(printed('sent'));
   });
 });
 
@@ -97,7 +111,7 @@ describe('a page step in a rule that does not wait', () => {
     const batch = await fire('fire and forget');
     expect(steps(batch.effects)).toEqual([expect.objectContaining({ step: { html: '<b>Product</b>' }, rule: 'does not wait' })]);
     expect(steps(batch.effects)[0]!.answer).toBeUndefined();
-    expect(logs(batch.effects)).toContain('at once');
+    expect(logs(batch.effects)).toContain(printed('at once'));
   });
 });
 

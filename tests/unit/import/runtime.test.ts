@@ -154,6 +154,21 @@ describe('Core Random Number', () => {
   });
 });
 
+describe('Core Runtime Environment', () => {
+  const read = (de: ReturnType<typeof launch.runtimeEnvironment>, event: unknown) => {
+    if (de.type !== 'custom') throw new Error('not a custom data element');
+    return de.fn({ session: { get: () => null, set: () => {} }, settings: { environment: 'staging' }, event, log: () => {} } as never);
+  };
+  it("the environment's stage, and the event's type, detail and direct-call identifier as turbine's event gives them", () => {
+    const call = { type: 'direct-call', id: 'cart:add', detail: { sku: 'A1' } };
+    expect(read(launch.runtimeEnvironment('environmentStage'), call)).toBe('staging');
+    expect(read(launch.runtimeEnvironment('eventType'), call)).toBe('core.direct-call');
+    expect(read(launch.runtimeEnvironment('eventDetail'), call)).toEqual({ sku: 'A1' });
+    expect(read(launch.runtimeEnvironment('DCRIdentifier'), call)).toBe('cart:add');
+    expect(read(launch.runtimeEnvironment('eventType'), { type: 'dom-ready' })).toBe('core.dom-ready');
+  });
+});
+
 describe('Core page events as the engine\'s triggers', () => {
   it('custom event on window (where Launch listens), click, form submission, enters viewport, time on page, data element change', () => {
     expect(launch.customEvent('cart:add')).toEqual({ type: 'custom-event', name: 'cart:add', target: 'window' });

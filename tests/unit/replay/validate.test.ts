@@ -28,7 +28,7 @@ describe('offtag replay checks the fixture', () => {
     expect(code).toBe(2);
     expect(out).toBe('');
     expect(err).toBe(
-      'offtag replay: <file>: event #1 (pageview): "type" must be one of library-loaded, dom-ready, window-loaded, direct-call, click, get-var, set-var, service-call, trigger; got "pageview"\n',
+      'offtag replay: <file>: event #1 (pageview): "type" must be one of library-loaded, page-bottom, dom-ready, window-loaded, direct-call, click, get-var, set-var, service-call, trigger; got "pageview"\n',
     );
   });
 
@@ -45,7 +45,7 @@ describe('offtag replay checks the fixture', () => {
     [{ events: [{ type: 'direct-call', id: 'Page View', set: { cookie: {} } }] }, 'event #1 (direct-call): "set.cookie" is not a field here (known: cookies, session, url, gpc)'],
     [{ events: [{ type: 'library-loaded', id: 'Page View' }] }, 'event #1 (library-loaded): "id" is not a field here (known: type, advance, dataLayer, set)'],
     [{ events: [42] }, 'event #1 (number 42): must be a direct-call identifier (a string) or an object with "type"; got number 42'],
-    [{ events: [{ id: 'Page View' }] }, 'event #1 (an object): "type" is missing (one of library-loaded, dom-ready, window-loaded, direct-call, click, get-var, set-var, service-call, trigger)'],
+    [{ events: [{ id: 'Page View' }] }, 'event #1 (an object): "type" is missing (one of library-loaded, page-bottom, dom-ready, window-loaded, direct-call, click, get-var, set-var, service-call, trigger)'],
     [{ events: [], responses: [{ match: '/id?', error: 'dns' }] }, 'response #1: "error" must be "network" or "timeout"; got "dns"'],
     [[], 'a fixture is an object with "events"; got an array'],
     [{ events: [{ type: 'trigger', on: 'click' }] }, 'event #1 (trigger): "key" is missing'],
