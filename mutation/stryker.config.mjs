@@ -1,5 +1,5 @@
-// `npm run mutate`: StrykerJS over the engine core, the storefront container and the analytics
-// and visitor modules, against the Node unit tests. Not part of `npm test` (it takes long);
+// `npm run mutate`: StrykerJS over every module (engine core, storefront container, analytics,
+// visitor, transport, the authoring API, the Launch runtime), against the Node unit tests. Not part of `npm test` (it takes long);
 // `npm run mutate -- --mutate src/worker-engine/core/rules.ts` narrows it. Report: reports/mutation/.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
@@ -11,6 +11,10 @@ export default {
     'containers/storefront/**/*.ts',
     'src/worker-engine/analytics/**/*.ts',
     'src/worker-engine/visitor/**/*.ts',
+    'src/worker-engine/transport/**/*.ts',
+    '!src/worker-engine/transport/idb-store.ts',
+    'src/container/**/*.ts',
+    'src/launch/**/*.ts',
     '!src/**/*.d.ts',
   ],
   coverageAnalysis: 'perTest',
