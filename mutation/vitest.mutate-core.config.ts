@@ -16,5 +16,7 @@ export default defineConfig({
       'tests/unit/shell/**/*.test.ts',
       'tests/unit/container/**/*.test.ts',
     ],
+    // tsc on the types: Stryker's sandbox holds instrumented source, which tsc does not accept.
+    exclude: ['tests/unit/container/types.test.ts'],
   },
 });
