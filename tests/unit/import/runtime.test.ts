@@ -184,3 +184,128 @@ describe('Core page events as the engine\'s triggers', () => {
     expect(launch.dataElementChange('cart size')).toEqual({ type: 'data-element-change', name: 'cart size' });
   });
 });
+
+describe('Analytics extension: what the tracker is given and sends', () => {
+  const withLogs = (values: Record<string, unknown> = {}) => {
+    const made = ctx(values);
+    const logs: string[] = [];
+    const emitted: unknown[] = [];
+    Object.assign(made.c as object, { log: (l: string, m: string) => logs.push(`${l}: ${m}`), emit: (e: unknown) => emitted.push(e) });
+    return { ...made, logs, emitted };
+  };
+  const at = (c: unknown, over: Record<string, unknown>) => Object.assign(c as object, over);
+
+  it('Set Variables as the extension computes them: aliases with the dynamic prefix, campaign from the query string, filter lists joined, events after the ones already set, linkTrackVars and linkTrackEvents without "None"', () => {
+    const s: Record<string, unknown> = { events: 'event9', linkTrackVars: 'None', linkTrackEvents: 'None' };
+    launch.applyTrackerVariables(s as never, {
+      dynamicVariablePrefix: '@@',
+      eVars: [{ name: 'eVar1', value: 'one' }, { name: 'eVar2', type: 'alias', value: 'prop3' }, { name: 'eVar4', type: 'alias', value: 'nothing' }],
+      props: [{ name: 'prop1', type: 'alias', value: 'eVar1' }],
+      campaign: { type: 'queryParam', value: 'cid' },
+      linkInternalFilters: ['a.example', 'b.example'],
+      linkExternalFilters: 'not a list' as never,
+      events: [{ name: 'event1' }, { name: 'event2', id: 'serial', value: '2' }],
+      server: 'www',
+      hierarchies: [{ name: 'hier2', sections: ['a', 'b'] }],
+    }, 'https://x.example/?cid=spring+sale&cid=other');
+    expect(s).toEqual({
+      dynamicVariablePrefix: '@@', eVar1: 'one', eVar2: '@@c3', eVar4: undefined, prop1: '@@v1', campaign: 'spring sale', linkInternalFilters: 'a.example,b.example', linkExternalFilters: 'not a list', server: 'www', hier2: 'a,b',
+      events: 'event9,event1,event2:serial=2',
+      linkTrackVars: 'eVar1,eVar2,eVar4,prop1,campaign,server,hier2,events',
+      linkTrackEvents: 'event1,event2',
+    });
+    const plain: Record<string, unknown> = {};
+    launch.applyTrackerVariables(plain as never, { eVars: [{ name: 'eVar3', type: 'alias', value: 'eVar7' }], campaign: { value: 'c' }, pageName: 'p' }, 'not a url');
+    expect(plain).toEqual({ eVar3: 'D=v7', campaign: 'c', pageName: 'p', linkTrackVars: 'eVar3,campaign' });
+    const noUrl: Record<string, unknown> = {};
+    launch.applyTrackerVariables(noUrl as never, { campaign: { type: 'queryParam', value: 'cid' } }, 'not a url');
+    expect(noUrl).toEqual({ campaign: undefined, linkTrackVars: 'campaign' });
+  });
+
+  it('a link beacon on a link is named by its text, else its alt, title, value or src; on anything else "link clicked"; type o unless set', async () => {
+    const names: string[] = [];
+    for (const element of [
+      { tagName: 'A', text: '  Buy \n now ', attributes: { href: 'https://x.example/buy' } },
+      { tagName: 'a', text: ' ', attributes: { alt: 'Alt', title: 'Title' } },
+      { tagName: 'A', attributes: { title: ' T  t ' } },
+      { tagName: 'A', attributes: { value: 'V' } },
+      { tagName: 'A', attributes: { src: 'S' } },
+      { tagName: 'BUTTON', text: 'Go' },
+    ]) {
+      const { c, hits } = withLogs();
+      at(c, { event: { type: 'trigger', on: 'click', element } });
+      await launch.sendBeacon({}, { type: 'link' }).fn(c);
+      names.push(`${String(hits[0]?.linkType)}:${String(hits[0]?.linkName)}`);
+    }
+    expect(names).toEqual(['o:Buy now', 'o:Alt', 'o:T t', 'o:V', 'o:S', 'o:link clicked']);
+    const { c, hits } = withLogs({ n: 'Named' });
+    await launch.sendBeacon({}, { type: 'link', linkType: 'd', linkName: '%n%' }).fn(c);
+    expect(hits[0]).toMatchObject({ type: 'tl', linkType: 'd', linkName: 'Named' });
+  });
+
+  it('without consent each action says why it did nothing', async () => {
+    const { c, hits, logs } = withLogs();
+    (c as { settings: Record<string, unknown> }).settings.trackingConsentCookie = 'sat_track';
+    await launch.setVariables({}, { pageName: 'p' }).fn(c);
+    await launch.clearVariables({}).fn(c);
+    await launch.sendBeacon({}, { type: 'page' }).fn(c);
+    expect(hits).toEqual([]);
+    expect(logs).toEqual(['error: Cannot set variables: EU compliance was not acknowledged by the user.', 'error: Cannot clear variables: EU compliance was not acknowledged by the user.', 'error: Cannot send beacon: EU compliance was not acknowledged by the user.']);
+  });
+
+  it('customSetup runs after the global properties unless it says beforeSettings; one that throws is logged and the beacon still goes', async () => {
+    const seen: unknown[] = [];
+    const setup = (() => function (s: Record<string, unknown>) {
+      seen.push(s.server);
+    }) as never;
+    for (const phase of ['afterSettings', 'beforeSettings'] as const) {
+      const { c } = withLogs();
+      await launch.sendBeacon({ trackerProperties: { server: 'www' }, customSetup: setup, customSetupPhase: phase }, { type: 'page' }).fn(c);
+    }
+    expect(seen).toEqual(['www', undefined]);
+    const { c, hits, logs } = withLogs();
+    const boom = (() => function () {
+      throw new Error('boom');
+    }) as never;
+    await launch.sendBeacon({ customSetup: boom }, { type: 'page' }).fn(c);
+    expect(logs).toContain('error: Analytics customSetup threw: boom');
+    expect(hits).toHaveLength(1);
+  });
+
+  it('with custom code on the page: each action sends the page the variables; the page\'s records are replayed in order; a missing record is said; a block that threw fails its action', async () => {
+    const { c, hits, logs, emitted } = withLogs();
+    const rule = 'r';
+    at(c, { snapshot: { url: 'https://www.example.com/p?q=1', time: 0, referrer: '', viewport: { width: 1, height: 1 }, page: { c: { [`${rule}#0`]: { ops: [['set', 'prop1', 'from setup']] }, [`${rule}#1`]: { ops: [['set', 'eVar2', 'x'], ['t'], ['clear'], ['set', 'prop3', 'y'], ['tl', 'o', 'n']] }, [`${rule}#2`]: { ops: [], error: 'TypeError: oops' } } } } });
+    const options = { onPage: 'setup' as const };
+    await launch.setVariables(options, { pageName: 'p' }, undefined, undefined, { setup: 0, block: 1 }).fn(c);
+    expect(hits.map((h) => [h.type, h.vars.prop1, h.vars.eVar2, h.vars.prop3])).toEqual([['t', 'from setup', 'x', undefined], ['tl', undefined, undefined, 'y']]);
+    expect(emitted).toEqual([{ type: 'vars', values: { 'offtag:s': expect.objectContaining({ prop3: 'y' }) } }]);
+    expect(() => launch.setVariables(options, {}, undefined, undefined, { block: 2 }).fn(c)).toThrow('Set Variables custom code threw on the page: TypeError: oops');
+    await launch.sendBeacon(options, { type: 'page' }, undefined, { plugins: 5 }).fn(c);
+    expect(logs.some((l) => l.startsWith('warn: Analytics doPlugins of rule "r" ran on the page and its record is missing: '))).toBe(true);
+    await launch.sendBeacon(options, { type: 'page' }, undefined, { plugins: 2 }).fn(c);
+    expect(logs).toContain('error: Analytics doPlugins threw on the page: TypeError: oops');
+    const quiet = withLogs();
+    await launch.clearVariables({}).fn(quiet.c);
+    expect(quiet.emitted).toEqual([]);
+  });
+
+  it('the page values rule sends the values of the data elements page blocks read, at each page event before every rule; one that fails is left out', () => {
+    const r = launch.pageValuesRule(['a', 'bad', 'b']);
+    expect(r).toMatchObject({ name: launch.PAGE_VALUES_RULE, events: [{ type: 'library-loaded' }, { type: 'dom-ready' }, { type: 'window-loaded' }], order: Number.MIN_SAFE_INTEGER, conditions: [] });
+    const emitted: unknown[] = [];
+    void r.actions[0]!.fn({ get: (n: string) => { if (n === 'bad') throw new Error('x'); return n.toUpperCase(); }, emit: (e: unknown) => emitted.push(e) } as never);
+    expect(emitted).toEqual([{ type: 'vars', values: { a: 'A', b: 'B' } }]);
+  });
+
+  it('plugins the Common Analytics Plugins extension initializes reach the tracker only if they come before it is made', async () => {
+    const { c } = withLogs();
+    await launch.initializePlugins([{ name: 'getValOnce', on: 'analytics' }]).fn(c);
+    await launch.sendBeacon({}, { type: 'page' }).fn(c);
+    const s = launch.trackerFor(c, {}) as unknown as Record<string, unknown>;
+    expect(typeof s.getValOnce).toBe('function');
+    await launch.initializePlugins([{ name: 'getPreviousValue', on: 'analytics' }]).fn(c);
+    expect(s.getPreviousValue).toBeUndefined();
+    expect(typeof s.getNewRepeat).toBe('function');
+  });
+});
