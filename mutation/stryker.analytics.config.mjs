@@ -13,5 +13,5 @@ export default {
   jsonReporter: { fileName: 'reports/mutation/analytics.json' },
   incrementalFile: 'reports/mut/inc-analytics.json',
   tempDirName: '.stryker-tmp/analytics',
-  ignorePatterns: ['/.stryker-tmp'],
+  ignorePatterns: ['/.stryker-tmp', '/reports'],
 };

@@ -30,6 +30,8 @@ export default {
   // reported Survived (docs/testing.md, "Static mutants").
   ignoreStatic: false,
   tempDirName: '.stryker-tmp',
+  // The sandbox is a copy of the project: without reports/ (other runs and coverage write there while it copies).
+  ignorePatterns: ['/.stryker-tmp', '/reports'],
   // TypeScript 7's package has no JavaScript API for Stryker's tsconfig rewriting; vitest needs none.
   tsconfigFile: 'stryker-has-no-tsconfig.json',
 };

@@ -12,5 +12,5 @@ export default {
   jsonReporter: { fileName: 'reports/mutation/container.json' },
   incrementalFile: 'reports/mut/inc-container.json',
   tempDirName: '.stryker-tmp/container',
-  ignorePatterns: ['/.stryker-tmp'],
+  ignorePatterns: ['/.stryker-tmp', '/reports'],
 };

@@ -13,5 +13,5 @@ export default {
   jsonReporter: { fileName: 'reports/mutation/core.json' },
   incrementalFile: 'reports/mut/inc-core.json',
   tempDirName: '.stryker-tmp/core',
-  ignorePatterns: ['/.stryker-tmp'],
+  ignorePatterns: ['/.stryker-tmp', '/reports'],
 };

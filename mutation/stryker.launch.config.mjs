@@ -12,5 +12,5 @@ export default {
   jsonReporter: { fileName: 'reports/mutation/launch.json' },
   incrementalFile: 'reports/mut/inc-launch.json',
   tempDirName: '.stryker-tmp/launch',
-  ignorePatterns: ['/.stryker-tmp'],
+  ignorePatterns: ['/.stryker-tmp', '/reports'],
 };

@@ -14,5 +14,5 @@ export default {
   jsonReporter: { fileName: 'reports/mutation/storefront.json' },
   incrementalFile: 'reports/mut/inc-storefront.json',
   tempDirName: '.stryker-tmp/storefront',
-  ignorePatterns: ['/.stryker-tmp'],
+  ignorePatterns: ['/.stryker-tmp', '/reports'],
 };

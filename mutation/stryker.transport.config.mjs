@@ -13,5 +13,5 @@ export default {
   jsonReporter: { fileName: 'reports/mutation/transport.json' },
   incrementalFile: 'reports/mut/inc-transport.json',
   tempDirName: '.stryker-tmp/transport',
-  ignorePatterns: ['/.stryker-tmp'],
+  ignorePatterns: ['/.stryker-tmp', '/reports'],
 };

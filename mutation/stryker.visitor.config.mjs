@@ -13,5 +13,5 @@ export default {
   jsonReporter: { fileName: 'reports/mutation/visitor.json' },
   incrementalFile: 'reports/mut/inc-visitor.json',
   tempDirName: '.stryker-tmp/visitor',
-  ignorePatterns: ['/.stryker-tmp'],
+  ignorePatterns: ['/.stryker-tmp', '/reports'],
 };
