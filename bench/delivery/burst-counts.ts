@@ -1,6 +1,6 @@
 /**
  * `npx tsx bench/delivery/burst-counts.ts [--samples=3] [--dist=folder]`: what a burst of 250 Page Views does
- * inside Offtag's worker, counted (docs/delivery.md, "The goal as a ratio"): IndexedDB
+ * inside Offtag's worker, counted (docs/delivery.md, "Throughput"): IndexedDB
  * transactions, puts and deletes, and messages posted on MessagePorts by kind (to the sender, to
  * the page, the engine's own next-task hops), through wrappers installed in the worker with
  * Playwright after the warm-up. Counts, not timings: a loaded machine does not change them (the
