@@ -122,3 +122,60 @@ describe('the page-side s as the import writes it', () => {
     expect(source).not.toMatch(/__name\(/);
   });
 });
+
+describe("worker custom code's _satellite and sessionStorage", () => {
+  it('_satellite reads data elements and cookies (decoded), writes and removes cookies, logs with turbine\'s prefix, and tells the environment', () => {
+    const logs: string[] = [];
+    const removed: string[] = [];
+    const { c, writes } = ctx({ values: { de: 'value' } });
+    Object.assign((c as { cookies: object }).cookies, { remove: (n: string) => void removed.push(n), get: (n: string) => (n === 'enc' ? 'a%20b' : undefined) });
+    Object.assign(c as object, { log: (l: string, m: string) => logs.push(`${l}: ${m}`) });
+    const w = virtualPage(c);
+    const sat = w._satellite;
+    expect([sat.getVar('de'), sat.cookie.get('enc'), sat.cookie.get('none'), sat.environment.stage, sat.buildInfo.environment]).toEqual(['value', 'a b', undefined, 'production', 'production']);
+    const before = Date.now();
+    sat.cookie.set('k', 'v w', { expires: 2, domain: '.shop.example.com', path: '/p' });
+    sat.cookie.set('plain', 1);
+    sat.cookie.remove('gone');
+    expect(writes[0]!.slice(0, 2)).toEqual(['k', 'v%20w']);
+    expect(writes[0]![2]).toMatchObject({ domain: '.shop.example.com', path: '/p' });
+    const expires = (writes[0]![2] as { expires: number }).expires;
+    expect(expires - before).toBeGreaterThanOrEqual(2 * 86_400_000);
+    expect(expires - before).toBeLessThan(2 * 86_400_000 + 60_000);
+    expect(writes[1]).toEqual(['plain', '1', {}]);
+    expect(removed).toEqual(['gone']);
+    sat.logger.log('a', { n: 1 });
+    sat.logger.info('i');
+    sat.logger.warn('w');
+    sat.logger.error('e');
+    sat.logger.debug('d');
+    sat.notify('n5', 5);
+    sat.notify('n4', 4);
+    sat.notify('n1');
+    const P = '\uD83D\uDE80 [Custom Script]';
+    expect(logs).toEqual([`log: ${P} a {"n":1}`, `info: ${P} i`, `warn: ${P} w`, `error: ${P} e`, `debug: ${P} d`, `error: ${P} n5`, `warn: ${P} n4`, `log: ${P} n1`]);
+  });
+  it('sessionStorage reads and writes the engine\'s session store; removeItem clears the key', () => {
+    const { c } = ctx();
+    const store: Record<string, string | null> = { a: '1' };
+    Object.assign(c as object, { session: { get: (k: string) => store[k] ?? null, set: (k: string, v: string | null) => void (store[k] = v) } });
+    const s = virtualPage(c).sessionStorage;
+    s.setItem('n', 5);
+    expect([s.getItem('a'), s.getItem('n'), s.getItem('x')]).toEqual(['1', '5', null]);
+    s.removeItem('a');
+    expect(store.a).toBeNull();
+  });
+  it('document.cookie: expires and max-age, a value without a name ignored, a bad date ignored', () => {
+    const { c, writes } = ctx();
+    const doc = virtualPage(c).document;
+    doc.cookie = 'a=1; expires=Wed, 01 Jan 2031 00:00:00 GMT; Path=/; Domain=x.example';
+    doc.cookie = 'b = 2 ; expires=not a date';
+    doc.cookie = 'novalue';
+    doc.cookie = 'c=3; max-age=; expires=Wed, 01 Jan 2031 00:00:00 GMT; max-age=10';
+    expect(writes[0]).toEqual(['a', '1', { expires: Date.UTC(2031, 0, 1), path: '/', domain: 'x.example' }]);
+    expect(writes[1]).toEqual(['b', '2', {}]);
+    expect(writes).toHaveLength(3);
+    expect(writes[2]![0]).toBe('c');
+    expect((writes[2]![2] as { expires: number }).expires).not.toBe(Date.UTC(2031, 0, 1));
+  });
+});
