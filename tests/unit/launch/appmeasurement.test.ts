@@ -4,7 +4,7 @@
  * variables a call sends, linkTrackVars for link calls, doPlugins, abort and call overrides.
  */
 import { describe, expect, it } from 'vitest';
-import { amEscape, amUnescape, cookieDomainFor, createAppMeasurement, getQueryParam, type TrackerHost } from '../../../src/launch/appmeasurement/tracker.ts';
+import { amEscape, amUnescape, cookieDomainFor, createAppMeasurement, getQueryParam, plainValues, setPath, type TrackerHost } from '../../../src/launch/appmeasurement/tracker.ts';
 import type { AnalyticsHit } from '../../../src/worker-engine/services.ts';
 import { installPlugins } from '../../../src/launch/appmeasurement/plugins.ts';
 
@@ -133,6 +133,93 @@ describe('the tracker object', () => {
     s.t();
     expect(calls).toEqual(['pre x', 'post']);
     expect(s.account).toBe('rs2');
+  });
+});
+
+describe('the tracker object: the rest of what custom code calls', () => {
+  it('unescape leaves an empty value as it is; getQueryParam without a key, a URL or a query is empty, and with the key-only flag a bare key is undefined', () => {
+    expect([amUnescape(''), amUnescape(undefined), amUnescape(0)]).toEqual(['', undefined, 0]);
+    expect([getQueryParam('', 'https://x/?a=1', undefined, undefined), getQueryParam('a', '', undefined, undefined), getQueryParam('a', 'https://x/a=1', undefined, undefined)]).toEqual(['', '', '']);
+    expect(getQueryParam('adobe_mc_ref', 'https://x/?adobe_mc_ref&b=1', undefined, true)).toBeUndefined();
+    expect(getQueryParam('adobe_mc_ref', 'https://x/?adobe_mc_ref=&b=1', undefined, true)).toBeUndefined();
+    expect(getQueryParam('b', 'https://x/?adobe_mc_ref&b=1', undefined, true)).toBe('1');
+    expect(getQueryParam('adobe_mc_ref', 'https://x/?adobe_mc_ref&b=1', undefined, undefined)).toBe('');
+  });
+  it('c_w: expires 1 is two years on, a number is a time, a session lifetime never expires, a lifetime in seconds wins', () => {
+    const { h, jar } = host();
+    const s = createAppMeasurement('rs1', h);
+    s.c_w('two', 'v', 1);
+    const d = new Date(1_700_000_000_000);
+    d.setFullYear(d.getFullYear() + 2);
+    expect(jar.get('two')?.expires).toBe(d.getTime());
+    s.c_w('num', 'v', 1_800_000_000_000);
+    expect(jar.get('num')?.expires).toBe(1_800_000_000_000);
+    s.c_w('none', 'v', 'not a time');
+    expect(jar.get('none')?.expires).toBeUndefined();
+    s.cookieLifetime = '30';
+    s.c_w('life', 'v', 1);
+    expect(jar.get('life')?.expires).toBe(1_700_000_030_000);
+    s.cookieLifetime = 'session';
+    s.c_w('sess', 'v', 1);
+    expect(jar.get('sess')?.expires).toBeUndefined();
+    expect(s.c_w('', 'v')).toBe(false);
+  });
+  it('setPath and plainValues: contextData entries by their dotted name, plain values only, internal fields left out', () => {
+    const t: Record<string, any> = {};
+    setPath(t, 'contextData.a.b', 1);
+    setPath(t, 'contextData.gone', 2);
+    setPath(t, 'contextData.gone', undefined);
+    setPath(t, 'eVar1', 'x');
+    expect(t).toEqual({ contextData: { 'a.b': 1 }, eVar1: 'x' });
+    expect(plainValues({ eVar1: 'x', n: 0, b: false, nil: null, u: undefined, o: {}, f: () => 1, __offtagPlugins: 'x', contextData: { k: 'v', o: {}, nil: null, f: () => 1 } })).toEqual({ eVar1: 'x', n: 0, b: false, 'contextData.k': 'v' });
+    expect(plainValues({ a: 1 })).toEqual({ a: 1 });
+  });
+  it("doPlugins' writes recorded on the page replace doPlugins for one call, without the link fields", () => {
+    const { h, hits } = host();
+    const s = createAppMeasurement('rs1', h);
+    let ran = 0;
+    s.usePlugins = true;
+    s.doPlugins = () => void ran++;
+    s.__offtagPlugins = [['set', 'eVar5', 'page'], ['set', 'linkName', 'x'], ['set', 'contextData.k', 'v'], ['t', 'eVar6', 'no']];
+    s.t();
+    s.t();
+    expect(ran).toBe(1);
+    expect(hits[0]).toMatchObject({ vars: { eVar5: 'page' }, contextData: { k: 'v' } });
+    expect(hits[0]!.vars.eVar6).toBeUndefined();
+    expect(hits[0]!.linkName).toBeUndefined();
+  });
+  it('a callback that throws is logged and the hit still goes; s.log, replace, setAccount, loadModule, the ready helpers and Util.getQueryParam', () => {
+    const { h, hits } = host();
+    const logs: string[] = [];
+    h.log = (l, m) => void logs.push(`${l}: ${m}`);
+    const s = createAppMeasurement('rs1', h);
+    s.registerPostTrackCallback(() => {
+      throw new Error('cb');
+    });
+    s.registerPostTrackCallback('not a function');
+    s.t();
+    expect(hits).toHaveLength(1);
+    s.log('said');
+    expect(logs).toEqual(['warn: Analytics: a track callback threw: cb', 'warn: said']);
+    expect([s.replace('a-b-c', '-', '+'), s.replace('abc', '-', '+'), s.replace('', '-', '+')]).toEqual(['a+b+c', 'abc', '']);
+    s.setAccount('rs2,rs1');
+    s.setAccount('rs3');
+    expect([s.account, s.allAccounts]).toEqual(['rs3', ['rs1', 'rs2', 'rs3']]);
+    let loaded: unknown;
+    s.loadModule('Media', (t: unknown, m: unknown) => (loaded = [t === s, m]));
+    expect(loaded).toEqual([true, {}]);
+    s.Media.x = 1;
+    s.loadModule('Media');
+    expect(s.Media).toEqual({ x: 1 });
+    expect(s.isReadyToTrack()).toBe(true);
+    expect(s.callbackWhenReadyToTrack({ n: 2 }, function (this: { n: number }, a: number) {
+      return this.n + a;
+    }, [3])).toBe(5);
+    expect(s.callbackWhenReadyToTrack(null, () => 'no args', undefined as never)).toBe('no args');
+    expect(s.Util.getQueryParam('cid')).toBe('x y');
+    s.pageURL = 'https://other.example/?cid=z';
+    expect(s.Util.getQueryParam('cid')).toBe('z');
+    expect(s.Util.getQueryParam('cid', 'https://u.example/?cid=u')).toBe('u');
   });
 });
 
