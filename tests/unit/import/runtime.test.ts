@@ -126,6 +126,45 @@ describe('ECID and sequencing', () => {
     }
   });
 
+  it('every ECID variable the engine takes, each as VisitorAPI reads it; a lifetime that is no number said', () => {
+    const logs: string[] = [];
+    const { c } = ctx({});
+    (c as { log: (l: string, m: string) => void }).log = (_l, m) => logs.push(m);
+    expect(launch.visitorOptions(c, [
+      { name: 'trackingServer', value: 'm.example' },
+      { name: 'idSyncContainerID', value: '7' },
+      { name: 'idSyncDisableSyncs', value: 1 },
+      { name: 'disableThirdPartyCookies', value: 'false' },
+      { name: 'cookieDomain', value: 'example.com' },
+      { name: 'cookieLifetime', value: '86400' },
+    ])).toEqual({ trackingServer: 'm.example', idSyncContainerId: 7, disableIdSyncs: true, disableThirdPartyCookies: false, cookieDomain: 'example.com', cookieLifetime: 86400 });
+    expect(launch.visitorOptions(c, [{ name: 'idSyncDisable3rdPartySyncing', value: 'true' }, { name: 'disableIdSyncs', value: 0 }, { name: 'cookieLifetime', value: 'NONE' }, { name: 'idSyncContainerID', value: -1 }, { name: 'cookieLifetime', value: 'week' }])).toEqual({ disableThirdPartyCookies: true, disableIdSyncs: false, cookieLifetime: 'NONE' });
+    expect(logs).toEqual(['Experience Cloud ID Service: idSyncContainerID -1 is not a whole number; the default 0 is used', 'Experience Cloud ID Service: cookieLifetime "week" is neither seconds, SESSION nor NONE; the AMCV cookie lives two years']);
+  });
+
+  it('the ECID rule logs a visitor service that does not start; without variables it configures nothing', async () => {
+    const logs: string[] = [];
+    const { c } = ctx({});
+    (c as { log: (l: string, m: string) => void }).log = (l, m) => logs.push(`${l}: ${m}`);
+    let configured = 0;
+    (c as { services: { visitor: unknown } }).services.visitor = { configure: () => (configured++, false), start: () => Promise.reject(new Error('no org')) };
+    void launch.ecidRule([]).actions[0]!.fn(c);
+    await new Promise((r) => setImmediate(r));
+    expect(configured).toBe(0);
+    expect(logs).toEqual(['error: The visitor service did not start: no org']);
+  });
+
+  it("the ECID data element: the MID of the org's AMCV cookie, undefined before there is one", () => {
+    const read = (cookie: string | undefined) => {
+      const de = launch.ecidValue();
+      if (de.type !== 'custom') throw new Error('not a custom data element');
+      return de.fn({ session: { get: () => null, set: () => {} }, settings: { orgId: 'ORG@AdobeOrg' }, cookies: { get: (n: string) => (n === 'AMCV_ORG%40AdobeOrg' ? cookie : undefined) }, log: () => {} } as never);
+    };
+    expect(read('-1330315163%7CMCMID%7C12345%7CMCAID%7CNONE')).toBe('12345');
+    expect(read('-1330315163%7CMCAID%7CNONE')).toBeUndefined();
+    expect(read(undefined)).toBeUndefined();
+  });
+
   it('delayNext: false does not make the next action wait', () => {
     const { c } = ctx({});
     const never = () => () => new Promise(() => {});
