@@ -115,12 +115,156 @@ describe('the page-side s', () => {
   });
 });
 
+describe("the page-side s: AppMeasurement's helpers, the Visitor facade, notify", () => {
+  const w = globalThis as unknown as Record<string, any>;
+  afterEach(() => {
+    for (const k of ['window', 'document', '__offtagAnalytics', '_satellite', 'Visitor', 'offtag', 's']) delete w[k];
+    Object.defineProperty(w, 'location', { value: undefined, configurable: true, writable: true });
+  });
+  /** A page whose document.cookie keeps name=value pairs as a browser does (attributes dropped). */
+  function page(cookies: Record<string, string> = {}) {
+    const jar = { ...cookies };
+    w.window = w;
+    w.document = {
+      get cookie() {
+        return Object.entries(jar).map(([k, v]) => `${k}=${v}`).join('; ');
+      },
+      set cookie(text: string) {
+        const [pair = ''] = text.split(';');
+        const eq = pair.indexOf('=');
+        jar[pair.slice(0, eq)] = pair.slice(eq + 1);
+      },
+    };
+    Object.defineProperty(w, 'location', { value: { href: 'https://shop.example/p?cid=a+b&x.y=1' }, configurable: true, writable: true });
+    return jar;
+  }
+  it('cookies, escape and the query parameter as AppMeasurement does them', () => {
+    const jar = page({ 'a%20b': 'x%20y', blank: '%5B%5BB%5D%5D', bad: '%E0%A4%A' });
+    installPageAnalytics();
+    const s = w.__offtagAnalytics.s;
+    expect([s.c_r('a b'), s.Util.cookieRead('blank'), s.c_r('missing'), s.c_r('bad')]).toEqual(['x y', '', '', unescape('%E0%A4%A')]);
+    expect(s.c_w('n', "it's (1)!", 1)).toBe(true);
+    expect(jar.n).toBe('it%27s%20%281%29%21');
+    expect(s.c_w('gone', '', 1)).toBe(true);
+    expect(jar.gone).toBe('%5B%5BB%5D%5D');
+    expect([s.escape(''), s.escape('~*'), s.unescape(''), s.unescape('a+b'), s.Util.urlEncode('a b'), s.Util.urlDecode('a%20b')]).toEqual(['', '%7E%2A', '', 'a b', 'a%20b', 'a b']);
+    expect([s.Util.getQueryParam('cid'), s.Util.getQueryParam('x.y'), s.Util.getQueryParam('xxy'), s.Util.getQueryParam('q', 'https://o.example/?q=1#q=2'), s.Util.getQueryParam('q', 'https://o.example/')]).toEqual(['a b', '1', '', '1', '']);
+  });
+  it('clearVars records a clear and empties what AppMeasurement clears; loadModule, the callbacks and ActivityMap are there to call', () => {
+    page();
+    w._satellite = { getVar: () => ({ prop1: 'p', eVar2: 'e', list1: 'l', hier1: 'h', channel: 'c', events: 'ev', products: 'pr', purchaseID: 'i', transactionID: 't', state: 's', zip: 'z', campaign: 'cp', pageName: 'keep', server: 'keep', 'contextData.k': 'kept' }) };
+    installPageAnalytics();
+    const api = w.__offtagAnalytics;
+    const record = api.run((_e: object, s: Record<string, any>) => {
+      s.clearVars();
+      s.loadModule('Media');
+      s.Media.open = 1;
+      s.loadModule('Media');
+      s.registerPreTrackCallback(() => 1);
+      s.registerPostTrackCallback(() => 1);
+      s.ActivityMap.link();
+      s.ActivityMap.region();
+      s.t();
+    }, {});
+    expect(record.ops).toEqual([['clear'], ['t']]);
+    expect(api.s.Media).toEqual({ open: 1 });
+    expect(Object.fromEntries(Object.entries(api.s).filter(([, v]) => typeof v === 'string'))).toEqual({ pageName: 'keep', server: 'keep' });
+    expect(api.s.contextData).toEqual({ k: 'kept' });
+  });
+  it("takes the worker's variables again only when they changed, dropping the ones it had", () => {
+    page();
+    let vars: Record<string, unknown> = { eVar1: 'a', 'contextData.k': 'v' };
+    w._satellite = { getVar: () => vars };
+    installPageAnalytics();
+    const api = w.__offtagAnalytics;
+    api.run((_e: object, s: Record<string, any>) => void (s.eVar3 = 'mine'), {});
+    expect([api.s.eVar1, api.s.eVar3]).toEqual(['a', 'mine']);
+    api.run(() => {}, {});
+    expect(api.s.eVar3).toBe('mine');
+    vars = { eVar2: 'b' };
+    api.run(() => {}, {});
+    expect([api.s.eVar1, api.s.eVar2, api.s.eVar3, api.s.contextData]).toEqual([undefined, 'b', undefined, {}]);
+    w._satellite = {};
+    api.run(() => {}, {});
+    expect(api.s.eVar2).toBeUndefined();
+  });
+  it('customSetup: the first definition, run once with the window as this; doPlugins only with usePlugins, its link fields reset after', () => {
+    page();
+    installPageAnalytics();
+    const api = w.__offtagAnalytics;
+    let runs = 0;
+    api.define(function (this: unknown, s: Record<string, any>) {
+      runs++;
+      s.prop5 = String(this === w);
+    });
+    api.define(() => {
+      throw new Error('second definition');
+    });
+    const first = api.setup(false);
+    expect(api.setup(true)).toBe(first);
+    expect(first.ops).toEqual([['set', 'prop5', 'true']]);
+    expect([runs, w.s]).toEqual([1, undefined]);
+    expect(api.plugins('o', 'n')).toEqual({ ops: [] });
+    api.s.doPlugins = (s: Record<string, any>) => void (s.prop6 = `${s.linkType}|${s.linkName}`);
+    expect(api.plugins('o', 'n')).toEqual({ ops: [] });
+    api.s.usePlugins = true;
+    expect(api.plugins('', '').ops).toContainEqual(['set', 'prop6', 'undefined|undefined']);
+    expect(api.plugins('d', 'file').ops).toContainEqual(['set', 'prop6', 'd|file']);
+    expect([api.s.linkType, api.s.linkName]).toEqual([undefined, undefined]);
+    api.s.doPlugins = () => {
+      throw 'plain';
+    };
+    expect(api.plugins('o', 'n')).toEqual({ ops: [], error: 'plain' });
+    installPageAnalytics();
+    expect(w.__offtagAnalytics).toBe(api);
+  });
+  it("Visitor.getInstance answers from the AMCV cookie and hands setCustomerIDs to offtag.js; a page's own Visitor is kept", async () => {
+    page({ AMCV_ORG: 'MCMID|m-1|MCAID|NONE|MCAAMLH|9|MCAAMB|' });
+    const asked: unknown[] = [];
+    w.offtag = { ask: (m: unknown) => (asked.push(m), Promise.reject(new Error('x'))) };
+    installPageAnalytics();
+    const v = w.Visitor.getInstance('ORG');
+    let called: unknown;
+    expect([v.marketingCloudOrgID, v.getMarketingCloudVisitorID((x: string) => (called = x)), v.getAnalyticsVisitorID(), v.getLocationHint(), v.getAudienceManagerLocationHint(), v.getAudienceManagerBlob(), v.isAllowed()]).toEqual(['ORG', 'm-1', 'NONE', '9', '9', '', true]);
+    expect(called).toBe('m-1');
+    expect(w.Visitor.getInstance('OTHER').getMarketingCloudVisitorID()).toBe('');
+    v.setCustomerIDs({ crm: 'u' }, true);
+    expect(asked).toEqual([{ type: 'service-call', service: 'visitor', method: 'setCustomerIDs', args: [{ crm: 'u' }, true] }]);
+    delete w.offtag;
+    v.setCustomerIDs({ crm: 'u' });
+    delete w.__offtagAnalytics;
+    const own = { getInstance: () => 'own' };
+    w.Visitor = own;
+    installPageAnalytics();
+    expect(w.Visitor).toBe(own);
+  });
+  it("_satellite.notify, which Analytics code still calls, logs at turbine's levels; a page's own notify is kept", () => {
+    page();
+    const said: string[] = [];
+    const logger = { log: (m: string) => said.push(`log ${m}`), warn: (m: string) => said.push(`warn ${m}`), error: (m: string) => said.push(`error ${m}`) };
+    w._satellite = { logger };
+    installPageAnalytics();
+    w._satellite.notify('a', 5);
+    w._satellite.notify('b', 4);
+    w._satellite.notify('c', 1);
+    w._satellite.logger = undefined;
+    w._satellite.notify('d');
+    expect(said).toEqual(['error a', 'warn b', 'log c']);
+    delete w.__offtagAnalytics;
+    const own = () => 'own';
+    w._satellite = { notify: own };
+    installPageAnalytics();
+    expect(w._satellite.notify).toBe(own);
+  });
+});
+
 describe('the page-side s as the import writes it', () => {
   it('is source text offtag.js can run: as the import compiles it (tsx), no function of it is wrapped in a name helper offtag.js lacks', () => {
     const source = execFileSync(process.execPath, ['--import', 'tsx', '-e', "import('./src/launch/appmeasurement/page-tracker.ts').then((m) => process.stdout.write(String(m.installPageAnalytics)))"], { encoding: 'utf8' });
     expect(source).toMatch(/__offtagAnalytics/);
     expect(source).not.toMatch(/__name\(/);
-  });
+    // A child process that loads tsx: seconds on a loaded machine.
+  }, 60_000);
 });
 
 describe("worker custom code's _satellite and sessionStorage", () => {
