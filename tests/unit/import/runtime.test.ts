@@ -348,3 +348,31 @@ describe('Analytics extension: what the tracker is given and sends', () => {
     expect(typeof s.getNewRepeat).toBe('function');
   });
 });
+
+describe('the rest of Core\'s events as the engine\'s triggers', () => {
+  const filter = [{ name: 'id', value: 'x' }] as never;
+  it('page lifecycle events, direct calls (the identifier trimmed), history change, element exists, hover, media time played', () => {
+    expect([launch.libraryLoaded(), launch.domReady(), launch.windowLoaded(), launch.pageBottom(), launch.historyChange()]).toEqual([{ type: 'library-loaded' }, { type: 'dom-ready' }, { type: 'window-loaded' }, { type: 'page-bottom' }, { type: 'history-change' }]);
+    expect(launch.directCall('  cart add ')).toEqual({ type: 'direct-call', id: 'cart add' });
+    expect(launch.elementExists('.banner')).toEqual({ type: 'element-exists', selector: '.banner' });
+    expect(launch.elementExists('.banner', { elementProperties: filter })).toEqual({ type: 'element-exists', selector: '.banner', properties: filter });
+    expect(launch.elementExists('.banner', { elementProperties: [] })).toEqual({ type: 'element-exists', selector: '.banner' });
+    expect(launch.hover('.card')).toEqual({ type: 'hover', selector: '.card' });
+    expect(launch.hover('.card', 300, { bubbleStop: true, bubbleFireIfChildFired: true, bubbleFireIfParent: false })).toEqual({ type: 'hover', selector: '.card', delay: 300, bubbleStop: true, bubbleFireIfChildFired: true, bubbleFireIfParent: false });
+    expect(launch.mediaTimePlayed(10, 'second')).toEqual({ type: 'media-time-played', amount: 10, unit: 'second' });
+    expect(launch.mediaTimePlayed(50, 'percent', undefined, { elementProperties: filter, bubbleStop: true })).toEqual({ type: 'media-time-played', amount: 50, unit: 'percent', properties: filter });
+    expect(launch.mediaTimePlayed(50, 'percent', 'video', { bubbleStop: false })).toEqual({ type: 'media-time-played', amount: 50, unit: 'percent', selector: 'video', bubbleStop: false });
+    expect(launch.entersViewport('.p', 'firstEntry', { delay: 500, elementProperties: filter })).toEqual({ type: 'element-visible', selector: '.p', properties: filter, delay: 500 });
+    expect(launch.customEvent('x', undefined, { elementProperties: filter })).toEqual({ type: 'custom-event', name: 'x', target: 'window', properties: filter });
+    expect(launch.click(undefined, { elementProperties: filter })).toEqual({ type: 'click', properties: filter, selector: '*', bubbleFireIfParent: false });
+    expect(launch.formSubmission('form', { bubbleFireIfParent: true })).toEqual({ type: 'form-submit', selector: 'form', bubbleFireIfParent: true });
+  });
+  it('DOM events on document with Core\'s selector and options, the Custom Code event, data layer pushes', () => {
+    expect(launch.domEvent('play')).toEqual({ type: 'custom-event', name: 'play', target: 'document' });
+    expect(launch.domEvent('blur', 'input', { bubbleStop: true, elementProperties: filter })).toEqual({ type: 'custom-event', name: 'blur', target: 'document', selector: 'input', properties: filter, bubbleStop: true });
+    expect(Object.entries(launch.DOM_EVENTS)).toEqual([['mediaEnded.js', 'ended'], ['mediaPlay.js', 'play'], ['mediaPause.js', 'pause'], ['mediaVolumeChange.js', 'volumechange'], ['mediaStalled.js', 'stalled'], ['mediaLoadedData.js', 'loadeddata'], ['blur.js', 'blur'], ['focus.js', 'focus'], ['change.js', 'change'], ['keyPress.js', 'keypress'], ['keyDown.js', 'keydown'], ['keyUp.js', 'keyup'], ['mousedown.js', 'mousedown']]);
+    expect(launch.customCodeEvent('function (trigger) { trigger(); }', 3)).toEqual({ type: 'direct-call', id: 'offtag-launch:core.custom-code:3', code: 'function (trigger) { trigger(); }' });
+    expect(launch.dataLayerPush('dataLayer')).toEqual({ type: 'data-layer-push', global: 'dataLayer' });
+    expect(launch.dataLayerPush('appEventData', '', 'dlm')).toEqual({ type: 'data-layer-push', global: 'appEventData', event: '', flavor: 'dlm' });
+  });
+});
