@@ -13,6 +13,7 @@ import { drive, logsOf, recordingServices, SITES, T0, testEnv, type Recorder } f
 
 const container = defineContainer({
   name: 'kit actions',
+  services: adobeServices(),
   dataElements: {
     page: constant('Home'),
     empty: constant(''),
