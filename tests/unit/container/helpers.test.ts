@@ -1,9 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { constant, cookie, dataLayer, defineContainer, fn, queryString, sessionStorage, storedKey } from '../../../src/container/index.ts';
 import { logs, makeEngine } from '../harness.ts';
 
 /** The data element helpers of `offtag/container`, resolved by the engine (docs/containers.md). */
-const container = defineContainer({
+/** Built in each test, not when the file loads, so that what it runs is each test's (mutation testing sees it). */
+const build = () =>
+  defineContainer({
   name: 'helpers',
   version: '2.1.0',
   sessionKeys: ['{brand}Cart'],
@@ -29,6 +31,10 @@ const container = defineContainer({
       ],
     },
   ],
+});
+let container: ReturnType<typeof build>;
+beforeEach(() => {
+  container = build();
 });
 
 const read = { type: 'direct-call', id: 'read' } as const;

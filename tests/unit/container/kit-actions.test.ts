@@ -5,13 +5,15 @@
  * stops nothing; `adobeServices()`'s hooks reach the service each belongs to; a selector's
  * problem as the build words it.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { adobeServices, constant, defineContainer, fn } from '../../../src/container/index.ts';
 import { selectorProblem } from '../../../src/container/selectors.ts';
 import type { AnalyticsService, VisitorService } from '../../../src/worker-engine/services.ts';
 import { drive, logsOf, recordingServices, SITES, T0, testEnv, type Recorder } from '../harness.ts';
 
-const container = defineContainer({
+/** Built in each test, not when the file loads, so that what it runs is each test's (mutation testing sees it). */
+const build = () =>
+  defineContainer({
   name: 'kit actions',
   services: adobeServices(),
   dataElements: {
@@ -27,6 +29,10 @@ const container = defineContainer({
     { name: 'nameless', events: [{ type: 'direct-call', id: 'nameless' }], actions: [k.link('%empty%', { prop1: '%page%' }, { trackVars: ['prop1', 'events'], trackEvents: ['event1', 'event2'], name: 'Mine' })] },
     { name: 'start', events: [{ type: 'direct-call', id: 'start' }], actions: [k.startVisitor(), k.run('after', (ctx) => ctx.log('log', 'went on'))] },
   ],
+});
+let container: ReturnType<typeof build>;
+beforeEach(() => {
+  container = build();
 });
 
 function run(opts: { track?: () => Promise<void>; visitorStart?: () => Promise<void> } = {}) {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { dataLayer, defineContainer, domAttribute, localStorage, pageCode, pageTitle, pageVariable, storedKey } from '../../../src/container/index.ts';
 import { buildConstants } from '../../../tools/build/build.ts';
 import { codeSource, PAGE_PARAMETER, pageReadProblems, pageReadsIn, pageText, withoutNameHelper, wrapBridge } from '../../../tools/build/page-reads.ts';
@@ -9,7 +9,9 @@ import { logs, logsOf, makeEngine } from '../harness.ts';
 import storefront from '../../../containers/storefront/container.ts';
 
 /** Page reads (docs/containers.md, "Page reads"): values read on the page with each event's snapshot. */
-const container = defineContainer({
+/** Built in each test, not when the file loads, so that what it runs is each test's (mutation testing sees it). */
+const build = () =>
+  defineContainer({
   name: 'page-reads',
   dataElements: {
     basket: localStorage('basket', { default: 'empty' }),
@@ -38,6 +40,10 @@ const container = defineContainer({
       actions: [k.run('say so', (ctx) => ctx.log('log', 'logged in'))],
     },
   ],
+});
+let container: ReturnType<typeof build>;
+beforeEach(() => {
+  container = build();
 });
 
 const read = { type: 'direct-call', id: 'read' } as const;

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { dataLayer, defineContainer, lookupTable, regexTable } from '../../../src/container/index.ts';
 import { consentHint, trackingConsented } from '../../../src/worker-engine/analytics/consent.ts';
 import { DEFAULT_SETTINGS } from '../../../src/worker-engine/core/settings.ts';
@@ -11,7 +11,9 @@ import { logs, makeEngine } from '../harness.ts';
  * OR groups, exceptions, lookup and regular-expression tables, names written once, the consent
  * cookie's values; run by the engine.
  */
-const container = defineContainer({
+/** Built in each test, not when the file loads, so that what it runs is each test's (mutation testing sees it). */
+const build = () =>
+  defineContainer({
   name: 'parity',
   dataElements: {
     path: dataLayer('page.path'),
@@ -44,6 +46,10 @@ const container = defineContainer({
       actions: [k.run('fired', (ctx) => ctx.log('log', 'not a deal'))],
     },
   ],
+});
+let container: ReturnType<typeof build>;
+beforeEach(() => {
+  container = build();
 });
 
 const page = (p: Record<string, unknown>) => ({ dataLayer: { page: p, product: { price: p.price } } });

@@ -5,7 +5,7 @@
  * goes on only when the page answers, and stops with turbine's words when the page says the step
  * failed; a rule that does not wait goes on at once.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { defineContainer } from '../../../src/container/index.ts';
 import * as launch from '../../../src/launch/index.ts';
 import type { EngineInput, LaunchEffect } from '../../../src/protocol.ts';
@@ -15,7 +15,9 @@ import { drive, logs, logsOf, SITES, testEnv } from '../harness.ts';
 const log = (text: string) => launch.customAction((w) => () => w._satellite.logger.log(text));
 const printed = (text: string) => `🚀 [Custom Script] ${text}`;
 
-const container = defineContainer({
+/** Built in each test, not when the file loads, so that what it runs is each test's (mutation testing sees it). */
+const build = () =>
+  defineContainer({
   name: 'page steps',
   // Launch's actions are typed for the Adobe services; these rules use none of them.
   services: launch.withPage({ create: () => ({}) as never }),
@@ -43,6 +45,10 @@ const container = defineContainer({
       actions: [launch.moduleAction('Send To Acme', 'acme-tags/src/lib/actions/send.js', { item: '%page type%', list: ['%cart%', 'x'], nested: { n: 1 } }, { wait: true }), log('sent')],
     }),
   ],
+});
+let container: ReturnType<typeof build>;
+beforeEach(() => {
+  container = build();
 });
 
 function engine() {
