@@ -8,6 +8,8 @@
 import type { DataElement, DataElementContext } from '../worker-engine/core/types.ts';
 import type { EngineEvent } from '../protocol.ts';
 import type { Settings } from '../worker-engine/core/settings.ts';
+import { eventToken, isEventToken } from '../worker-engine/core/event-tokens.ts';
+import type { EventToken } from './tokens.ts';
 
 /**
  * How long a value outlives the event it was read on, as Launch's "storage duration": `pageview`
@@ -92,6 +94,21 @@ export const fn = <N extends string = string, X = object>(
       ...(f?.sideEffects ? { sideEffects: true } : {}),
     },
     f,
+  );
+
+/**
+ * A value of the event, read as its `%token%` reads it (the engine's one reader,
+ * core/event-tokens.ts): `event.detail.…`, a data layer push's object (a custom event's or a
+ * direct call's detail); `event.state.…`, the data layer's state after that push; `event.url`, the
+ * URL after a history change; `this.…` and `target.…`, the element a trigger matched and the DOM
+ * event's target. Undefined (so the default) on an event without it. A token that does not begin
+ * with `event.`, `this.` or `target.` is refused by the build.
+ */
+export const fromEvent = (token: EventToken, f?: Finish): Element =>
+  Object.assign(
+    finish({ type: 'custom', reads: [], fn: (ctx) => eventToken(token, ctx.event) }, f),
+    { def: { fromEvent: token } },
+    isEventToken(token) ? {} : { problem: `fromEvent(${JSON.stringify(token)}): the token must begin with "event.", "this." or "target." (as \`%event.detail.sku%\` reads the event)` },
   );
 
 /** What a page code data element or page condition gets: the event the bridge is sending (its `type`, a direct call's `id` and `detail`…). */
@@ -213,6 +230,7 @@ export function elements<N extends string, X = object>() {
     pageTitle,
     pageVariable,
     pageCode,
+    fromEvent,
   };
 }
 

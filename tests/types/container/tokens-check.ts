@@ -3,7 +3,7 @@
  * container author gets wrong shows in the editor. Each `@ts-expect-error` line must be an error
  * (tsc fails on an unused one), and every other line must compile.
  */
-import { adobeServices, cookie, dataLayer, defineContainer, domAttribute, elements, fn, localStorage, pageCode, pageTitle, pageVariable } from '../../../src/container/index.ts';
+import { adobeServices, cookie, dataLayer, defineContainer, domAttribute, elements, fn, fromEvent, localStorage, pageCode, pageTitle, pageVariable } from '../../../src/container/index.ts';
 
 const e = elements<'section' | 'title', { siteCookie: string }>();
 
@@ -143,5 +143,28 @@ export const pageReads = defineContainer({
       conditions: [k.valueIs('title', 'Shop'), k.pageCondition('wide page', (event) => event.type === 'dom-ready' && innerWidth > 800)],
       actions: [k.run('x', (ctx) => void ctx.get('basket'))],
     },
+  ],
+});
+
+/** History change and data layer pushes (docs/containers.md, "Single-page apps and data layers"): the events, their fields, the event's values as data elements. */
+export const spa = defineContainer({
+  name: 'spa',
+  dataElements: {
+    sku: fromEvent('event.detail.product.sku'),
+    cartValue: fromEvent('event.state.cart.value', { default: 0 }),
+    // @ts-expect-error fromEvent takes a token as %…% writes it, beginning with event., this. or target.
+    wrong: fromEvent('detail.product.sku'),
+  },
+  services: adobeServices(),
+  rules: (k) => [
+    { name: 'Page view', events: [{ type: 'dom-ready' }, { type: 'history-change' }], actions: [k.pageView(k.variables({ pageName: 'shop:%event.url%' }))] },
+    { name: 'Cart add', events: [{ type: 'data-layer-push', global: 'adobeDataLayer', event: 'cart:add' }], actions: [k.link('cart add', k.variables({ eVar3: '%sku%', eVar4: '%cartValue%' }))] },
+    { name: 'Sign-up', events: [{ type: 'data-layer-push', global: 'dataLayer', event: 'sign_up', flavor: 'gtm' }], actions: [k.link(k.text('sign up:%event.detail.method%'), {})] },
+    // @ts-expect-error a history change has no other field
+    { name: 'Route', events: [{ type: 'history-change', url: '/cart' }], actions: [] },
+    // @ts-expect-error a data layer push needs its global
+    { name: 'No global', events: [{ type: 'data-layer-push', event: 'cart:add' }], actions: [] },
+    // @ts-expect-error a flavor there is not
+    { name: 'Tealium', events: [{ type: 'data-layer-push', global: 'utag_data', flavor: 'tealium' }], actions: [] },
   ],
 });

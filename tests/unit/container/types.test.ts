@@ -45,6 +45,11 @@ describe('defineContainer types', () => {
     expect(out).toContain(`check.ts(85,35): error TS2345: Argument of type '"sektion"' is not assignable to parameter of type '"country" | "section"'`);
     expect(out).toContain(`Argument of type '"isEqual"' is not assignable to parameter of type 'Operator'`);
     expect(out).toContain(`Property 'get' does not exist on type`);
-    expect(out.trim().split('\n').filter((l) => l.includes('error TS'))).toHaveLength(12);
+    // History change and data layer pushes: the event's value as a data element, the events' fields.
+    expect(out).toContain(`check.ts(156,22): error TS2345: Argument of type '"detail.product.sku"' is not assignable to parameter of type 'EventToken'`);
+    expect(out).toMatch(/check\.ts\(164,57\): error TS2769: .*\n.*\n +Object literal may only specify known properties, and 'url' does not exist in type '\{ type: "history-change"; \}'/);
+    expect(out).toMatch(/check\.ts\(166,35\): error TS2769: (.*\n){3} +Property 'global' is missing/);
+    expect(out).toMatch(/check\.ts\(168,81\): error TS2769: .*\n.*\n +Type '"tealium"' is not assignable to type 'DataLayerFlavor \| undefined'/);
+    expect(out.trim().split('\n').filter((l) => l.includes('error TS'))).toHaveLength(16);
   }, 60_000);
 });
