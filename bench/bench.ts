@@ -3,8 +3,9 @@
  * bench/results/ (or bench/results/quick/ with --quick). Loaded by bench/run.mjs.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { cpus, totalmem } from 'node:os';
+import { gzipSync } from 'node:zlib';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { CHROMIUM_PATH } from '../chromium.ts';
 import {
   EVENTS,
@@ -24,11 +25,10 @@ import {
   type OpenPage,
   type Sample,
 } from './measure.ts';
-import { renderChart, renderMarkdown } from './report.ts';
-import { LOAD_VARIANTS, loadCdp, loadProc, variantCases, type LoadFigures } from './load.ts';
+import { renderChart, renderHeadline, renderMarkdown } from './report.ts';
+import { FLOOR_D, floorCases, LOAD_VARIANTS, loadCdp, loadProc, variantCases, writeAblationFiles, type LoadFigures } from './load.ts';
 import { dataLayerScaling } from './scaling.ts';
-import { writeFileSync } from 'node:fs';
-import { BUILD, buildVariants, CONTAINER_SIZES, DIST, ROOT, sizeOf, startWorld, VARIANTS, type Variant } from './setup.ts';
+import { BUILD, buildVariants, CONTAINER_SIZES, DIST, LEGACY, LEGACY_FILES, ROOT, sizeOf, startWorld, VARIANTS, type Variant } from './setup.ts';
 
 export interface Plan {
   quick: boolean;
@@ -41,7 +41,12 @@ export interface Plan {
   /** Alloy costs ~5-10x more per event: fewer events per burst, still far above the method's floor. */
   alloyN: number;
   singleReps: number;
+  /** Page load, CDP at 1×: rounds, each loading every page `loadPasses` times (the order rotates round by round; the second pass goes backwards). */
   loads: number;
+  loadPasses: number;
+  /** Page load under CPU throttling (CDP) and without DevTools (/proc): rounds of one pass. */
+  throttledLoads: number;
+  procLoads: number;
   /** Scaling runs (Page View only): samples per figure. */
   scalingSamples: number;
   dataLayerSizes: Array<{ bytes: number; n: number }>;
@@ -63,7 +68,10 @@ export const FULL: Plan = {
   samples: 9,
   alloyN: 100,
   singleReps: 11,
-  loads: 7,
+  loads: 15,
+  loadPasses: 2,
+  throttledLoads: 5,
+  procLoads: 7,
   scalingSamples: 5,
   // The same events per sample at every size (issue 12): a sample's fixed cost (a few ms at 1 MB,
   // e.g. a GC after the idle gap) would otherwise weigh 10x more per event at 20 events than at 200.
@@ -89,6 +97,9 @@ export const QUICK: Plan = {
   alloyN: 10,
   singleReps: 1,
   loads: 1,
+  loadPasses: 1,
+  throttledLoads: 1,
+  procLoads: 1,
   scalingSamples: 1,
   dataLayerSizes: [
     { bytes: 1_000, n: 25 },
@@ -115,11 +126,24 @@ function chromiumVersion(): string {
   }
 }
 
+/** README.md's bench headline, between its markers, from a run's results (`node bench/run.mjs --render` rewrites it from latest.json). */
+export const HEADLINE_START = '<!-- bench:headline (written by npm run bench from bench/results/latest.json) -->';
+export const HEADLINE_END = '<!-- /bench:headline -->';
+export async function writeHeadline(text: string): Promise<void> {
+  const file = `${ROOT}README.md`;
+  const readme = await readFile(file, 'utf8');
+  const a = readme.indexOf(HEADLINE_START);
+  const b = readme.indexOf(HEADLINE_END);
+  if (a < 0 || b < a) throw new Error(`README.md has no ${HEADLINE_START} … ${HEADLINE_END} block for the bench headline`);
+  await writeFile(file, `${readme.slice(0, a + HEADLINE_START.length)}\n${text}\n${readme.slice(b)}`);
+}
+
 export async function runBench(plan: Plan): Promise<{ outDir: string; markdown: string }> {
   const started = Date.now();
+  const loadAtStart = loadavg()[0]!.toFixed(1);
   log(plan.quick ? 'quick mode (smoke test: figures are not meaningful)' : 'full run');
   await buildVariants(plan.containerSizes);
-  writeFileSync(`${BUILD}/silent-worker.js`, '// says nothing (bench/load.ts ABLATIONS)\n');
+  writeAblationFiles();
   const world = await startWorld();
   const results: Record<string, unknown> = {};
   try {
@@ -171,6 +195,13 @@ export async function runBench(plan: Plan): Promise<{ outDir: string; markdown: 
               : median(xs.map((s) => s.threadMs)),
           ),
           taskMs: round(median(xs.map((s) => s.taskMs))),
+          // The page renderer's whole process per event (every thread; /proc), not idle-corrected: "all" per round, the four bursts together.
+          ...Object.fromEntries(
+            (['rendererMs', 'workerMs', 'senderMs'] as const).map((k) => [
+              k,
+              round(id === 'all' ? median(Array.from({ length: plan.samples }, (_, r) => EVENTS.reduce((t, e) => t + (samples[v][e][r][k] ?? NaN), 0) / EVENTS.length)) : median(xs.map((s) => s[k] ?? NaN))),
+            ]),
+          ),
           eventsPerSec: round(median(xs.map((s) => s.eventsPerSec)), 0),
           ...(v === 'offtag' ? { bridgeMs: round(median(xs.map((s) => s.bridgeMs ?? NaN))) } : {}),
           ratio: round(threadMs / ref, 2),
@@ -216,7 +247,8 @@ export async function runBench(plan: Plan): Promise<{ outDir: string; markdown: 
               const o = id === 'all' ? EVENTS.reduce((a, e) => a + perType('offtag', e), 0) / EVENTS.length : perType('offtag', id);
               // Raw: not idle-corrected (under throttling the idle rate is the throttler's spin, noisy enough to zero a corrected figure).
               const raw = (vv: Variant) => (id === 'all' ? EVENTS.reduce((a, e) => a + median(xs[vv][e].map((x) => x.threadMs)), 0) / EVENTS.length : median(xs[vv][id].map((x) => x.threadMs)));
-              return [id, { threadMs: round(t), rawThreadMs: round(raw(v)), ratio: round(t / o, 2), rawRatio: round(raw(v) / raw('offtag'), 2) }];
+              const rend = (vv: Variant) => (id === 'all' ? EVENTS.reduce((a, e) => a + median(xs[vv][e].map((x) => x.rendererMs ?? NaN)), 0) / EVENTS.length : median(xs[vv][id].map((x) => x.rendererMs ?? NaN)));
+              return [id, { threadMs: round(t), rawThreadMs: round(raw(v)), ratio: round(t / o, 2), rawRatio: round(raw(v) / raw('offtag'), 2), rendererMs: round(rend(v)) }];
             }),
           ),
         ]),
@@ -235,27 +267,35 @@ export async function runBench(plan: Plan): Promise<{ outDir: string; markdown: 
     for (const v of VARIANTS) await pages[v].close();
 
     // ---- 2. page load (bench/load.ts) ------------------------------------------------------------
-    const cases = variantCases(LOAD_VARIANTS);
+    // Every variant, and the load floors (setup.ts FLOOR_LABEL): floor (d) is what the load goals are against.
+    const cases = [...variantCases(LOAD_VARIANTS), ...floorCases()];
     const loadCdpByRate: Record<string, LoadFigures> = {};
     for (const rate of [1, ...plan.rates]) {
       log(`page load, ${rate}× CPU throttling (CDP)…`);
-      loadCdpByRate[rate] = await loadCdp(world, cases, plan.loads, rate, (m) => log(`  ${m}`));
+      loadCdpByRate[rate] = await loadCdp(world, cases, rate === 1 ? plan.loads : plan.throttledLoads, rate, (m) => log(`  ${m}`), rate === 1 ? plan.loadPasses : 1);
     }
     log('page load without DevTools (/proc)…');
-    const proc = await loadProc(world, cases, plan.loads, (m) => log(`  ${m}`));
+    const proc = await loadProc(world, cases, plan.procLoads, (m) => log(`  ${m}`));
+    const r1 = (o: Record<string, number>) => Object.fromEntries(Object.entries(o).map(([v, x]) => [v, round(x, 1)]));
     const figures = (f: LoadFigures) => ({
       noneMs: round(f.none, 1),
-      overNone: Object.fromEntries(Object.entries(f.overNone).map(([v, x]) => [v, round(x, 1)])),
-      toLoadOverNone: Object.fromEntries(Object.entries(f.toLoadOverNone).map(([v, x]) => [v, round(x, 1)])),
+      rendererNoneMs: round(f.rendererNone, 1),
+      overNone: r1(f.overNone),
+      // The page renderer's whole process (its worker and sender threads too), beside its main thread (docs/bench.md, "Page load").
+      rendererOverNone: r1(f.rendererOverNone),
+      toLoadOverNone: r1(f.toLoadOverNone),
+      ci: Object.fromEntries(Object.entries(f.ci).map(([v, c]) => [v, { main: c.main.map((x) => round(x, 1)), renderer: c.renderer.map((x) => round(x, 1)) }])),
       samples: Object.fromEntries(Object.entries(f.samples).map(([v, xs]) => [v, xs.map((x) => round(x.threadMs, 1))])),
+      rendererSamples: Object.fromEntries(Object.entries(f.samples).map(([v, xs]) => [v, xs.map((x) => round(x.rendererMs ?? NaN, 1))])),
+      workerMs: Object.fromEntries(Object.entries(f.samples).map(([v, xs]) => [v, round(median(xs.map((x) => x.workerMs ?? NaN)), 1)])),
+      senderMs: Object.fromEntries(Object.entries(f.samples).map(([v, xs]) => [v, round(median(xs.map((x) => x.senderMs ?? NaN)), 1)])),
     });
     results.load = {
+      floor: FLOOR_D,
       cdp: Object.fromEntries(Object.entries(loadCdpByRate).map(([rate, f]) => [rate, figures(f)])),
       proc: {
         ...figures(proc),
-        // The page renderer's whole process (its worker and sender threads too), beside its main thread (docs/bench.md, "Page load").
-        rendererOverNone: Object.fromEntries(Object.entries(proc.rendererOverNone).map(([v, x]) => [v, round(x, 1)])),
-        otherRenderersMs: Object.fromEntries(Object.entries(proc.otherMs).map(([v, x]) => [v, round(x, 1)])),
+        otherRenderersMs: r1(proc.otherMs),
       },
       longestTaskMs: Object.fromEntries(LOAD_VARIANTS.map((v) => [v, round(Math.max(0, ...loadCdpByRate[1].samples[v].map((x) => x.longestTaskMs)), 0)])),
       loadEventMs: Object.fromEntries(LOAD_VARIANTS.map((v) => [v, round(median(loadCdpByRate[1].samples[v].map((x) => x.loadEventMs)), 0)])),
@@ -265,6 +305,17 @@ export async function runBench(plan: Plan): Promise<{ outDir: string; markdown: 
       'main-thread': { mainThread: await sizeOf(`${BUILD}/main-thread.js`) },
       turbine: { mainThread: await sizeOf(`${BUILD}/turbine.js`) },
       alloy: { mainThread: await sizeOf(`${BUILD}/alloy.js`) },
+      ...(LEGACY_FILES
+        ? {
+            legacy: {
+              // VisitorAPI.js and AppMeasurement.js as served, with the turbine bundle of the container.
+              mainThread: [LEGACY_FILES['VisitorAPI.js'], LEGACY_FILES['AppMeasurement.js']].reduce(
+                (a, text) => ({ raw: a.raw + Buffer.byteLength(text), gzip: a.gzip + gzipSync(text, { level: 9 }).length }),
+                await sizeOf(`${BUILD}/legacy.js`),
+              ),
+            },
+          }
+        : {}),
     };
 
     // ---- 4a. data layer size ------------------------------------------------------------------
@@ -338,13 +389,17 @@ export async function runBench(plan: Plan): Promise<{ outDir: string; markdown: 
     },
     plan,
     durationSec: Math.round((Date.now() - started) / 1000),
+    loadAverage: `${loadAtStart} → ${loadavg()[0]!.toFixed(1)}`,
   };
-  const out = { meta, ...results };
+  // Which variant the "legacy" figures and goals are against (setup.ts LEGACY).
+  const out = { meta, legacy: LEGACY, ...results };
   const outDir = `${ROOT}bench/results${plan.quick ? '/quick' : ''}`;
   await mkdir(outDir, { recursive: true });
   const markdown = renderMarkdown(out as never);
   await writeFile(`${outDir}/latest.json`, JSON.stringify(out, null, 2) + '\n');
   await writeFile(`${outDir}/latest.md`, markdown);
   await writeFile(`${outDir}/chart.svg`, renderChart(out as never));
+  // The README's headline comes from the same run (a full one only).
+  if (!plan.quick) await writeHeadline(renderHeadline(out as never));
   return { outDir, markdown };
 }

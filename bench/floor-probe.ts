@@ -4,7 +4,8 @@
  *
  * 1. Messages: an init script wraps every `MessagePort` `onmessage` handler of the bench's Offtag
  *    page and counts, per burst, what the worker posts back to offtag.js (effect batches by their
- *    effect types, empty batches, acknowledgements) and the time spent in the handlers.
+ *    effect types, empty batches, acknowledgements) and the time spent in the handlers, and the
+ *    page's `document.cookie` writes.
  * 2. Stolen time: the page keeps its main thread busy with back-to-back 1 ms tasks (a
  *    MessageChannel loop, as `bench/request-cost.ts`) while a burst runs, from one task: n Page
  *    Views or n Element Interactions until every beacon reached the collector (+60 ms, as the
@@ -63,6 +64,16 @@ const HOOKS = () => {
           handlerMs += performance.now() - t0;
         }
       });
+    },
+  });
+  // Cookie writes (`document.cookie = …`): per-event coalescing (the worker's `holdEffects`) shows here.
+  const c = Object.getOwnPropertyDescriptor(Document.prototype, 'cookie')!;
+  Object.defineProperty(Document.prototype, 'cookie', {
+    configurable: true,
+    get: c.get,
+    set(v: string) {
+      counts['cookie writes'] = (counts['cookie writes'] ?? 0) + 1;
+      c.set!.call(this, v);
     },
   });
   // The busy loop: 1 ms tasks back to back until stopped; `fire` runs in one of them.

@@ -24,7 +24,7 @@
  * built (`npx tsx bench/load.ts` builds them). Never asserted.
  */
 import { median, type TraceEvent } from './measure.ts';
-import { startWorld, type Variant } from './setup.ts';
+import { startWorld, writeFloorFiles, type Floor, type Variant } from './setup.ts';
 import { rotated } from './load.ts';
 
 const arg = (name: string, d: string) => {
@@ -32,7 +32,9 @@ const arg = (name: string, d: string) => {
   return i < 0 ? d : process.argv[i + 1];
 };
 const loads = Number(arg('--loads', '7'));
-const variants = arg('--variants', 'none,offtag,turbine').split(',') as Array<Variant | 'none'>;
+/** Variants, and load floors as `floor:<floor>` (bench/load.ts `floorCases`). */
+const variants = arg('--variants', 'none,offtag,turbine').split(',');
+const pageOf = (v: string) => (v.startsWith('floor:') ? { variant: 'none' as const, floor: v.slice(6) as Floor } : { variant: v as Variant | 'none' });
 const repeat = process.argv.includes('--repeat');
 /** `--detail`: the rows split further (offtag.js's later calls by function, Chromium's own tasks by their largest event). */
 const detail = process.argv.includes('--detail');
@@ -94,6 +96,7 @@ function account(trace: Buffer, pageUrl: string): Record<string, number> {
   return out;
 }
 
+await writeFloorFiles();
 const world = await startWorld();
 try {
   const by: Record<string, Record<string, number[]>> = {};
@@ -101,7 +104,7 @@ try {
     for (const v of rotated(variants, r)) {
       const ctx = await world.browser.newContext();
       const page = await ctx.newPage();
-      const url = world.pageUrl({ variant: v, pageView: true, tail: `<script>addEventListener('load', () => setTimeout(() => { window.__done = 1 }, 1000));</script>` });
+      const url = world.pageUrl({ ...pageOf(v), pageView: true, tail: `<script>addEventListener('load', () => setTimeout(() => { window.__done = 1 }, 1000));</script>` });
       if (repeat) {
         await page.goto(url, { waitUntil: 'load' });
         await page.waitForFunction(() => (window as unknown as { __done?: number }).__done === 1);

@@ -21,19 +21,20 @@
  * ThreadTime (`procMs`): the two methods' figures for the same load, side by side.
  *
  * Run alone: `npx tsx bench/load.ts [--rounds 7] [--methods cdp,proc] [--throttle 1,4,6]
- * [--variants none,offtag,turbine] [--account] [--ablations <names>] [--no-build]` (`--account` adds `ABLATIONS`, `--ablations` the ones named; dist/ built: `npm run bench` builds them, or
+ * [--variants none,offtag,turbine] [--floors script,worker,post] [--dists name=dir,…] [--account] [--ablations <names>] [--no-build]` (`--account` adds `ABLATIONS`, `--ablations` the ones named; dist/ built: `npm run bench` builds them, or
  * `node tools/build.mjs` and a bench run). Never asserted (docs/bench.md).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.ts';
-import { median, metrics, arrived, waitFor } from './measure.ts';
+import { bootstrapCi, median, metrics, arrived, waitFor } from './measure.ts';
 import { writeFileSync } from 'node:fs';
-import { BUILD, buildVariants, startWorld, VARIANTS, type PageOptions, type Variant, type World } from './setup.ts';
+import { pageRenderer, rendererCpu, type RendererCpu } from './proc.ts';
+import { BUILD, buildVariants, FLOOR_LABEL, startWorld, VARIANTS, writeFloorFiles, type Floor, type PageOptions, type Variant, type World } from './setup.ts';
 
 export type LoadVariant = Variant | 'none';
 export const LOAD_VARIANTS: LoadVariant[] = ['none', ...VARIANTS];
@@ -52,6 +53,12 @@ const urlFor = (world: World, c: LoadCase, tail: string) => {
 };
 export const variantCases = (vs: LoadVariant[]): LoadCase[] => vs.map((v) => ({ name: v, page: { variant: v } }));
 
+/** The load floors (setup.ts `FLOOR_LABEL`), named `floor:<floor>`: the no-tag page with a floor's script. */
+export const FLOORS = Object.keys(FLOOR_LABEL) as Floor[];
+export const floorCases = (fs: Floor[] = FLOORS): LoadCase[] => fs.map((f) => ({ name: `floor:${f}`, page: { variant: 'none', floor: f } }));
+/** The floor the load goals are measured against: `new Worker` + one 2 KB `postMessage`. */
+export const FLOOR_D = 'floor:post';
+
 /**
  * Offtag's page with one part of its load taken away or changed, for the account of its load cost
  * (docs/bench.md, "Page load"): each differs from `offtag` by the part named.
@@ -63,11 +70,19 @@ export const ABLATIONS: LoadCase[] = [
   { name: 'offtag:no-sender', page: { variant: 'offtag', head: `delete window.SharedWorker;` } },
   // A worker that never says hello: offtag.js's run, the Worker's creation and the snapshots of Library Loaded and the Page View; no init, no batch, no iframe.
   { name: 'offtag:silent-worker', page: { variant: 'offtag', config: { workerUrl: '/build/silent-worker.js' } } },
+  // The worker file loaded by a wrapper with `importScripts` (the wrappers below' own cost), and the same wrapper with a worker
+  // that never says hello (the worker script's fetch, compile and top-level run; no init), and with `indexedDB` taken away
+  // (the queue on its in-memory store: what the durable store costs at load).
+  { name: 'offtag:wrapped', page: { variant: 'offtag', config: { workerUrl: '/build/wrapped-worker.js' } } },
+  { name: 'offtag:quiet-worker', page: { variant: 'offtag', config: { workerUrl: '/build/quiet-worker.js' } } },
+  { name: 'offtag:no-idb', page: { variant: 'offtag', config: { workerUrl: '/build/noidb-worker.js' } } },
   // No Page View at load.
   { name: 'offtag:no-page-view', page: { variant: 'offtag', pageView: false } },
   // The ID-sync iframe on another site than the page (as on a real site): its document runs in a renderer of its own (site isolation, desktop Chrome).
   { name: 'offtag:frame-cross-site', page: { variant: 'offtag', config: { idSyncOrigin: CROSS_SITE } } },
   { name: 'turbine:frame-cross-site', page: { variant: 'turbine', config: { idSyncOrigin: CROSS_SITE } } },
+  // The three above at once: the cookie domain cached, no sender, the ID-sync iframe on another site.
+  { name: 'offtag:lean', page: { variant: 'offtag', head: `localStorage['offtag:cd'] = ''; delete window.SharedWorker;`, config: { idSyncOrigin: CROSS_SITE } } },
   // A returning visitor (the page loaded once before in the same profile), each against the no-tag page's second load.
   { name: 'none:returning', page: { variant: 'none' }, repeat: true },
   { name: 'offtag:returning', page: { variant: 'offtag' }, repeat: true },
@@ -89,9 +104,9 @@ export interface LoadSample {
   taskMs?: number;
   /** `loadProc` only: main-thread CPU from navigation to the load event (ms). */
   toLoadMs?: number;
-  /** `loadProc` only: the page renderer's whole process, every live thread (ms): the main thread, the workers, compositor, IO… */
+  /** The page renderer's whole process, every live thread (ms): the main thread, the workers, compositor, IO… (`loadCdp`: over the same window as ThreadTime). */
   rendererMs?: number;
-  /** `loadProc` only: of it, the dedicated worker threads (Offtag's worker) and the SharedWorker threads (its sender) (ms). */
+  /** Of it, the dedicated worker threads (Offtag's worker) and the SharedWorker threads (its sender) (ms). */
   workerMs?: number;
   senderMs?: number;
   /** `loadCdp` only: the page renderer's main thread from /proc over the same window as ThreadTime (ms): the cross-check of the two methods. */
@@ -112,6 +127,10 @@ export interface LoadFigures {
   /** The same for the page renderer's whole process (`loadProc` only) and for the /proc main thread beside ThreadTime (`loadCdp` only). */
   rendererOverNone: Record<string, number>;
   procOverNone: Record<string, number>;
+  /** Bootstrap 95% intervals of the two medians over no tag (`bootstrapCi`): the main thread's and the whole renderer's. */
+  ci: Record<string, { main: [number, number]; renderer: [number, number] }>;
+  /** The no-tag page's whole renderer, median (ms). */
+  rendererNone: number;
 }
 
 export function summarize(samples: Record<string, LoadSample[]>): LoadFigures {
@@ -120,17 +139,29 @@ export function summarize(samples: Record<string, LoadSample[]>): LoadFigures {
   const toLoadOverNone: Record<string, number> = {};
   const rendererOverNone: Record<string, number> = {};
   const procOverNone: Record<string, number> = {};
+  const ci: LoadFigures['ci'] = {};
   for (const [v, xs] of Object.entries(samples)) {
     if (v === 'none' || v === 'none:returning') continue;
     // A returning visitor's load against the no-tag page's returning load.
     const base = (v.endsWith(':returning') && samples['none:returning']) || none;
-    const over = (ys: LoadSample[], k: keyof LoadSample) => median(ys.map((x, r) => ((x[k] as number | undefined) ?? NaN) - ((base[r]?.[k] as number | undefined) ?? NaN)));
+    const diffs = (ys: LoadSample[], k: keyof LoadSample) => ys.map((x, r) => ((x[k] as number | undefined) ?? NaN) - ((base[r]?.[k] as number | undefined) ?? NaN));
+    const over = (ys: LoadSample[], k: keyof LoadSample) => median(diffs(ys, k));
     overNone[v] = median(xs.map((x, r) => x.threadMs - (base[r]?.threadMs ?? 0)));
     toLoadOverNone[v] = over(xs, 'toLoadMs');
     rendererOverNone[v] = over(xs, 'rendererMs');
     procOverNone[v] = over(xs, 'procMs');
+    ci[v] = { main: bootstrapCi(diffs(xs, 'threadMs')), renderer: bootstrapCi(diffs(xs, 'rendererMs')) };
   }
-  return { samples, overNone, none: median(none.map((x) => x.threadMs)), toLoadOverNone, rendererOverNone, procOverNone };
+  return {
+    samples,
+    overNone,
+    none: median(none.map((x) => x.threadMs)),
+    toLoadOverNone,
+    rendererOverNone,
+    procOverNone,
+    ci,
+    rendererNone: median(none.map((x) => x.rendererMs ?? NaN)),
+  };
 }
 
 /** One load with CDP attached: fresh context, blank page, ThreadTime to load + 1 s; the Page View's beacon must arrive. */
@@ -166,7 +197,7 @@ export async function loadOnceCdp(world: World, c: LoadCase, throttle = 1): Prom
     await page.goto(url, { waitUntil: 'load' });
     await page.waitForFunction(() => (window as unknown as { __done?: number }).__done === 1, undefined, { polling: 50, timeout: 30_000 });
     const m1 = await metrics(cdp);
-    const procMs = (pageRenderer(p0, rendererCpu(process.pid))?.[1].main ?? NaN) / 1e6;
+    const proc = pageRenderer(p0, rendererCpu(process.pid))?.[1];
     if (expectsBeacon(c)) await waitFor(() => arrived(world, v as Variant) >= c0 + 1, 30_000, `the load's Page View from ${c.name}`);
     if (throttle !== 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
     const { loadEventMs, longestTaskMs } = await page.evaluate(() => ({
@@ -175,19 +206,42 @@ export async function loadOnceCdp(world: World, c: LoadCase, throttle = 1): Prom
     }));
     // The blank page and the bench page share the renderer (same origin); a new one would have restarted the count.
     const d = (k: string) => (m1[k] - (m1[k] < m0[k] ? 0 : m0[k])) * 1000;
-    return { threadMs: d('ThreadTime'), taskMs: d('TaskDuration'), procMs, loadEventMs, longestTaskMs };
+    const ms = (k: keyof RendererCpu) => (proc?.[k] ?? NaN) / 1e6;
+    return {
+      threadMs: d('ThreadTime'),
+      taskMs: d('TaskDuration'),
+      procMs: ms('main'),
+      rendererMs: ms('all'),
+      workerMs: ms('dedicated'),
+      senderMs: ms('shared'),
+      loadEventMs,
+      longestTaskMs,
+    };
   } finally {
     await ctx.close();
   }
 }
 
 /** A Page View fired and a worker that answers: its beacon must arrive before the load counts. */
-const expectsBeacon = (c: LoadCase) => c.page.variant !== 'none' && c.page.pageView !== false && !c.page.config?.workerUrl;
+const expectsBeacon = (c: LoadCase) => c.page.variant !== 'none' && c.page.pageView !== false && !/silent|quiet/.test(String(c.page.config?.workerUrl ?? ''));
 
-export async function loadCdp(world: World, cases: LoadCase[], rounds: number, throttle = 1, log?: (m: string) => void): Promise<LoadFigures> {
+/** The ablations' worker files (`ABLATIONS`), in bench/.build/. */
+export function writeAblationFiles(): void {
+  const load = `importScripts('/dist/offtag-worker.js');\n`;
+  writeFileSync(`${BUILD}/silent-worker.js`, '// says nothing (bench/load.ts ABLATIONS)\n');
+  writeFileSync(`${BUILD}/wrapped-worker.js`, load);
+  writeFileSync(`${BUILD}/quiet-worker.js`, `self.postMessage = function () {};\n${load}`);
+  writeFileSync(`${BUILD}/noidb-worker.js`, `Object.defineProperty(self, 'indexedDB', { value: undefined, configurable: true });\n${load}`);
+}
+
+/** `passes`: each round loads every case that many times, the order rotated by the round and every second pass backwards. */
+export async function loadCdp(world: World, cases: LoadCase[], rounds: number, throttle = 1, log?: (m: string) => void, passes = 1): Promise<LoadFigures> {
   const samples: Record<string, LoadSample[]> = Object.fromEntries(cases.map((c) => [c.name, []]));
   for (let r = 0; r < rounds; r++) {
-    for (const c of rotated(cases, r)) samples[c.name].push(await loadOnceCdp(world, c, throttle));
+    for (let pass = 0; pass < passes; pass++) {
+      const order = rotated(cases, r);
+      for (const c of pass % 2 ? order.reverse() : order) samples[c.name].push(await loadOnceCdp(world, c, throttle));
+    }
     log?.(`load ${throttle}x round ${r + 1}/${rounds}`);
   }
   return summarize(samples);
@@ -195,85 +249,9 @@ export async function loadCdp(world: World, cases: LoadCase[], rounds: number, t
 
 // ---- without DevTools: Chromium by hand, /proc ------------------------------------------------------
 
+export { descendants, pageRenderer, rendererCpu, type RendererCpu } from './proc.ts';
+
 const PROFILE_TAG = 'offtag-load-';
-
-/** The processes under `root` (the browser's zygotes and their children). */
-export function descendants(root: number): number[] {
-  const parent = new Map<number, number>();
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d)))
-    try {
-      const st = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      parent.set(Number(pid), Number(st.slice(st.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      /* ended */
-    }
-  const out = [root];
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const [pid, pp] of parent) if (out.includes(pp) && !out.includes(pid)) out.push(pid), (grew = true);
-  }
-  return out;
-}
-
-/**
- * One renderer process's CPU (ns), from `/proc/<pid>/task/<tid>/schedstat`: its main thread, the
- * whole process (every live thread), and the worker threads by name. The main thread is the one
- * whose tid is the pid: Chromium names its threads (`CrRendererMain`, `DedicatedWorker`,
- * `SharedWorker th…`, `Compositor`, `Chrome_ChildIOThread`, …) with prctl, but not the process's
- * first thread, which would rename the process; so the main thread's comm stays `chromium`, and a
- * Chrome trace of the same renderer (bench/load.ts `loadCdp`'s /proc figure beside ThreadTime) names
- * that tid `CrRendererMain`. `--no-sandbox` (chromium.ts): no PID namespace, so these are the
- * system's pids.
- */
-export interface RendererCpu {
-  main: number;
-  all: number;
-  /** `DedicatedWorker` threads: Offtag's worker (and any other dedicated worker of the page). */
-  dedicated: number;
-  /** `SharedWorker th…` threads: Offtag's sender, which Chromium runs in the page's own renderer when it can. */
-  shared: number;
-}
-
-function cpuOf(pid: number): RendererCpu {
-  const ns = (tid: string) => Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
-  const out: RendererCpu = { main: ns(String(pid)), all: 0, dedicated: 0, shared: 0 };
-  for (const tid of readdirSync(`/proc/${pid}/task`))
-    try {
-      const t = ns(tid);
-      out.all += t;
-      const comm = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8');
-      if (comm.startsWith('DedicatedWorker')) out.dedicated += t;
-      if (comm.startsWith('SharedWorker')) out.shared += t;
-    } catch {
-      /* the thread ended (its time is lost to the whole-process sum) */
-    }
-  return out;
-}
-
-/** The CPU of each of the browser's renderer processes (its page renderers, not headless Chromium's own WebUI one), by pid. */
-export function rendererCpu(browser: number): Map<number, RendererCpu> {
-  const out = new Map<number, RendererCpu>();
-  for (const pid of descendants(browser)) {
-    try {
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      if (!cmd.includes('--type=renderer') || cmd.includes('--top-chrome-webui')) continue;
-      out.set(pid, cpuOf(pid));
-    } catch {
-      /* the process ended */
-    }
-  }
-  return out;
-}
-
-/** The page's renderer: the one whose main thread ran longest between `a` and `b` (the others are Chromium's spare renderer and out-of-process frames). */
-export function pageRenderer(a: Map<number, RendererCpu> | undefined, b: Map<number, RendererCpu>): [number, RendererCpu] | undefined {
-  const zero: RendererCpu = { main: 0, all: 0, dedicated: 0, shared: 0 };
-  const d = [...b].map(([pid, x]): [number, RendererCpu] => {
-    const y = a?.get(pid) ?? zero;
-    return [pid, { main: x.main - y.main, all: x.all - y.all, dedicated: x.dedicated - y.dedicated, shared: x.shared - y.shared }];
-  });
-  return d.sort((p, q) => q[1].main - p[1].main)[0];
-}
 
 /**
  * Loads without DevTools. Servers of its own (the bench's collector and ID service are reused from
@@ -320,7 +298,7 @@ export async function loadProc(world: World, cases: LoadCase[], rounds: number, 
         const url = urlFor(world, c, TAIL(`fetch('/done')`, `fetch('/at-load')`)).replace(world.base, base);
         // A returning visitor: the page once before, which then (1 s after its load) goes to the measured load.
         const first = c.repeat ? urlFor(world, c, TAIL(`fetch('/primed').then(() => { location.href = ${JSON.stringify(url)}; })`)).replace(world.base, base) : url;
-        const chrome = spawn(CHROMIUM_PATH, [...CHROMIUM_ARGS, '--headless=new', `--user-data-dir=${profile}`, first], { stdio: 'ignore', detached: true });
+        const chrome = spawn(CHROMIUM_PATH, [...CHROMIUM_ARGS, ...world.chromiumArgs, '--headless=new', `--user-data-dir=${profile}`, first], { stdio: 'ignore', detached: true });
         const done = new Promise<Map<number, RendererCpu>>((resolve) => (waiting = { browser: chrome.pid!, resolve }));
         try {
           const ns = await Promise.race([done, sleep(60_000).then(() => Promise.reject(new Error(`load: no /done from ${v}`)))]);
@@ -366,27 +344,41 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     return i < 0 ? d : process.argv[i + 1];
   };
   const rounds = Number(arg('--rounds', '7'));
+  // `--passes 2`: each CDP round loads every page twice (the bench's 1× figure: 15 rounds × 2).
+  const passes = Number(arg('--passes', '1'));
   const methods = arg('--methods', 'cdp,proc').split(',');
   const throttles = arg('--throttle', '1').split(',').map(Number);
   const variants = arg('--variants', LOAD_VARIANTS.join(',')).split(',') as LoadVariant[];
   // `--ablations a,b`: only these of `ABLATIONS` (by name), e.g. `none:returning,offtag:returning,turbine:returning`.
   const only = arg('--ablations', '');
   const ablations = only ? ABLATIONS.filter((c) => only.split(',').includes(c.name)) : process.argv.includes('--account') ? ABLATIONS : [];
-  const cases = [...variantCases(variants), ...ablations];
+  // `--floors script,worker,post` (default all; `--floors ''` none): the load floors, `floor:<name>`.
+  const floors = arg('--floors', FLOORS.join(',')).split(',').filter(Boolean) as Floor[];
+  // `--dists before=/tmp/x,after=dist`: Offtag builds side by side, as `offtag@<name>` (each copied to bench/.build/dist-<name>/).
+  const dists = arg('--dists', '').split(',').filter(Boolean).map((d) => d.split('=') as [string, string]);
+  for (const [name, dir] of dists) {
+    mkdirSync(`${BUILD}/dist-${name}`, { recursive: true });
+    for (const f of readdirSync(dir).filter((x) => /^offtag.*\.js$/.test(x))) copyFileSync(`${dir}/${f}`, `${BUILD}/dist-${name}/${f}`);
+  }
+  const distCases: LoadCase[] = dists.map(([name]) => ({ name: `offtag@${name}`, page: { variant: 'offtag', script: `/build/dist-${name}/offtag.js` } }));
+  const cases = [...variantCases(variants), ...floorCases(floors), ...distCases, ...ablations];
   if (!process.argv.includes('--no-build')) await buildVariants([]);
-  writeFileSync(`${BUILD}/silent-worker.js`, '// says nothing (bench/load.ts ABLATIONS)\n');
+  else await writeFloorFiles();
+  writeAblationFiles();
   const world = await startWorld();
   const fx = (x: number | undefined, plus = true) => (x === undefined || !Number.isFinite(x) ? '—' : `${plus && x >= 0 ? '+' : ''}${x.toFixed(1)}`);
-  /** A table per method: over no tag, median of per-round differences; "Offtag ÷" is Offtag's figure over this variant's (issue 26's goal: ≤ 0.10 against the legacy stack). */
+  /** A table per method: over no tag, median of per-round differences with its bootstrap 95% interval; "÷ floor (d)" and "Offtag ÷" are ratios of those medians. */
   const show = (name: string, f: LoadFigures) => {
     const med = (v: string, k: keyof LoadSample) => median(f.samples[v].map((x) => (x[k] as number | undefined) ?? NaN));
-    console.log(`\n${name}: no tag ${f.none.toFixed(1)} ms (main thread)${Number.isFinite(med('none', 'rendererMs')) ? `, ${med('none', 'rendererMs').toFixed(1)} ms (whole renderer)` : ''}; over no tag, median of per-round differences (ms):`);
-    console.log(`  ${'page'.padEnd(22)} | main thread | Offtag ÷ | to load | whole renderer | Offtag ÷ | worker thr. | sender thr. | /proc main (CDP window) | raw main thread`);
+    const ci = (x: [number, number] | undefined) => (x && Number.isFinite(x[0]) ? `{${x[0].toFixed(1)}–${x[1].toFixed(1)}}` : '');
+    console.log(`\n${name}: no tag ${f.none.toFixed(1)} ms (main thread)${Number.isFinite(f.rendererNone) ? `, ${f.rendererNone.toFixed(1)} ms (whole renderer)` : ''}; over no tag, median of per-round differences (ms) {bootstrap 95%}:`);
+    console.log(`  ${'page'.padEnd(22)} | main thread {95%}        | ÷ floor (d) | Offtag ÷ | to load | whole renderer {95%}     | Offtag ÷ | worker thr. | sender thr. | /proc main (CDP window) | raw main thread`);
     const o = f.overNone.offtag;
     const ro = f.rendererOverNone.offtag;
+    const fd = f.overNone[FLOOR_D];
     for (const [v, x] of Object.entries(f.overNone).filter(([, y]) => Number.isFinite(y)))
       console.log(
-        `  ${v.padEnd(22)} | ${fx(x).padStart(11)} | ${fx(o / x, false).padStart(8)} | ${fx(f.toLoadOverNone[v]).padStart(7)} | ${fx(f.rendererOverNone[v]).padStart(14)} | ${fx(ro / f.rendererOverNone[v], false).padStart(8)} | ${fx(med(v, 'workerMs'), false).padStart(11)} | ${fx(med(v, 'senderMs'), false).padStart(11)} | ${fx(f.procOverNone[v]).padStart(23)} | ${f.samples[v].map((y) => y.threadMs.toFixed(1)).join(' ')}`,
+        `  ${v.padEnd(22)} | ${`${fx(x)} ${ci(f.ci[v]?.main)}`.padEnd(24)} | ${fx(x / fd, false).padStart(11)} | ${fx(o / x, false).padStart(8)} | ${fx(f.toLoadOverNone[v]).padStart(7)} | ${`${fx(f.rendererOverNone[v])} ${ci(f.ci[v]?.renderer)}`.padEnd(24)} | ${fx(ro / f.rendererOverNone[v], false).padStart(8)} | ${fx(med(v, 'workerMs'), false).padStart(11)} | ${fx(med(v, 'senderMs'), false).padStart(11)} | ${fx(f.procOverNone[v]).padStart(23)} | ${f.samples[v].map((y) => y.threadMs.toFixed(1)).join(' ')}`,
       );
     console.log(`  ${'none'.padEnd(22)} | raw ${f.samples.none.map((y) => y.threadMs.toFixed(1)).join(' ')}${Number.isFinite(med('none', 'procMs')) ? ` | /proc ${f.samples.none.map((y) => (y.procMs ?? NaN).toFixed(1)).join(' ')}` : ''}`);
   };
@@ -396,7 +388,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       show('without DevTools (/proc schedstat, renderer main thread)', f);
       console.log('  other renderers (whole processes: the spare renderer, out-of-process frames), median ms:', JSON.stringify(f.otherMs));
     }
-    if (methods.includes('cdp')) for (const t of throttles) show(`CDP ThreadTime, ${t}x CPU throttling`, await loadCdp(world, cases, rounds, t, console.log));
+    if (methods.includes('cdp')) for (const t of throttles) show(`CDP ThreadTime, ${t}x CPU throttling`, await loadCdp(world, cases, rounds, t, console.log, passes));
   } finally {
     await world.close();
   }

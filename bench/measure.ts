@@ -4,6 +4,7 @@
  * thread time between `performance.mark`s for single events, and a long-task / LoAF observer as a
  * guard. Every ratio is computed from figures of this one run.
  */
+import { pageRenderer, rendererCpu } from './proc.ts';
 import type { BrowserContext, CDPSession, Page } from 'playwright';
 import { DIRECT_CALLS } from '../containers/storefront/rules.ts';
 import { VARIANTS, type PageOptions, type Variant, type World } from './setup.ts';
@@ -18,6 +19,24 @@ export const median = (xs: number[]) => {
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
+/**
+ * The bootstrap 95% interval of the median of `xs` (percentiles 2.5 and 97.5 of the medians of
+ * `reps` resamples with replacement); a fixed seed, so a results file re-renders the same.
+ */
+export function bootstrapCi(xs: number[], reps = 2000, seed = 1): [number, number] {
+  const ys = xs.filter(Number.isFinite);
+  if (ys.length < 2) return [NaN, NaN];
+  let t = seed >>> 0;
+  // mulberry32
+  const rand = () => {
+    t = (t + 0x6d2b79f5) >>> 0;
+    let r = Math.imul(t ^ (t >>> 15), 1 | t);
+    r = (r + Math.imul(r ^ (r >>> 7), 61 | r)) ^ r;
+    return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
+  };
+  const meds = Array.from({ length: reps }, () => median(Array.from(ys, () => ys[Math.floor(rand() * ys.length)])));
+  return [quantile(meds, 0.025), quantile(meds, 0.975)];
+}
 export const quantile = (xs: number[], q: number) => {
   if (!xs.length) return NaN;
   const s = [...xs].sort((a, b) => a - b);
@@ -137,6 +156,13 @@ export interface Sample {
   eventsPerSec: number;
   /** Offtag only: the bridge's own timing (post + apply) per event. */
   bridgeMs?: number;
+  /**
+   * The page renderer's whole process per event (ms), from /proc over the same window (bench/proc.ts):
+   * every thread, so Offtag's worker and sender too; and those two apart.
+   */
+  rendererMs?: number;
+  workerMs?: number;
+  senderMs?: number;
 }
 
 /** One sample: `n` events of `id` in one page task; waits for every beacon, then a quiet moment. */
@@ -144,6 +170,8 @@ export async function sample(world: World, p: OpenPage, id: string, n: number): 
   const variant = p.variant as Variant;
   const bridge0 = variant === 'offtag' ? await bridgeMetrics(p.page) : undefined;
   const c0 = arrived(world, variant);
+  // Playwright's Chromium is this process's child; the sampled page's renderer is the one whose main thread ran most.
+  const r0 = rendererCpu(process.pid);
   const m0 = await metrics(p.cdp);
   const t0 = Date.now();
   await burst(p.page, id, n);
@@ -151,6 +179,7 @@ export async function sample(world: World, p: OpenPage, id: string, n: number): 
   const t1 = Date.now();
   await sleep(variant === 'alloy' ? 150 : 60);
   const m1 = await metrics(p.cdp);
+  const r = pageRenderer(r0, rendererCpu(process.pid))?.[1];
   const bridge1 = variant === 'offtag' ? await bridgeMetrics(p.page) : undefined;
   const d = (k: string) => ((m1[k] - m0[k]) * 1000) / n;
   return {
@@ -160,6 +189,9 @@ export async function sample(world: World, p: OpenPage, id: string, n: number): 
     taskMs: d('TaskDuration'),
     scriptMs: d('ScriptDuration'),
     eventsPerSec: n / Math.max(1e-3, (t1 - t0) / 1000),
+    rendererMs: (r?.all ?? NaN) / 1e6 / n,
+    workerMs: (r?.dedicated ?? NaN) / 1e6 / n,
+    senderMs: (r?.shared ?? NaN) / 1e6 / n,
     ...(bridge0 && bridge1
       ? { bridgeMs: (bridge1.postMs + bridge1.applyMs - bridge0.postMs - bridge0.applyMs) / (bridge1.events - bridge0.events) }
       : {}),

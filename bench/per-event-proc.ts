@@ -126,7 +126,7 @@ try {
     const profile = mkdtempSync(join(tmpdir(), 'offtag-per-event-'));
     profiles.push(profile);
     const url = world.pageUrl({ variant: v, tail: DRIVER(v, EVS, N, world.collector.url) }).replace(world.base, base);
-    const chrome = spawn(CHROMIUM_PATH, [...CHROMIUM_ARGS, '--headless=new', `--user-data-dir=${profile}`, ...(process.env.PEP_LOG ? ['--enable-logging=stderr'] : []), url], { stdio: ['ignore', 'ignore', process.env.PEP_LOG ? 'inherit' : 'ignore'], detached: true });
+    const chrome = spawn(CHROMIUM_PATH, [...CHROMIUM_ARGS, ...world.chromiumArgs, '--headless=new', `--user-data-dir=${profile}`, ...(process.env.PEP_LOG ? ['--enable-logging=stderr'] : []), url], { stdio: ['ignore', 'ignore', process.env.PEP_LOG ? 'inherit' : 'ignore'], detached: true });
     browsers[v] = chrome.pid!;
     kids.push(chrome.pid!);
   }

@@ -1,7 +1,7 @@
 /** Writes the bench results as markdown (tables + what they mean) and a hand-made SVG chart. */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { EVENTS } from './measure.ts';
-import { VARIANT_LABEL, VARIANTS, type Variant } from './setup.ts';
+import { FLOOR_LABEL, VARIANT_LABEL, type Floor, type Variant } from './setup.ts';
 
 type Num = number | null;
 interface Cell {
@@ -11,16 +11,37 @@ interface Cell {
   eventsPerSec: Num;
   bridgeMs?: Num;
   ratio: Num;
+  /** The page renderer's whole process per event (every thread), and Offtag's worker and sender threads of it (absent before these were measured). */
+  rendererMs?: Num;
+  workerMs?: Num;
+  senderMs?: Num;
 }
 export interface Results {
   meta: {
     date: string;
     quick: boolean;
     machine: { nproc: number; cpu: string; memoryGiB: number; chromium: string; node: string };
-    plan: { n: number; samples: number; alloyN: number; singleReps: number; loads: number; containerN: number; paced: { n: number; gapMs: number }; throttledSamples?: number; throttledN?: number };
+    plan: {
+      n: number;
+      samples: number;
+      alloyN: number;
+      singleReps: number;
+      loads: number;
+      loadPasses?: number;
+      throttledLoads?: number;
+      procLoads?: number;
+      containerN: number;
+      paced: { n: number; gapMs: number };
+      throttledSamples?: number;
+      throttledN?: number;
+    };
     durationSec: number;
+    /** The 1-minute load average at the run's start and end (a shared machine's figures are read with it). */
+    loadAverage?: string;
   };
   perEvent: Record<Variant, Record<string, Cell>>;
+  /** The variant the legacy figures and goals are against: `legacy` (AppMeasurement + VisitorAPI) when the bench had them, else `turbine` standing in. */
+  legacy?: Variant;
   floor: { threadMs: Num; bThreadMs?: Num; offtagMultiple: Num; vsB?: Record<string, Num> };
   inp?: Record<Variant, { clicks: number; durationMedianMs: Num; durationP98Ms: Num; durationMaxMs: Num; handlerMedianMs: Num; reported: number }>;
   idleMsPerSec: Record<Variant, Num>;
@@ -30,7 +51,7 @@ export interface Results {
   single: Record<Variant, Record<string, Num>>;
   load: LoadResults;
   /** Per event under CPU throttling (issue 26), by rate. */
-  perEventThrottled?: Record<string, Record<Variant, Record<string, { threadMs: Num; ratio: Num; rawThreadMs?: Num; rawRatio?: Num }>>>;
+  perEventThrottled?: Record<string, Record<Variant, Record<string, { threadMs: Num; ratio: Num; rawThreadMs?: Num; rawRatio?: Num; rendererMs?: Num }>>>;
   inpByRate?: Record<string, Record<Variant, { clicks: number; durationMedianMs: Num; durationP98Ms: Num; durationMaxMs: Num; handlerMedianMs: Num; reported: number }>>;
   bytes: Record<Variant, { mainThread: { raw: number; gzip: number }; worker?: { raw: number; gzip: number } }>;
   dataLayer: Array<{ bytes: number; eventsPerSample: number; offtag: Num; 'main-thread': Num; turbine: Num; floor: Num }>;
@@ -41,11 +62,19 @@ export interface Results {
 /** Section 2 (bench/load.ts): over no tag, median of per-round differences, by method. */
 interface LoadFiguresJson {
   noneMs: Num;
+  rendererNoneMs?: Num;
   overNone: Record<string, Num>;
+  rendererOverNone?: Record<string, Num>;
   toLoadOverNone: Record<string, Num>;
+  /** Bootstrap 95% intervals of the two medians over no tag. */
+  ci?: Record<string, { main: Num[]; renderer: Num[] }>;
   samples: Record<string, Num[]>;
+  workerMs?: Record<string, Num>;
+  senderMs?: Record<string, Num>;
 }
 export interface LoadResults {
+  /** The load floor the goals are against (bench/load.ts FLOOR_D), when the run had the floors. */
+  floor?: string;
   /** CDP ThreadTime, by CPU throttling rate. */
   cdp: Record<string, LoadFiguresJson>;
   /** Without DevTools: Chromium by hand, the page renderer's main thread from /proc. */
@@ -62,8 +91,109 @@ const mean = (xs: Num[]) => {
   return ys.length ? ys.reduce((a, b) => a + b, 0) / ys.length : NaN;
 };
 
+/** The variants of a run, in the bench's order (a results file says which it had). */
+const variantsOf = (r: Results): Variant[] => (['offtag', 'main-thread', 'turbine', 'alloy', 'legacy'] as Variant[]).filter((v) => r.perEvent[v]);
+const FLOOR_D_NAME = 'floor:post';
+const plus = (x: Num | undefined) => (x === null || x === undefined || !Number.isFinite(x) ? '—' : `${x >= 0 ? '+' : ''}${x.toFixed(1)}`);
+const ci = (x: Num[] | undefined) => (x && x[0] != null && x[1] != null ? ` {${x[0].toFixed(1)}–${x[1].toFixed(1)}}` : '');
+const div = (a: Num | undefined, b: Num | undefined): Num => (a == null || b == null || !b ? null : a / b);
+/** A ratio goal: unresolved (null) when either side is not above zero (a difference to no tag within the noise). */
+const ratioMet = (a: Num | undefined, b: Num | undefined, ok: (x: number) => boolean): boolean | null => (a == null || b == null || a <= 0 || b <= 0 ? null : ok(a / b));
+
+export interface Goal {
+  figure: string;
+  value: string;
+  goal: string;
+  met: boolean | null;
+}
+
+/**
+ * The issue's goals, from one run: load (main thread ≤ 1.5 × floor (d); whole renderer ≤ the
+ * legacy stack's), per event (Page View and Element Interactions ≥ 25× less main-thread time than
+ * the legacy stack, ≤ 0.3× its renderer CPU), each at 1×, 4× and 6×, and offtag.js's size.
+ */
+export function goals(r: Results): Goal[] {
+  const legacy = r.legacy ?? 'turbine';
+  const out: Goal[] = [];
+  const cdp = r.load.cdp ?? {};
+  for (const rate of Object.keys(cdp)) {
+    const f = cdp[rate]!;
+    const fd = f.overNone[FLOOR_D_NAME] ?? null;
+    const main = div(f.overNone.offtag ?? null, fd);
+    if (fd !== null) out.push({ figure: `load, main thread ÷ floor (d), ${rate}× (CDP)`, value: `${plus(f.overNone.offtag)} / ${plus(fd)} ms = ${times(main)}`, goal: '≤ 1.5×', met: ratioMet(f.overNone.offtag, fd, (x) => x <= 1.5) });
+    const ren = div(f.rendererOverNone?.offtag ?? null, f.rendererOverNone?.[legacy] ?? null);
+    if (f.rendererOverNone) out.push({ figure: `load, whole renderer ÷ ${legacy}'s, ${rate}× (CDP)`, value: `${plus(f.rendererOverNone.offtag)} / ${plus(f.rendererOverNone[legacy])} ms = ${times(ren)}`, goal: '≤ 1×', met: ratioMet(f.rendererOverNone.offtag, f.rendererOverNone[legacy], (x) => x <= 1) });
+  }
+  const p = r.load.proc;
+  if (p?.rendererOverNone) {
+    const main = div(p.overNone.offtag ?? null, p.overNone[FLOOR_D_NAME] ?? null);
+    if (main !== null) out.push({ figure: 'load, main thread ÷ floor (d), without DevTools', value: `${plus(p.overNone.offtag)} / ${plus(p.overNone[FLOOR_D_NAME])} ms = ${times(main)}`, goal: '≤ 1.5×', met: ratioMet(p.overNone.offtag, p.overNone[FLOOR_D_NAME], (x) => x <= 1.5) });
+    const ren = div(p.rendererOverNone.offtag ?? null, p.rendererOverNone[legacy] ?? null);
+    out.push({ figure: `load, whole renderer ÷ ${legacy}'s, without DevTools`, value: `${plus(p.rendererOverNone.offtag)} / ${plus(p.rendererOverNone[legacy])} ms = ${times(ren)}`, goal: '≤ 1×', met: ratioMet(p.rendererOverNone.offtag, p.rendererOverNone[legacy], (x) => x <= 1) });
+  }
+  for (const id of ['Page View', 'Element Interactions']) {
+    const rates: Array<[string, (v: Variant) => { main: Num; renderer: Num }]> = [
+      ['1', (v) => ({ main: r.perEvent[v]?.[id]?.threadMs ?? null, renderer: r.perEvent[v]?.[id]?.rendererMs ?? null })],
+      ...Object.keys(r.perEventThrottled ?? {}).map((rate): [string, (v: Variant) => { main: Num; renderer: Num }] => [
+        rate,
+        (v) => ({ main: r.perEventThrottled![rate]?.[v]?.[id]?.rawThreadMs ?? null, renderer: r.perEventThrottled![rate]?.[v]?.[id]?.rendererMs ?? null }),
+      ]),
+    ];
+    for (const [rate, at] of rates) {
+      const o = at('offtag');
+      const l = at(legacy);
+      const less = div(l.main, o.main);
+      out.push({ figure: `per event, ${id}: ${legacy}'s main thread ÷ Offtag's, ${rate}×`, value: `${ms(l.main)} / ${ms(o.main)} ms = ${times(less)}`, goal: '≥ 25×', met: ratioMet(l.main, o.main, (x) => x >= 25) });
+      const ren = div(o.renderer, l.renderer);
+      if (o.renderer !== null) out.push({ figure: `per event, ${id}: Offtag's whole renderer ÷ ${legacy}'s, ${rate}×`, value: `${ms(o.renderer)} / ${ms(l.renderer)} ms = ${times(ren)}`, goal: '≤ 0.3×', met: ratioMet(o.renderer, l.renderer, (x) => x <= 0.3) });
+    }
+  }
+  const gz = r.bytes.offtag?.mainThread.gzip;
+  if (gz) out.push({ figure: 'offtag.js, gzip -9', value: `${gz} B`, goal: '≤ 3072 B', met: gz <= 3072 });
+  return out;
+}
+
+const legacyNote = (r: Results) =>
+  (r.legacy ?? 'turbine') === 'legacy'
+    ? 'The legacy stack is Adobe\'s real AppMeasurement.js 2.27.0 and VisitorAPI.js 5.5.0 under turbine with the storefront container (bench/variants/legacy.ts).'
+    : 'This run had no AppMeasurement repository (OFFTAG_APPMEASUREMENT_REPO): the legacy figures are the turbine variant\'s, whose beacons are Offtag\'s own code on the main thread (a stand-in lighter than the real libraries).';
+
+/** The README's headline (bench/run.mjs writes it between its markers after a full run): main thread and whole renderer side by side. */
+export function renderHeadline(r: Results): string {
+  const m = r.meta;
+  const legacy = r.legacy ?? 'turbine';
+  const L: string[] = [];
+  const load = r.load.cdp?.['1'];
+  const vs = variantsOf(r);
+  L.push(`From one run (\`npm run bench\`, ${m.date.replace('T', ' ').slice(0, 16)} UTC, ${m.durationSec} s, ${m.machine.nproc} cores${m.loadAverage ? `, load average ${m.loadAverage}` : ''}, headless ${m.machine.chromium.replace(/ built on.*$/, '')}; bench/results/latest.md). ${legacyNote(r)}`);
+  L.push('');
+  L.push(`| main thread \\| whole renderer (ms) | Offtag | ${vs.filter((v) => v !== 'offtag').map((v) => VARIANT_LABEL[v]).join(' | ')} |`);
+  L.push(`|---|---:|${vs.filter((v) => v !== 'offtag').map(() => '---:').join('|')}|`);
+  const pair = (a: Num | undefined, b: Num | undefined, d = 3) => `${a == null ? '—' : a.toFixed(d)} \\| ${b == null ? '—' : b.toFixed(d)}`;
+  for (const id of ['Page View', 'Element Interactions', 'all']) {
+    L.push(`| per event, ${id === 'all' ? 'all four' : id} | ${vs.map((v) => pair(r.perEvent[v][id]?.threadMs, r.perEvent[v][id]?.rendererMs)).join(' | ')} |`);
+  }
+  if (load) {
+    L.push(`| page load over no tag, CDP (median of ${m.plan.loads} × ${m.plan.loadPasses ?? 1}) | ${vs.map((v) => `${plus(load.overNone[v])} \\| ${plus(load.rendererOverNone?.[v])}`).join(' | ')} |`);
+    const fd = load.overNone[FLOOR_D_NAME];
+    if (fd != null) L.push(`| the same, floor (d): \`new Worker\` + one 2 KB \`postMessage\` | ${plus(fd)} \\| ${plus(load.rendererOverNone?.[FLOOR_D_NAME])} | ${vs.filter((v) => v !== 'offtag').map(() => '').join(' | ')} |`);
+  }
+  const p = r.load.proc;
+  if (p) L.push(`| page load over no tag, without DevTools (median of ${m.plan.procLoads ?? m.plan.loads}) | ${vs.map((v) => `${plus(p.overNone[v])} \\| ${plus(p.rendererOverNone?.[v])}`).join(' | ')} |`);
+  L.push('');
+  L.push(
+    `Goals, ${legacy === 'legacy' ? 'against the real AppMeasurement + VisitorAPI stack' : 'against turbine standing in for the legacy stack'} (—: a difference within the noise; the throttled loads' ratios are unresolved whichever way they fall, their single loads spreading by hundreds of ms):`,
+  );
+  L.push('');
+  L.push('| goal | this run | |');
+  L.push('|---|---:|---|');
+  for (const g of goals(r)) L.push(`| ${g.figure} ${g.goal} | ${g.value} | ${g.met === null ? '—' : g.met ? 'met' : '**not met**'} |`);
+  return L.join('\n');
+}
+
 export function renderMarkdown(r: Results): string {
   const m = r.meta;
+  const VARIANTS = variantsOf(r);
   const L: string[] = [];
   L.push(`# Offtag bench: main-thread cost side by side${m.quick ? ' (QUICK smoke run: figures not meaningful)' : ''}`);
   L.push('');
@@ -75,8 +205,19 @@ export function renderMarkdown(r: Results): string {
     `| method | CDP \`Performance.getMetrics\` ThreadTime delta over a burst of ${m.plan.n} events of one type fired from one page task (alloy: ${m.plan.alloyN}), until every beacon reached the collector, minus the measurement's own cost (an empty window) and the page's idle CPU over the same wall time; one round fires the four types (${4 * m.plan.n} events, the "all four" row); median of ${m.plan.samples} rounds, variants interleaved round by round. Single events: Chrome trace, \`RunTask\` thread time between \`performance.mark\`s, median of ${m.plan.singleReps}, minus the empty-window floor |`,
   );
   L.push(`| command | \`npm run bench\` (${m.durationSec} s) |`);
+  if (m.loadAverage) L.push(`| load average (start → end) | ${m.loadAverage} |`);
   L.push('');
   L.push('![main-thread CPU per event](chart.svg)');
+  L.push('');
+  L.push(`## Goals, from this run`);
+  L.push('');
+  L.push(
+    `${legacyNote(r)} Load: section 2's CDP figures (and without DevTools); per event: section 1 (throttled: the phone table's, not idle-corrected). Under 4× and 6× throttling a load's main thread spreads by hundreds of ms (the throttler spins it) over ${m.plan.throttledLoads ?? m.plan.loads} rounds: read those load ratios as unresolved, whichever way they fall.`,
+  );
+  L.push('');
+  L.push('| figure | this run | goal | |');
+  L.push('|---|---:|---|---|');
+  for (const g of goals(r)) L.push(`| ${g.figure} | ${g.value} | ${g.goal} | ${g.met === null ? '—' : g.met ? 'met' : '**not met**'} |`);
   L.push('');
   L.push('## 1. Main-thread CPU per event (ms), and × Offtag');
   L.push('');
@@ -89,6 +230,21 @@ export function renderMarkdown(r: Results): string {
   L.push(`| single event, trace (median, ms) | ${VARIANTS.map((v) => ms(mean(EVENTS.map((id) => r.single[v][id])))).join(' | ')} |`);
   L.push(`| beacons per second, burst of ${m.plan.n} Page Views | ${VARIANTS.map((v) => String(r.perEvent[v][EVENTS[0]].eventsPerSec ?? '—')).join(' | ')} |`);
   L.push('');
+  if (r.perEvent.offtag.all.rendererMs != null) {
+    L.push(
+      `**The page renderer's whole process per event** (ms; every thread of it, from \`/proc/<pid>/task/*/schedstat\` over the same samples: the main thread, Offtag's worker and sender, Chromium's IO and compositor threads; not idle-corrected), and × Offtag:`,
+    );
+    L.push('');
+    L.push(`| event | ${VARIANTS.map((v) => VARIANT_LABEL[v]).join(' | ')} |`);
+    L.push(`|---|${VARIANTS.map(() => '---:').join('|')}|`);
+    for (const id of [...EVENTS, 'all']) {
+      const o = r.perEvent.offtag[id].rendererMs ?? null;
+      L.push(
+        `| ${id === 'all' ? '**all four**' : id} | ${VARIANTS.map((v) => `${ms(r.perEvent[v][id].rendererMs ?? null)}${v === 'offtag' ? ` (worker ${ms(r.perEvent.offtag[id].workerMs ?? null)}, sender ${ms(r.perEvent.offtag[id].senderMs ?? null)})` : ` (${times(div(r.perEvent[v][id].rendererMs ?? null, o))})`}`).join(' | ')} |`,
+      );
+    }
+    L.push('');
+  }
   L.push(
     (r.idleFixedMs ? `Subtracted above, per sample: the measurement's own cost (two \`getMetrics\` calls over an empty window) ${VARIANTS.map((v) => `${VARIANT_LABEL[v]} ${ms(r.idleFixedMs![v], 2)}`).join(', ')} ms, and each page's idle main-thread CPU over the sample's wall time: ` : `Idle main-thread CPU of each page (subtracted above): `) +
     `${VARIANTS.map((v) => `${VARIANT_LABEL[v]} ${ms(r.idleMsPerSec[v], 1)}`).join(', ')} ms per second. ` +
@@ -157,31 +313,39 @@ export function renderMarkdown(r: Results): string {
       L.push(`| INP: click to next paint, median / p98 (ms) | ${rate}× | ${VARIANTS.map((v) => `${ms(r.inpByRate![rate][v]?.durationMedianMs ?? null, 0)} / ${ms(r.inpByRate![rate][v]?.durationP98Ms ?? null, 0)}`).join(' | ')} |`);
     L.push('');
   }
-  L.push('## 2. Page load (navigation to window load + 1 s), main thread');
+  L.push('## 2. Page load (navigation to window load + 1 s): main thread and whole renderer');
   L.push('');
   const ld = r.load;
   const rates = Object.keys(ld.cdp);
+  const one = ld.cdp['1'];
   L.push(
-    `A product page that fires one Page View right after the tag (the no-tag page fires nothing); a fresh browser context per load (a first visit); ${m.plan.loads} rounds, each loading every variant once in an order that rotates round by round; the figure is the median of the per-round differences to the no-tag page (bench/load.ts). **Without DevTools**: Chromium started by hand, a new browser and profile per load, no DevTools protocol; the page renderer's main-thread CPU from \`/proc/<pid>/task/<pid>/schedstat\`, read when the page (1 s after its load event) and at its load event fetches a marker URL; beside it the renderer's whole process (every thread: Offtag's worker and its SharedWorker sender are threads of the page's renderer, off its main thread). **CDP**: \`Performance.getMetrics\` ThreadTime from a same-origin blank page to load + 1 s, with \`Emulation.setCPUThrottlingRate\` for the phone columns (throttling spins the thread, so its CPU time grows with the rate).`,
+    `A product page that fires one Page View right after the tag (the no-tag page fires nothing); a fresh browser context per load (a first visit); the figure is the median of the per-round differences to the no-tag page, with its bootstrap 95% interval in braces (bench/load.ts). **CDP** (DevTools attached): \`Performance.getMetrics\` ThreadTime from a same-origin blank page to load + 1 s, ${m.plan.loads} rounds × ${m.plan.loadPasses ?? 1}, each loading every page in an order that rotates round by round; beside it the page renderer's whole process from \`/proc/<pid>/task/*/schedstat\` over the same window (every thread: Offtag's worker and sender are threads of the page's renderer); under \`Emulation.setCPUThrottlingRate\` 4× and 6× (the phone columns), ${m.plan.throttledLoads ?? m.plan.loads} rounds (throttling spins the main thread, so its CPU grows with the rate). **Without DevTools**: Chromium started by hand, a new browser and profile per load, ${m.plan.procLoads ?? m.plan.loads} rounds; the page renderer's main thread and whole process from /proc, read when the page fetches a marker URL 1 s after its load event. The floors (setup.ts \`FLOOR_LABEL\`) are pages with a script of offtag.js's size that does nothing, then \`new Worker\` of an empty file, then one 2 KB \`postMessage\` to it: what any tag that moves its work to a worker pays at least. The ID-sync iframe is on another site than the page (\`*.demdex.net\`, as on a real site).`,
   );
   L.push('');
-  L.push(`| variant | without DevTools, to load + 1 s (ms) | × Offtag | to the load event (ms) | whole renderer process, to load + 1 s (ms) | ${rates.map((x) => `CDP ${x}× (ms)`).join(' | ')} | longest task (ms) | load event (ms) | main-thread script (raw / gzip) |`);
-  L.push(`|---|---:|---:|---:|---:|${rates.map(() => '---:|').join('')}---:|---:|---:|`);
-  L.push(
-    `| ${VARIANT_LABEL.none} (absolute) | ${ms(ld.proc.noneMs, 1)} | — | — | — | ${rates.map((x) => ms(ld.cdp[x].noneMs, 1)).join(' | ')} | ${ms(ld.longestTaskMs.none, 0)} | ${ms(ld.loadEventMs.none, 0)} | — |`,
-  );
-  const plus = (x: Num) => (x === null ? '—' : `${x >= 0 ? '+' : ''}${x.toFixed(1)}`);
-  for (const v of VARIANTS) {
-    const b = r.bytes[v];
-    const worker = b.worker ? ` (+ worker ${(b.worker.raw / 1e3).toFixed(0)} KB / ${(b.worker.gzip / 1e3).toFixed(1)} KB gzip, off the main thread)` : '';
-    const o = ld.proc.overNone.offtag;
+  if (one) {
+    const fd = one.overNone[FLOOR_D_NAME] ?? null;
+    const fdr = one.rendererOverNone?.[FLOOR_D_NAME] ?? null;
+    const pages: Array<[string, string]> = [
+      ...(['script', 'worker', 'post'] as Floor[]).map((f): [string, string] => [`floor:${f}`, FLOOR_LABEL[f]]),
+      ...VARIANTS.map((v): [string, string] => [v, VARIANT_LABEL[v]]),
+    ].filter(([k]) => one.overNone[k] !== undefined);
+    L.push(`| page | main thread, CDP 1× (ms) | × floor (d) | whole renderer, CDP 1× (ms) | × floor (d) | main thread \\| renderer, without DevTools (ms) | ${rates.filter((x) => x !== '1').map((x) => `main thread \\| renderer, CDP ${x}× (ms)`).join(' | ')} | main-thread script (raw / gzip) |`);
+    L.push(`|---|---:|---:|---:|---:|---:|${rates.filter((x) => x !== '1').map(() => '---:|').join('')}---:|`);
     L.push(
-      `| ${VARIANT_LABEL[v]} | ${plus(ld.proc.overNone[v])} | ${v === 'offtag' || o === null || ld.proc.overNone[v] === null ? '—' : times(ld.proc.overNone[v]! / o)} | ${plus(ld.proc.toLoadOverNone[v])} | ${plus(ld.proc.rendererOverNone?.[v] ?? null)} | ${rates.map((x) => plus(ld.cdp[x].overNone[v])).join(' | ')} | ${ms(ld.longestTaskMs[v], 0)} | ${ms(ld.loadEventMs[v], 0)} | ${(b.mainThread.raw / 1e3).toFixed(1)} KB / ${(b.mainThread.gzip / 1e3).toFixed(1)} KB${worker} |`,
+      `| ${VARIANT_LABEL.none} (absolute) | ${ms(one.noneMs, 1)} | — | ${ms(one.rendererNoneMs ?? null, 1)} | — | ${ms(ld.proc.noneMs, 1)} \\| ${ms(ld.proc.rendererNoneMs ?? null, 1)} | ${rates.filter((x) => x !== '1').map((x) => `${ms(ld.cdp[x].noneMs, 1)} \\| ${ms(ld.cdp[x].rendererNoneMs ?? null, 1)}`).join(' | ')} | — |`,
     );
+    for (const [k, label] of pages) {
+      const b = r.bytes[k as Variant];
+      const worker = b?.worker ? ` (+ worker ${(b.worker.raw / 1e3).toFixed(0)} KB / ${(b.worker.gzip / 1e3).toFixed(1)} KB gzip, off the main thread)` : '';
+      const offtagWorker = k === 'offtag' ? `; its worker thread ${ms(one.workerMs?.offtag ?? null, 1)}, sender ${ms(one.senderMs?.offtag ?? null, 1)}` : '';
+      L.push(
+        `| ${k === 'offtag' ? `**${label}**` : label} | ${plus(one.overNone[k])}${ci(one.ci?.[k]?.main)} | ${k === FLOOR_D_NAME ? '1×' : times(div(one.overNone[k] ?? null, fd))} | ${plus(one.rendererOverNone?.[k])}${ci(one.ci?.[k]?.renderer)}${offtagWorker} | ${k === FLOOR_D_NAME ? '1×' : times(div(one.rendererOverNone?.[k] ?? null, fdr))} | ${plus(ld.proc.overNone[k])} \\| ${plus(ld.proc.rendererOverNone?.[k])} | ${rates.filter((x) => x !== '1').map((x) => `${plus(ld.cdp[x].overNone[k])} \\| ${plus(ld.cdp[x].rendererOverNone?.[k])}`).join(' | ')} | ${b ? `${(b.mainThread.raw / 1e3).toFixed(1)} KB / ${(b.mainThread.gzip / 1e3).toFixed(1)} KB${worker}` : '—'} |`,
+      );
+    }
+    L.push('');
   }
-  L.push('');
   L.push(
-    `Per-load figures (ms, variant then no tag, round by round, without DevTools): ${VARIANTS.map((v) => `${v} ${ld.proc.samples[v]?.map((x) => ms(x, 0)).join(' ')}`).join('; ')}; no tag ${ld.proc.samples.none?.map((x) => ms(x, 0)).join(' ')}. The other renderer processes (Chromium's spare renderer; the page's worker and sender are threads of its own renderer), whole processes, median per load: ${Object.entries(ld.proc.otherRenderersMs).map(([v, x]) => `${v} ${ms(x, 1)}`).join(', ')} ms.`,
+    `Per-load figures without DevTools (ms, round by round): ${[...VARIANTS, FLOOR_D_NAME].map((v) => `${v} ${ld.proc.samples[v]?.map((x) => ms(x, 0)).join(' ') ?? '—'}`).join('; ')}; no tag ${ld.proc.samples.none?.map((x) => ms(x, 0)).join(' ')}. Longest task at load (ms, CDP, the \`longtask\` observer): ${VARIANTS.map((v) => `${v} ${ms(ld.longestTaskMs[v] ?? null, 0)}`).join(', ')}; load event (ms): ${VARIANTS.map((v) => `${v} ${ms(ld.loadEventMs[v] ?? null, 0)}`).join(', ')}. The other renderer processes (Chromium's spare renderer, the cross-site ID-sync iframe's), whole processes, median per load: ${Object.entries(ld.proc.otherRenderersMs).map(([v, x]) => `${v} ${ms(x, 1)}`).join(', ')} ms.`,
   );
   L.push('');
   L.push('## 3. Scaling');
@@ -215,7 +379,7 @@ export function renderMarkdown(r: Results): string {
   L.push('');
   L.push(explain(r));
   L.push('');
-  L.push('Variants: **Offtag** is the built `dist/offtag.js` (its worker, `dist/offtag-worker.js`, runs the container). **Same engine, main thread** bundles the same `createEngine` + storefront + services + host with the bridge\'s `applyEffects` and `fetch`, no worker (`bench/variants/main-thread.ts`). **Adobe Tags runtime** is `@adobe/reactor-turbine` with minimal Core modules written in `bench/variants/turbine-container.ts`: turbine resolves the storefront\'s data elements and runs its rules; the custom code builds and sends the beacon with Offtag\'s own hit builders, visitor service and tracker on the main thread (stand-ins for VisitorAPI.js and AppMeasurement.js, so the beacon work is equal). **Adobe Web SDK** is `@adobe/alloy` `sendEvent` with a comparable XDM + analytics payload read from the data layer, answered by a routed local edge. Every variant sees the same page, data layer and consent cookie, and each beacon was checked to arrive.');
+  L.push('Variants: **Offtag** is the built `dist/offtag.js` (its worker, `dist/offtag-worker.js`, runs the container). **Same engine, main thread** bundles the same `createEngine` + storefront + services + host with the bridge\'s `applyEffects` and `fetch`, no worker (`bench/variants/main-thread.ts`). **Adobe Tags runtime** is `@adobe/reactor-turbine` with minimal Core modules written in `bench/variants/turbine-container.ts`: turbine resolves the storefront\'s data elements and runs its rules; the custom code builds and sends the beacon with Offtag\'s own hit builders, visitor service and tracker on the main thread (stand-ins for VisitorAPI.js and AppMeasurement.js, so the beacon work is equal). **Adobe Web SDK** is `@adobe/alloy` `sendEvent` with a comparable XDM + analytics payload read from the data layer, answered by a routed local edge. **Legacy** (when the bench has Adobe\'s AppMeasurement repository, `OFFTAG_APPMEASUREMENT_REPO`) is the same turbine container with Adobe\'s real VisitorAPI.js 5.5.0 and AppMeasurement.js 2.27.0 on the page doing the visitor ids and the beacons (`bench/variants/legacy-services.ts`). Every variant sees the same page, data layer and consent cookie, and each beacon was checked to arrive.');
   L.push('');
   return L.join('\n');
 }
@@ -271,11 +435,14 @@ function explain(r: Results): string {
     `Long tasks: across page load and ${lt.events} paced events, Offtag's page had ${lt.longTasks} long task(s) over 50 ms (longest ${ms(lt.longestTaskMs, 0)} ms; an observer guard, not a meter: it sees nothing under 50 ms).` +
       ` The price of the worker is latency, not main-thread time: track → beacon takes ${ms(lt.latencyMedianMs, 1)} ms median (p95 ${ms(lt.latencyP95Ms, 1)}) against ${ms(r.paced['main-thread'].latencyMedianMs, 1)} ms for the same engine on the main thread; and its throughput in a burst is bounded by the worker (${r.perEvent.offtag[EVENTS[0]].eventsPerSec} beacons/s here).`,
   );
-  const over = r.load.proc.overNone;
-  const goal = over.offtag !== null && over.turbine !== null ? over.offtag <= over.turbine / 10 : false;
-  s.push(
-    `At load (without DevTools, the renderer's main thread from /proc), Offtag adds ${ms(over.offtag, 1)} ms over a page with no tag (${ms(r.load.proc.toLoadOverNone.offtag, 1)} ms of it before the load event; ${(r.bytes.offtag.mainThread.gzip / 1e3).toFixed(1)} KB gzip on the main thread), turbine ${ms(over.turbine, 1)} ms, the main-thread engine ${ms(over['main-thread'], 1)} ms and the Web SDK ${ms(over.alloy, 1)} ms: turbine costs ${over.offtag && over.turbine !== null ? times(over.turbine / over.offtag) : '—'} Offtag's. ${goal ? 'The goal of issue 26 (≤ 1/10 of the legacy stack) is met.' : "**Not yet ahead of its own promise:** issue 26's goal is ≤ 1/10 of the legacy stack's load cost; what is left and why is in docs/bench.md, \"Page load\"."} Single loads spread by ±10 ms or more on a shared 2-core machine: read differences under a few ms as noise.`,
-  );
+  const legacy = r.legacy ?? 'turbine';
+  const one = r.load.cdp['1'];
+  if (one) {
+    const fd = one.overNone[FLOOR_D_NAME];
+    s.push(
+      `At load (CDP, with the page renderer's whole process beside it), Offtag adds ${plus(one.overNone.offtag)} ms of main thread over a page with no tag${fd != null ? ` (floor (d), a worker started and one message posted, ${plus(fd)} ms: ${times(div(one.overNone.offtag ?? null, fd))})` : ''} and ${plus(one.rendererOverNone?.offtag)} ms of renderer; ${VARIANT_LABEL[legacy]} ${plus(one.overNone[legacy])} and ${plus(one.rendererOverNone?.[legacy])} ms (${(r.bytes.offtag.mainThread.gzip / 1e3).toFixed(1)} KB gzip of Offtag on the main thread). Where the rest of Offtag's load goes, part by part, and what cannot go: docs/bench.md, "Page load". Single loads spread by ±10 ms or more on a shared 2-core machine: read the intervals.`,
+    );
+  }
   s.push(
     'Absolute milliseconds drift ±20–30 % between runs on these machines; the ratios, taken within one run with the variants interleaved, are the result. Headless Chromium on a server CPU: a mid-range phone is several times slower on every figure alike.',
   );
@@ -292,9 +459,10 @@ export function renderChart(r: Results): string {
   const bottom = 90;
   const plotW = W - left - right;
   const plotH = H - top - bottom;
-  const colors: Record<Variant, string> = { offtag: '#1a9850', 'main-thread': '#4575b4', turbine: '#f46d43', alloy: '#a50026' };
+  const colors: Record<Variant, string> = { offtag: '#1a9850', 'main-thread': '#4575b4', turbine: '#f46d43', alloy: '#a50026', legacy: '#7b3294' };
   const GROUPS = [...EVENTS, 'all'];
   const groupLabel = (id: string) => (id === 'all' ? 'All four' : id);
+  const VARIANTS = variantsOf(r);
   const values = VARIANTS.flatMap((v) => GROUPS.map((id) => r.perEvent[v][id].threadMs ?? 0)).filter((x) => x > 0);
   const floor = r.floor.threadMs ?? 0;
   const lo = Math.pow(10, Math.floor(Math.log10(Math.min(...values, floor || Infinity))));

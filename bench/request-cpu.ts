@@ -87,7 +87,7 @@ const PROFILE_TAG = 'offtag-request-cpu-';
 /** A Chromium of its own for each round, with a new profile: Chromium slows every request of a profile down some thousands of requests in (docs/delivery.md, "Throughput"). */
 async function withChromium(path: string, run: () => Promise<void>): Promise<void> {
   const profile = mkdtempSync(join(tmpdir(), PROFILE_TAG));
-  const chrome = spawn(CHROMIUM_PATH, [...CHROMIUM_ARGS, '--headless=new', `--user-data-dir=${profile}`, `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`], { stdio: 'ignore', detached: true });
+  const chrome = spawn(CHROMIUM_PATH, [...CHROMIUM_ARGS, `--host-resolver-rules=MAP *.demdex.net ${new URL(idService.url).host}`, '--headless=new', `--user-data-dir=${profile}`, `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`], { stdio: 'ignore', detached: true });
   try {
     await run();
     // The variants are what they say: Offtag's worker wrote its queue to IndexedDB, the no-idb one did not.

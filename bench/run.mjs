@@ -10,12 +10,14 @@ const { runBench, FULL, QUICK } = await tsImport('./bench.ts', import.meta.url);
 if (process.argv.includes('--render')) {
   // Re-writes latest.md and chart.svg from latest.json (no measuring): for report wording changes.
   const { readFile, writeFile } = await import('node:fs/promises');
-  const { renderChart, renderMarkdown } = await tsImport('./report.ts', import.meta.url);
+  const { renderChart, renderHeadline, renderMarkdown } = await tsImport('./report.ts', import.meta.url);
+  const { writeHeadline } = await tsImport('./bench.ts', import.meta.url);
   const dir = new URL(quick ? './results/quick/' : './results/', import.meta.url);
   const r = JSON.parse(await readFile(new URL('latest.json', dir), 'utf8'));
   await writeFile(new URL('latest.md', dir), renderMarkdown(r));
   await writeFile(new URL('chart.svg', dir), renderChart(r));
-  console.log(`[bench] re-rendered ${dir.pathname}latest.md and chart.svg from latest.json`);
+  if (!quick) await writeHeadline(renderHeadline(r));
+  console.log(`[bench] re-rendered ${dir.pathname}latest.md and chart.svg${quick ? '' : ' and the README headline'} from latest.json`);
   process.exit(0);
 }
 try {

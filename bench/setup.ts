@@ -6,8 +6,9 @@
 import { build } from 'vite';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, readFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { gzipSize } from '../tools/build/gzip-size.ts';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright';
@@ -22,22 +23,51 @@ export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const BUILD = `${ROOT}bench/.build`;
 export const DIST = `${ROOT}dist`;
 
-export type Variant = 'offtag' | 'main-thread' | 'turbine' | 'alloy';
-export const VARIANTS: Variant[] = ['offtag', 'main-thread', 'turbine', 'alloy'];
+export type Variant = 'offtag' | 'main-thread' | 'turbine' | 'alloy' | 'legacy';
+
+/**
+ * Adobe's AppMeasurement repository (github.com/adobe/appmeasurement: AppMeasurement.js 2.27.0 and
+ * VisitorAPI.js 5.5.0), a clone named by OFFTAG_APPMEASUREMENT_REPO, bare or not: the legacy
+ * variant runs them, read from there when the bench runs (never copied into this repository).
+ * Without it the bench has no legacy variant, and the turbine variant, whose beacons are Offtag's
+ * own code, stands in for the legacy stack (the results say which one each figure used).
+ */
+export const LEGACY_REPO = process.env.OFFTAG_APPMEASUREMENT_REPO;
+function legacyFile(name: string): string | undefined {
+  if (!LEGACY_REPO) return undefined;
+  try {
+    return execFileSync('git', ['-C', LEGACY_REPO, 'show', `HEAD:dist/${name}`], { encoding: 'utf8', maxBuffer: 1 << 24 });
+  } catch {
+    return undefined;
+  }
+}
+/** The two libraries, when the repository is there: `/legacy/<name>` on the bench server. */
+export const LEGACY_FILES: Record<string, string> | undefined = (() => {
+  const am = legacyFile('AppMeasurement.js');
+  const v = legacyFile('VisitorAPI.js');
+  return am && v ? { 'VisitorAPI.js': v, 'AppMeasurement.js': am } : undefined;
+})();
+/** The variant the "× legacy" figures and goals compare with: the real libraries when present, else turbine (Offtag's beacon code on turbine). */
+export const LEGACY: Variant = LEGACY_FILES ? 'legacy' : 'turbine';
+
+export const VARIANTS: Variant[] = ['offtag', 'main-thread', 'turbine', 'alloy', ...(LEGACY_FILES ? (['legacy'] as const) : [])];
 export const VARIANT_LABEL: Record<Variant | 'none', string> = {
   offtag: 'Offtag (worker)',
   'main-thread': 'Same engine, main thread',
   turbine: 'Adobe Tags runtime (turbine)',
   alloy: 'Adobe Web SDK (alloy)',
+  legacy: 'Legacy: turbine + AppMeasurement 2.27 + VisitorAPI 5.5',
   none: 'No tag (baseline)',
 };
-/** The script each variant puts on the main thread (URL path on the bench server). */
+/** The script each variant puts on the main thread (URL path on the bench server); the legacy variant's two libraries come before it. */
 export const SCRIPT: Record<Variant, string> = {
   offtag: '/dist/offtag.js',
   'main-thread': '/build/main-thread.js',
   turbine: '/build/turbine.js',
   alloy: '/build/alloy.js',
+  legacy: '/build/legacy.js',
 };
+const LEGACY_SCRIPTS = '<script src="/legacy/VisitorAPI.js"></script><script src="/legacy/AppMeasurement.js"></script>';
 
 export const CONTAINER_SIZES = [
   { dataElements: 10, rules: 4 },
@@ -75,7 +105,9 @@ export async function buildVariants(sizes = CONTAINER_SIZES): Promise<void> {
   await bundle('bench/variants/main-thread.ts', 'main-thread.js');
   await bundle('bench/variants/turbine.ts', 'turbine.js');
   await bundle('bench/variants/alloy.ts', 'alloy.js');
+  if (LEGACY_FILES) await bundle('bench/variants/legacy.ts', 'legacy.js');
   await bundle('bench/variants/react-app.ts', 'react-app.js');
+  await writeFloorFiles();
   // The grown workers' folder gets the origin's sender too (offtag.js starts it beside the worker file).
   await copyFile(`${DIST}/offtag-sender.js`, `${BUILD}/offtag-sender.js`);
   for (const s of sizes) {
@@ -134,10 +166,46 @@ export interface PageOptions {
   head?: string;
   /** Merged into `offtagConfig`. */
   config?: Record<string, unknown>;
+  /** With `variant: 'none'`: a load floor's script instead of a tag (`FLOORS`, bench/load.ts). */
+  floor?: Floor;
+  /** Another build's offtag.js (its worker, sender and chunks beside it): builds side by side (`--dists`, bench/load.ts). */
+  script?: string;
+}
+
+/**
+ * The load floors (docs/bench.md, "Page load"): what any tag that moves its work to a worker
+ * pays at least. Each is a script file of offtag.js's size that does nothing (offtag.js's own
+ * bytes inside `if (0) { … }`: parsed, never run), then, cumulatively, `new Worker` of an empty
+ * file, and one 2 KB `postMessage` to it (floor (d), the one the load goals are against).
+ */
+export type Floor = 'script' | 'worker' | 'post';
+export const FLOOR_LABEL: Record<Floor, string> = {
+  script: 'floor (b): a 3 KB script that does nothing',
+  worker: 'floor (c): (b) + `new Worker` of an empty file',
+  post: 'floor (d): (c) + one 2 KB `postMessage`',
+};
+
+/** Writes the floors' files into bench/.build/ (`floor-<floor>.js`, the workers' `floor-empty.js` and `floor-receive.js`). */
+export async function writeFloorFiles(): Promise<void> {
+  await mkdir(BUILD, { recursive: true });
+  const noop = `if (0) {\n${await readFile(`${DIST}/offtag.js`, 'utf8')}\n}\n`;
+  const message = JSON.stringify(JSON.stringify(dataLayer(2048)));
+  await writeFile(`${BUILD}/floor-empty.js`, '');
+  await writeFile(`${BUILD}/floor-receive.js`, 'onmessage = function () {};\n');
+  await writeFile(`${BUILD}/floor-script.js`, noop);
+  await writeFile(`${BUILD}/floor-worker.js`, `${noop}new Worker('/build/floor-empty.js');\n`);
+  await writeFile(`${BUILD}/floor-post.js`, `${noop}new Worker('/build/floor-receive.js').postMessage(JSON.parse(${message}));\n`);
 }
 
 export interface World {
   base: string;
+  /**
+   * Chromium's arguments for every browser of the bench (Playwright's and the ones started by
+   * hand): `*.demdex.net` resolves to the bench's ID service, so the ID-sync iframe is on another
+   * site than the page, as on a real site (desktop Chromium runs its document in a process of its
+   * own), for Offtag and the legacy libraries alike (`ID_SYNC_ORIGIN`).
+   */
+  chromiumArgs: string[];
   collector: Collector;
   idService: IdService;
   browser: Browser;
@@ -147,9 +215,15 @@ export interface World {
   close(): Promise<void>;
 }
 
+/**
+ * The ID-sync iframe's origin on the bench pages: VisitorAPI.js's own (`http://fast.<subdomain>.demdex.net`
+ * with `loadSSL` off, the ID service's subdomain `dpm`), which `World.chromiumArgs` maps to the ID service.
+ */
+export const ID_SYNC_ORIGIN = 'http://fast.dpm.demdex.net';
+
 /** The lines every bench page runs before its tag: consent cookies, the container's config, the data layer. */
 export function pageSetup(collector: string, id: string, dataLayerBytes?: number, extra: Record<string, unknown> = {}): string {
-  const config = { trackingServer: collector, idServiceHost: id, idSyncOrigin: id, ...extra };
+  const config = { trackingServer: collector, idServiceHost: id, idSyncOrigin: ID_SYNC_ORIGIN, ...extra };
   return `document.cookie = 'sat_track=true; path=/';
 document.cookie = 'OptanonConsent=groups%3DC0001%3A1%2CC0007%3A1; path=/';
 window.offtagConfig = ${JSON.stringify(config)};
@@ -169,8 +243,11 @@ export const CEILING_WORKER = `onconnect = (c) => { const port = c.ports[0]; por
 }; };`;
 
 function pageHtml(o: PageOptions, collector: string, id: string): string {
-  const script =
-    o.variant === 'none' ? '' : `<script src="${SCRIPT[o.variant]}"></script>${o.pageView ? `<script>_satellite.track('Page View')</script>` : ''}`;
+  const script = o.floor
+    ? `<script src="/build/floor-${o.floor}.js"></script>`
+    : o.variant === 'none'
+      ? ''
+      : `${o.variant === 'legacy' ? LEGACY_SCRIPTS : ''}<script src="${o.script ?? SCRIPT[o.variant]}"></script>${o.pageView ? `<script>_satellite.track('Page View')</script>` : ''}`;
   const worker = { ...(o.variant === 'offtag' && o.synthetic ? { workerUrl: `/build/${workerFile(o.synthetic)}` } : {}), ...o.config };
   return `<!doctype html><html><head><meta charset="utf-8"><title>bench ${o.variant}</title>
 <script>
@@ -198,6 +275,11 @@ export async function startWorld(): Promise<World> {
       res.writeHead(200, { 'Content-Type': 'text/html' });
       return res.end('<!doctype html><title>blank</title>');
     }
+    const legacy = url.pathname.startsWith('/legacy/') ? LEGACY_FILES?.[url.pathname.slice(8)] : undefined;
+    if (legacy) {
+      res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-store' });
+      return res.end(legacy);
+    }
     if (await serveStatic(req, res, `${DIST}/`, '/dist/')) return;
     if (await serveStatic(req, res, `${BUILD}/`, '/build/')) return;
     res.writeHead(404).end('not found');
@@ -207,9 +289,11 @@ export async function startWorld(): Promise<World> {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+  const chromiumArgs = [`--host-resolver-rules=MAP *.demdex.net ${new URL(idService.url).host}`];
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, ...chromiumArgs], headless: true });
   return {
     base,
+    chromiumArgs,
     collector,
     idService,
     browser,

@@ -377,6 +377,12 @@ export type Effect =
   /** The worker shell's, sent once when the container's rules use page triggers: the bridge loads offtag-triggers.js and installs them. */
   | { type: 'listen'; triggers: TriggerListener[] }
   /**
+   * The worker shell's, sent once, at the page's `SENDER_AFTER_BEACONS`th beacon: offtag-effects.js
+   * starts the origin's SharedWorker sender and posts its port back on the events port, as a
+   * message `{ type: 'sender' }` (docs/delivery.md, "The sender").
+   */
+  | { type: 'sender' }
+  /**
    * The worker shell's (shell/preview.ts): this browser previews `env`; offtag-effects.js loads that
    * environment's offtag.js in place of this one (`own`) and answers with a `preview` input.
    */
@@ -466,6 +472,8 @@ export interface InitMessage {
    * of its start-up carry no viewport, `document.cookie` or session keys (reading them then forces
    * a layout on phones, and the first storage and cookie access waits on the browser process); the
    * worker shell fills them in from this one, with its problems (docs/runtime.md, "Start-up").
+   * Its `seq` is the last event the page posted before this message: the worker holds what it
+   * has for the page until those are handled, and says them together (one batch, one acknowledgement).
    */
   now?: Snapshot;
   /** Paths of `offtagConfig` that could not be sent (functions, DOM nodes…); absent when none. */

@@ -44,7 +44,15 @@ export interface LibraryResult {
   offtagOwnRules?: string[];
   beacons?: BeaconComparison;
   extraErrors?: string[];
-  cost?: { rounds: number; samples: Record<string, Array<CostSample | null>>; overNone: { turbine?: number; offtag?: number }; rendererOverNone: { turbine?: number; offtag?: number }; none?: number };
+  cost?: {
+    rounds: number;
+    samples: Record<string, Array<CostSample | null>>;
+    overNone: { turbine?: number; offtag?: number };
+    rendererOverNone: { turbine?: number; offtag?: number };
+    none?: number;
+    /** The phone figures (CDP, CPU throttling), by rate: the same differences to the page without tags. */
+    byRate?: Record<string, { overNone: { turbine?: number; offtag?: number }; rendererOverNone: { turbine?: number; offtag?: number } }>;
+  };
   /** A failure of the run itself (not of the import or build). */
   error?: string;
 }
@@ -52,6 +60,10 @@ export interface LibraryResult {
 export const DOCS_START = '<!-- corpus table: npm run corpus -- --write-docs rewrites it -->';
 export const DOCS_END = '<!-- end of corpus table -->';
 
+/** Turbine's main thread ÷ Offtag's, when both are above zero (a difference to the page without tags within the noise is not a ratio). */
+const times = (t: number | undefined, o: number | undefined) => (t === undefined || o === undefined || !(t > 0) || !(o > 0) ? '—' : `${(t / o).toFixed(1)}×`);
+/** Whether the two sides did the same work: as many beacons, every field equal. */
+export const sameBeacons = (r: LibraryResult): string => (!r.beacons ? '—' : r.beacons.turbine === r.beacons.offtag && r.beacons.equal === r.beacons.total ? 'yes' : 'no');
 const pct = (n: number, d: number) => (d ? `${((100 * n) / d).toFixed(1)}%` : '—');
 const ms = (x: number | undefined) => (x === undefined || !Number.isFinite(x) ? '—' : `${x >= 0 ? '+' : ''}${x.toFixed(0)}`);
 const clip = (s: string | undefined | null, n = 140) => (s === undefined ? '(absent)' : s === null ? 'undefined' : s.length > n ? `${s.slice(0, n)}…` : s);
@@ -71,14 +83,16 @@ export function tableRow(r: LibraryResult): string {
   const beacons = b ? `${b.turbine} vs ${b.offtag}` : '—';
   const params = b ? (b.total ? `${b.equal}/${b.total} (${pct(b.equal, b.total)})` : '—') : '—';
   const errors = r.extraErrors ? String(r.extraErrors.length) : '—';
-  const cost = r.cost ? `${ms(r.cost.overNone.turbine)} / ${ms(r.cost.overNone.offtag)}` : '—';
-  return `| ${r.name} | ${imp} | ${build} | ${v} | ${rules} | ${order} | ${beacons} | ${params} | ${errors} | ${cost} |`;
+  const cost = r.cost ? `${ms(r.cost.overNone.turbine)} / ${ms(r.cost.overNone.offtag)} (${times(r.cost.overNone.turbine, r.cost.overNone.offtag)})` : '—';
+  const renderer = r.cost ? `${ms(r.cost.rendererOverNone.turbine)} / ${ms(r.cost.rendererOverNone.offtag)}` : '—';
+  const phone = r.cost?.byRate ? Object.entries(r.cost.byRate).map(([rate, x]) => `${rate}×: ${times(x.overNone.turbine, x.overNone.offtag)}`).join(', ') : '—';
+  return `| ${r.name} | ${imp} | ${build} | ${v} | ${rules} | ${order} | ${beacons} | ${params} | ${errors} | ${cost} | ${renderer} | ${phone} | ${sameBeacons(r)} |`;
 }
 
 export function table(results: LibraryResult[]): string {
   return [
-    '| library | import | build | getVar equal | rules completed: same / turbine\'s (+ Offtag only) | same order | beacons, turbine vs Offtag | fields equal | console errors only Offtag has | main thread ms over no tags, turbine / Offtag |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| library | import | build | getVar equal | rules completed: same / turbine\'s (+ Offtag only) | same order | beacons, turbine vs Offtag | fields equal | console errors only Offtag has | main thread ms over no tags, turbine / Offtag (turbine ÷ Offtag) | whole renderer ms over no tags, turbine / Offtag | main thread, turbine ÷ Offtag, phones (CDP, CPU throttling) | the same beacons |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...results.map(tableRow),
   ].join('\n');
 }
@@ -176,7 +190,13 @@ export function details(r: LibraryResult, limit = 25): string {
     out.push(
       '',
       `Cost (${r.cost.rounds} round(s) without DevTools, ms per load, renderer start to a second after the last step): main thread — no tags ${f(r.cost.samples.none, 'mainMs')}; turbine ${f(r.cost.samples.turbine, 'mainMs')}; Offtag ${f(r.cost.samples.offtag, 'mainMs')}. ` +
-        `Whole renderer over no tags (median): turbine ${ms(r.cost.rendererOverNone.turbine)}, Offtag ${ms(r.cost.rendererOverNone.offtag)} (Offtag's worker threads ${f(r.cost.samples.offtag, 'workerMs')}, sender ${f(r.cost.samples.offtag, 'sharedMs')}).`,
+        `Whole renderer over no tags (median): turbine ${ms(r.cost.rendererOverNone.turbine)}, Offtag ${ms(r.cost.rendererOverNone.offtag)} (Offtag's worker threads ${f(r.cost.samples.offtag, 'workerMs')}, sender ${f(r.cost.samples.offtag, 'sharedMs')}). ` +
+        `Main thread, turbine ÷ Offtag: ${times(r.cost.overNone.turbine, r.cost.overNone.offtag)}; ${sameBeacons(r) === 'yes' ? 'with the same beacons' : `**not** with the same beacons (${r.beacons ? `${r.beacons.turbine} vs ${r.beacons.offtag}, ${r.beacons.equal}/${r.beacons.total} fields equal` : 'not compared'}): the two sides did not do the same work, so the ratio is not the goal's`}.` +
+        (r.cost.byRate
+          ? ` Phones (CDP, CPU throttling; main thread | whole renderer over no tags, turbine / Offtag): ${Object.entries(r.cost.byRate)
+              .map(([rate, x]) => `${rate}× ${ms(x.overNone.turbine)} / ${ms(x.overNone.offtag)} ms (${times(x.overNone.turbine, x.overNone.offtag)}) | ${ms(x.rendererOverNone.turbine)} / ${ms(x.rendererOverNone.offtag)} ms`)
+              .join('; ')}.`
+          : ''),
     );
   }
   out.push('');

@@ -8,7 +8,8 @@
  *   npm run corpus -- --libs <dir> [--assets <dir>] [--only <file>[,<file>]] [--out <dir>]
  *                     [--rounds 3] [--step-limit 20000] [--mirror <dir>] [--write-docs]
  *
- * `--rounds`: cost runs per side without DevTools (0: none). `--out`: where corpus.md and
+ * `--rounds`: cost runs per side without DevTools (0: none); `--rates` (default 4,6): the phone
+ * figures, the same pages under CDP CPU throttling, `--throttled-rounds` (default 1) per side and rate. `--out`: where corpus.md and
  * corpus.json go (default bench/results, or dist/corpus with `--only`). `--write-docs`: also
  * rewrite the table in docs/import.md. `--render <corpus.json>`: write corpus.md (and with
  * `--write-docs` the docs' table) again from a run's results, without running anything. `--mirror` (or OFFTAG_APPMEASUREMENT_REPO): a clone of
@@ -30,11 +31,11 @@ import { compareBeacons, compareRules, compareValues, extraErrors } from './comp
 import { pageHtml, type Side } from './page.ts';
 import { planPage, type PagePlan } from './plan.ts';
 import { markdown, withTable, type LibraryResult, type RunInfo, type SideSummary } from './report.ts';
-import { costOnce, readSide, type CostSample, type SideRun } from './sides.ts';
+import { costCdp, costOnce, readSide, type CostSample, type SideRun } from './sides.ts';
 import { BUILD_PREFIX, LIBRARY_HOST, startWorld, type Current, type World } from './world.ts';
 
 const ROOT = resolve(new URL('../..', import.meta.url).pathname);
-const USAGE = 'usage: npm run corpus -- --libs <dir> [--assets <dir>] [--only <file>[,<file>]] [--out <dir>] [--rounds N] [--step-limit ms] [--mirror <appmeasurement git dir>] [--write-docs] | --render <corpus.json> [--write-docs]';
+const USAGE = 'usage: npm run corpus -- --libs <dir> [--assets <dir>] [--only <file>[,<file>]] [--out <dir>] [--rounds N] [--rates 4,6] [--throttled-rounds N] [--step-limit ms] [--mirror <appmeasurement git dir>] [--write-docs] | --render <corpus.json> [--write-docs]';
 
 interface Options {
   libs: string;
@@ -42,6 +43,9 @@ interface Options {
   only?: string[];
   out: string;
   rounds: number;
+  /** CPU throttling rates of the phone figures (CDP), and their rounds per side. */
+  rates: number[];
+  throttledRounds: number;
   stepLimitMs: number;
   mirror: string;
   writeDocs: boolean;
@@ -56,7 +60,7 @@ export function parseArgs(argv: string[]): Options | string {
       continue;
     }
     const v = argv[i + 1];
-    if (!['--libs', '--assets', '--only', '--out', '--rounds', '--step-limit', '--mirror'].includes(a)) return `corpus: unknown argument ${a}. ${USAGE}`;
+    if (!['--libs', '--assets', '--only', '--out', '--rounds', '--step-limit', '--mirror', '--rates', '--throttled-rounds'].includes(a)) return `corpus: unknown argument ${a}. ${USAGE}`;
     if (v === undefined || v.startsWith('--')) return `corpus: ${a} needs a value. ${USAGE}`;
     i++;
     if (a === '--libs') o.libs = v;
@@ -64,6 +68,16 @@ export function parseArgs(argv: string[]): Options | string {
     if (a === '--only') o.only = v.split(',').filter(Boolean);
     if (a === '--out') o.out = v;
     if (a === '--mirror') o.mirror = v;
+    if (a === '--rates') {
+      // `--rates 0`: no phone figures.
+      o.rates = v.split(',').filter(Boolean).map(Number).filter((x) => x !== 0);
+      if (o.rates.some((x) => !(x >= 1))) return `corpus: --rates takes CPU throttling rates, e.g. 4,6. ${USAGE}`;
+    }
+    if (a === '--throttled-rounds') {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1) return `corpus: --throttled-rounds must be a whole number above 0; got ${v}.`;
+      o.throttledRounds = n;
+    }
     if (a === '--rounds' || a === '--step-limit') {
       const n = Number(v);
       if (!Number.isInteger(n) || n < 0) return `corpus: ${a} must be a whole number; got ${v}.`;
@@ -74,7 +88,7 @@ export function parseArgs(argv: string[]): Options | string {
   if (!o.libs) return `corpus: give the folder of libraries with --libs. ${USAGE}`;
   const mirror = o.mirror ?? process.env.OFFTAG_APPMEASUREMENT_REPO;
   if (!mirror) return `corpus: give a clone of github.com/adobe/appmeasurement with --mirror (or OFFTAG_APPMEASUREMENT_REPO): the libraries load AppMeasurement.js from Adobe's host, which the world serves from it. ${USAGE}`;
-  return { libs: o.libs, ...(o.assets ? { assets: o.assets } : {}), ...(o.only ? { only: o.only } : {}), out: o.out ?? (o.only ? 'dist/corpus' : 'bench/results'), rounds: o.rounds ?? 3, stepLimitMs: o.stepLimitMs ?? 20_000, mirror, writeDocs: o.writeDocs };
+  return { libs: o.libs, ...(o.assets ? { assets: o.assets } : {}), ...(o.only ? { only: o.only } : {}), out: o.out ?? (o.only ? 'dist/corpus' : 'bench/results'), rounds: o.rounds ?? 3, rates: o.rates ?? [4, 6], throttledRounds: o.throttledRounds ?? 1, stepLimitMs: o.stepLimitMs ?? 20_000, mirror, writeDocs: o.writeDocs };
 }
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e)).split('\n')[0]!;
@@ -206,12 +220,28 @@ async function runLibrary(file: string, o: Options, world: World, browser: impor
         return d.length ? median(d) : undefined;
       };
       const noneMain = samples.none!.filter((x): x is CostSample => !!x).map((x) => x.mainMs);
+      // The phone figures: the same loads with DevTools attached, under CPU throttling.
+      const byRate: NonNullable<LibraryResult['cost']>['byRate'] = {};
+      for (const rate of o.rates) {
+        const xs: Record<string, Array<CostSample | null>> = { none: [], turbine: [], offtag: [] };
+        for (let round = 0; round < o.throttledRounds; round++)
+          for (const side of rotated<Side>(['none', 'turbine', 'offtag'], round)) {
+            log(`${name}: cost at ${rate}x, round ${round + 1}/${o.throttledRounds}, ${side}`);
+            xs[side]!.push((await costCdp(browser, world, p.plan, currentFor(p, side, name, o, true), 180_000 * rate, rate)) ?? null);
+          }
+        const d = (side: string, k: keyof CostSample) => {
+          const v = xs[side]!.map((x, i) => (x && xs.none![i] ? x[k] - xs.none![i]![k] : NaN)).filter(Number.isFinite);
+          return v.length ? median(v) : undefined;
+        };
+        byRate[rate] = { overNone: { turbine: d('turbine', 'mainMs'), offtag: d('offtag', 'mainMs') }, rendererOverNone: { turbine: d('turbine', 'rendererMs'), offtag: d('offtag', 'rendererMs') } };
+      }
       r.cost = {
         rounds: o.rounds,
         samples,
         overNone: { turbine: over('turbine', 'mainMs'), offtag: over('offtag', 'mainMs') },
         rendererOverNone: { turbine: over('turbine', 'rendererMs'), offtag: over('offtag', 'rendererMs') },
         ...(noneMain.length ? { none: median(noneMain) } : {}),
+        ...(o.rates.length ? { byRate } : {}),
       };
     }
   } catch (e) {

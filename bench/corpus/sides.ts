@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright';
+import type { Browser, CDPSession, Page } from 'playwright';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../chromium.ts';
 import { pageRenderer, rendererCpu } from '../load.ts';
 import { errorKey, launchRuleName } from './compare.ts';
@@ -230,5 +230,38 @@ export async function costOnce(world: World, plan: PagePlan, current: Current, l
     await exited;
     await sleep(200);
     rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+  }
+}
+
+/**
+ * One page load with DevTools attached, under `Emulation.setCPUThrottlingRate` `rate` (the phone
+ * figures: 4× a mid-range phone, 6× a low-end one): CDP ThreadTime of the page's main thread and
+ * the page renderer's whole process from /proc, from a page of the same origin (a 404 document:
+ * the same renderer) to `/__corpus/done`; undefined when the page did not say it was done.
+ */
+export async function costCdp(browser: Browser, world: World, plan: PagePlan, current: Current, limitMs: number, rate: number): Promise<CostSample | undefined> {
+  const ctx = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 720 } });
+  world.reset();
+  world.set(current);
+  try {
+    const page = await ctx.newPage();
+    await page.goto(new URL('/__offtag-corpus-blank', plan.url).href).catch(() => undefined);
+    const cdp: CDPSession = await ctx.newCDPSession(page);
+    await cdp.send('Performance.enable');
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+    const threadTime = async () => ((await cdp.send('Performance.getMetrics')) as { metrics: Array<{ name: string; value: number }> }).metrics.find((m) => m.name === 'ThreadTime')!.value * 1000;
+    const done = world.nextDone();
+    const p0 = rendererCpu(process.pid);
+    const t0 = await threadTime();
+    await page.goto(plan.url, { waitUntil: 'load', timeout: limitMs });
+    const ok = await Promise.race([done.then(() => true), sleep(limitMs).then(() => false)]);
+    if (!ok) return undefined;
+    const t1 = await threadTime();
+    const [, cpu] = pageRenderer(p0, rendererCpu(process.pid)) ?? [];
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+    return { mainMs: t1 - t0, rendererMs: (cpu?.all ?? NaN) / 1e6, workerMs: (cpu?.dedicated ?? NaN) / 1e6, sharedMs: (cpu?.shared ?? NaN) / 1e6 };
+  } finally {
+    world.set(undefined);
+    await ctx.close();
   }
 }

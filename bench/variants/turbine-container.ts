@@ -27,7 +27,6 @@ import { resolveSettings } from '../../src/worker-engine/core/settings.ts';
 import type { CookieJar, DataElement, DataElementContext, EngineContext, RuleContext, SessionStore } from '../../src/worker-engine/core/types.ts';
 import type { Services } from '../../src/worker-engine/services.ts';
 import { fetchWithTimeout } from '../../src/worker-engine/host.ts';
-import { createServices } from '../../src/worker-engine/adobe-services.ts';
 import { growContainer, sha256 } from './common.ts';
 
 interface Turbine {
@@ -80,6 +79,13 @@ const session: SessionStore = {
   set: (key, value) => applyEffects([{ type: 'storage', key, value }], hooks),
 };
 let services: Services;
+/**
+ * The services the rules call (visitor, analytics): Offtag's own in turbine.ts, the real
+ * VisitorAPI.js and AppMeasurement.js in legacy.ts. Set by the entry before the runtime evaluates.
+ */
+const makeServices = (w.benchServices as ((ctx: EngineContext) => Services) | undefined) ?? (() => {
+  throw new Error('bench: no services for the turbine container (an entry sets window.benchServices first)');
+});
 const hooks: ApplyHooks = {
   base: new URL('/dist/', location.href).href,
   vars: {},
@@ -113,7 +119,7 @@ const ctx: EngineContext = {
   sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
   track: (p) => p,
 };
-services = createServices(ctx);
+services = makeServices(ctx);
 
 // ---- minimal Core modules --------------------------------------------------------------------
 const CORE = 'core/src/lib/';

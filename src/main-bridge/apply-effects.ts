@@ -12,6 +12,9 @@ export interface ApplyHooks {
   tree?: ReadSet | null;
   /** Where offtag-effects.js is (beside offtag.js). */
   base: string;
+  /** The events port (to the worker) and the worker file: offtag-effects.js starts the sender beside it and hands its port over (rare-effects.ts `sender`). */
+  port?: MessagePort;
+  workerUrl?: string;
   /** offtag.js's `send` (a snapshot and one event): offtag-triggers.js sends the page triggers with it. */
   send?(event: EngineEvent, element?: Element): number;
   /** The page side, in an offtag.js built with page code: it runs the `launch` effects. */

@@ -176,24 +176,17 @@ const init = (wk: Worker, cookieDomain: string): void => {
     config: cfg,
     debug: isDebug(),
     page: pageFacts(cookieDomain),
-    // What the snapshots of start-up left out (cookies, session keys, viewport), read now; no data layer.
-    now: takeSnapshot(0, 0, '', sessionKeys),
+    // What the snapshots of start-up left out (cookies, session keys, viewport), read now; no data
+    // layer. Its seq: the events posted so far, which the worker answers together.
+    now: takeSnapshot(seq, 0, '', sessionKeys),
     pid,
     orphans,
   };
-  // The origin's beacon sender (docs/delivery.md, "The sender"): a SharedWorker beside the
-  // worker file (from another origin: a blob that loads it, one sender per page then), whose
-  // requests cost the page's main thread next to nothing; its port goes third. None (no
-  // SharedWorker, a policy): the worker sends.
-  const ports = [events.port2, apiChannel.port2];
-  try {
-    const url = new URL('offtag-sender.js', workerUrl).href;
-    ports.push(new SharedWorker(same ? url : blob(url)).port);
-  } catch {
-    /* the worker sends */
-  }
+  // The origin's beacon sender (docs/delivery.md, "The sender") is not started here: the worker
+  // asks for it once a page has sent enough beacons for it to pay back, and offtag-effects.js
+  // starts it (rare-effects.ts `sender`).
   // (`go`'s arguments are only there to set the two fields in the clone's callback, in fewer bytes.)
-  const go = (..._: unknown[]) => wk.postMessage(message, ports);
+  const go = (..._: unknown[]) => wk.postMessage(message, [events.port2, apiChannel.port2]);
   try {
     go();
   } catch {
@@ -249,6 +242,8 @@ function start(): void {
   sessionKeys = __OFFTAG_SESSION_KEYS__(brand);
   hooks = {
     base,
+    port,
+    workerUrl,
     send,
     vars: {},
     frameMessage: post,

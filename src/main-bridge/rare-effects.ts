@@ -30,13 +30,33 @@ export type Said = { type: 'failed'; method: string; args: unknown[]; error: unk
  * the worker words.
  */
 export type Clone = { type: 'clone'; value: unknown; event?: 1; copied(copy: unknown, paths: string[]): void };
-export type RareEffect = Extract<Effect, { type: 'iframe' | 'post-message' | 'image' | 'script' | 'listen' | 'preview' | 'preview-done' }> | NoWorker | Probe | Said | Clone;
+export type RareEffect = Extract<Effect, { type: 'iframe' | 'post-message' | 'image' | 'script' | 'listen' | 'sender' | 'preview' | 'preview-done' }> | NoWorker | Probe | Said | Clone;
 export type FrameMessage = (input: Extract<EngineInput, { type: 'frame-message' }>) => void;
 /** What offtag.js hands over with each rare effect (its `ApplyHooks`): where frame messages go, its folder, and its `send` (page triggers). */
 export interface RareHooks {
   frameMessage: FrameMessage;
   base?: string;
   send?(event: EngineEvent, element?: Element): number;
+  /** The events port to the worker, and the worker file (the sender is beside it). */
+  port?: MessagePort;
+  workerUrl?: string;
+}
+
+/**
+ * The origin's beacon sender (docs/delivery.md, "The sender"), when the worker asks for it: a
+ * SharedWorker beside the worker file (from another origin, a same-origin blob that loads it: one
+ * sender per page then), whose port goes to the worker on the events port. None (no
+ * SharedWorker, a policy): the worker goes on sending itself.
+ */
+function startSender(hooks: RareHooks): void {
+  try {
+    const url = new URL('offtag-sender.js', hooks.workerUrl).href;
+    const same = url.startsWith(location.origin + '/');
+    const src = same ? url : URL.createObjectURL(new Blob([`importScripts(${JSON.stringify(url)})`]));
+    hooks.port!.postMessage({ type: 'sender' }, [new SharedWorker(src).port]);
+  } catch {
+    /* the worker sends */
+  }
 }
 
 type Install = (listeners: TriggerListener[], send: (event: EngineEvent, element?: Element) => number) => void;
@@ -139,6 +159,9 @@ export function applyRareEffect(e: RareEffect, hooks: RareHooks): void {
       break;
     case 'listen':
       listen(e.triggers, hooks);
+      break;
+    case 'sender':
+      startSender(hooks);
       break;
     case 'failed':
       console.error(`Offtag: _satellite.${e.method}() failed; dropped:`, e.args, e.error);

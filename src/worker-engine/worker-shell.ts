@@ -46,8 +46,11 @@ export interface WorkerOptions<N extends string, S extends object, X = unknown> 
   container: Container<N, S, X>;
   /** Absent: the container's own `services`. */
   services?: (ctx: EngineContext) => S;
-  /** `sender`: the port of the origin's SharedWorker sender, when offtag.js started one (protocol.ts InitMessage). */
-  beacons: (log: (message: string) => void, monitor: (name: string, data: unknown) => void, sender?: MessagePort) => BeaconSink;
+  /**
+   * `sender`: the port of the origin's SharedWorker sender, when the page handed one over at init
+   * (protocol.ts InitMessage); `askSender` asks the page to start it (its port then comes to `BeaconSink.sender`).
+   */
+  beacons: (log: (message: string) => void, monitor: (name: string, data: unknown) => void, sender?: MessagePort, askSender?: () => void) => BeaconSink;
   /** How long page effects may be held while inputs wait (default `BATCH_HOLD_MS`; tests set it long, to be independent of the machine's speed). */
   batchHoldMs?: number;
 }
@@ -79,17 +82,20 @@ function servePage<N extends string, S extends object, X>(opts: WorkerOptions<N,
     (message) => say('warn', message),
     (name, data) => feed.push({ name, data }),
     sender,
+    // offtag-effects.js starts the sender and hands its port over (main-bridge/rare-effects.ts `sender`).
+    () => events.postMessage({ n: 0, effects: [{ type: 'sender' }] }),
   );
   const pageInfo = completePageInfo(page, navigator);
   /** The session so far, for the devtools' "export session as replay fixture". */
   const recorder = createSessionRecorder(config, pageInfo);
-  const link = createPageLink({ port: events, holdMs: opts.batchHoldMs ?? BATCH_HOLD_MS, now });
+  const link = createPageLink({ port: events, holdMs: opts.batchHoldMs ?? BATCH_HOLD_MS, now, started: () => acks.acknowledge() });
   const acks = createAcknowledger({
     beacons,
     pid,
     pendingHits: () => main.pendingHits(),
     orphansDone: () => replayed,
     post: (seq) => events.postMessage({ n: 0, effects: [], a: seq }),
+    ready: () => !link.starting(),
   });
   const boot: BootOptions<N, S, X> = {
     container: opts.container,
@@ -119,7 +125,9 @@ function servePage<N extends string, S extends object, X>(opts: WorkerOptions<N,
 
   // Inputs are handled one at a time, in the order the page sent them.
   let chain: Promise<void> = Promise.resolve();
-  events.onmessage = (e: MessageEvent<EngineInput>) => {
+  events.onmessage = (e: MessageEvent<EngineInput | { type: 'sender' }>) => {
+    // The sender the page started when the beacon sink asked: not an input.
+    if (e.data?.type === 'sender') return void (e.ports[0] && beacons.sender?.(e.ports[0]));
     const input = link.arrived(e.data);
     recorder.input(input);
     // One input that fails is said once, with its name; the inputs after it go on as usual
@@ -134,17 +142,19 @@ function servePage<N extends string, S extends object, X>(opts: WorkerOptions<N,
       });
   };
   serveApi({ settings: main.settings, values: link.values, beacons, feed, session: () => recorder.fixture() }, api);
+  // The shell's own effects for the page go with the first batch (one message at start-up, not one each).
+  const start: Effect[] = [];
   if (configDropped?.length) {
     const message = `offtagConfig values that cannot be sent to the worker were ignored: ${configDropped.join(', ')}.`;
-    events.postMessage({ n: 0, effects: [{ type: 'log', level: 'error', message }] });
+    start.push({ type: 'log', level: 'error', message });
   }
   // The paths the container reads, once: from the next event on, the bridge copies only those.
   const readSet = readSetOf(opts.container.dataElements as Record<string, { type: string }>);
-  if (readSet) events.postMessage({ n: 0, effects: [{ type: 'read-set', tree: readSet }] });
+  if (readSet) start.push({ type: 'read-set', tree: readSet });
   // The page triggers the rules use, once (docs/triggers.md): only then does the bridge load offtag-triggers.js.
   const triggers = listenersOf(opts.container.rules);
-  const listen: Effect[] = triggers.problems.map((message) => ({ type: 'log', level: 'error', message }));
-  if (triggers.listeners.length) listen.push({ type: 'listen', triggers: triggers.listeners });
-  if (listen.length) events.postMessage({ n: 0, effects: listen });
+  for (const message of triggers.problems) start.push({ type: 'log', level: 'error', message });
+  if (triggers.listeners.length) start.push({ type: 'listen', triggers: triggers.listeners });
+  link.extra(start);
   beacons.resume?.();
 }

@@ -40,6 +40,28 @@ describe('idb-keyval beacon store in Chromium', () => {
     expect(((await idbStore(name).get(b.id)) as { owner: string }).owner).toMatch(/^[xy]$/);
   });
 
+  it("the keys read to open the store are its first keys() (the queue's resume at start): one transaction fewer; later ones read again", async () => {
+    const name = dbName();
+    await idbStore(name).setMany([['beacon:1', { id: 'beacon:1' }]]);
+    const { store, durable } = await openBeaconStore(() => {}, name);
+    expect(durable).toBe(true);
+    const tx = IDBDatabase.prototype.transaction;
+    let transactions = 0;
+    IDBDatabase.prototype.transaction = function (this: IDBDatabase, ...a: Parameters<typeof tx>) {
+      transactions++;
+      return tx.apply(this, a);
+    } as typeof tx;
+    try {
+      expect(await store.keys()).toEqual(['beacon:1']);
+      expect(transactions).toBe(0);
+      await store.setMany([['beacon:2', { id: 'beacon:2' }]]);
+      expect(await store.keys()).toEqual(['beacon:1', 'beacon:2']);
+      expect(transactions).toBe(2);
+    } finally {
+      IDBDatabase.prototype.transaction = tx;
+    }
+  });
+
   it('indexedDB.open that never answers: memory after the timeout, said once', async () => {
     const logs: string[] = [];
     const realOpen = indexedDB.open;

@@ -4,6 +4,7 @@ import { SERVERS, beacons, beaconsIdle, caughtUp, idCalls, pendingBeacons, reset
 /** Beacons the collector has refused on purpose (`POST /__fail`) so far. */
 const refused = async (request: APIRequestContext): Promise<number> => (await (await request.get(`${SERVERS.collector}/__fail`)).json()).refused;
 import { setOffline } from '../../tools/offline.ts';
+import { SENDER_AFTER_BEACONS } from '../../src/worker-engine/transport/sender.ts';
 
 test.beforeEach(async ({ request, context }) => {
   await resetServers(request);
@@ -131,13 +132,35 @@ async function sharedWorkers(browser: Browser): Promise<string[]> {
   return targetInfos.filter((t) => t.type === 'shared_worker').map((t) => new URL(t.url).pathname);
 }
 
+/** A page's Page Views (its load's one included) until `total` beacons have arrived from the start of the test. */
+async function pageViews(page: Page, request: APIRequestContext, n: number, total: number): Promise<void> {
+  await page.evaluate((k) => {
+    for (let i = 0; i < k; i++) (window as any)._satellite.track('Page View');
+  }, n);
+  await waitForBeacons(request, total, 40_000);
+}
+
+test('a page starts the origin\'s SharedWorker sender only at its 10th beacon (SENDER_AFTER_BEACONS): a page that sends fewer pays for no sender', async ({ page, request, browser }) => {
+  await page.goto('/test/minimal.html?host=same');
+  await waitForBeacons(request, 1);
+  await pageViews(page, request, SENDER_AFTER_BEACONS - 2, SENDER_AFTER_BEACONS - 1);
+  await beaconsIdle(page);
+  expect(await sharedWorkers(browser)).toEqual([]);
+  expect(await senderFeed(page)).toEqual([]);
+  await pageViews(page, request, 1, SENDER_AFTER_BEACONS);
+  await expect.poll(() => senderFeed(page)).toEqual([{ shared: true }]);
+  expect(await sharedWorkers(browser)).toEqual(['/dist/offtag-sender.js']);
+});
+
 test('beacons leave from the origin\'s SharedWorker sender, one for two pages of the origin; offline reaches it too', async ({ page, request, context, browser }) => {
   await page.goto('/test/minimal.html?host=same');
   await waitForBeacons(request, 1);
+  await pageViews(page, request, SENDER_AFTER_BEACONS - 1, SENDER_AFTER_BEACONS);
   await expect.poll(() => senderFeed(page)).toEqual([{ shared: true }]);
   const second = await context.newPage();
   await second.goto('/test/minimal.html?host=same');
-  await waitForBeacons(request, 2);
+  await waitForBeacons(request, SENDER_AFTER_BEACONS + 1);
+  await pageViews(second, request, SENDER_AFTER_BEACONS - 1, 2 * SENDER_AFTER_BEACONS);
   await expect.poll(() => senderFeed(second)).toEqual([{ shared: true }]);
   expect(await sharedWorkers(browser)).toEqual(['/dist/offtag-sender.js']);
   // Offline (for the sender as well: tools/offline.ts): beacons wait, then all arrive, once.
@@ -145,34 +168,34 @@ test('beacons leave from the origin\'s SharedWorker sender, one for two pages of
   for (const p of [page, second]) await p.evaluate(() => (window as any)._satellite.track('Page View'));
   // One beacon in each page's queue, held while offline.
   await expect.poll(async () => [await pendingBeacons(page), await pendingBeacons(second)]).toEqual([1, 1]);
-  expect(await beacons(request)).toHaveLength(2);
+  expect(await beacons(request)).toHaveLength(2 * SENDER_AFTER_BEACONS);
   await setOffline(context, false);
-  await waitForBeacons(request, 4, 40_000);
+  await waitForBeacons(request, 2 * SENDER_AFTER_BEACONS + 2, 40_000);
   for (const p of [page, second]) await beaconsIdle(p);
   const after = await beacons(request);
-  expect(after).toHaveLength(4);
+  expect(after).toHaveLength(2 * SENDER_AFTER_BEACONS + 2);
   expect(after.filter((b) => b.duplicate)).toEqual([]);
 });
 
 test('no sender (no SharedWorker in the browser, or its script missing): the worker sends the beacons itself, none lost', async ({ page, request, context }) => {
   // No SharedWorker at all (older mobile browsers).
   await page.addInitScript(() => delete (window as any).SharedWorker);
+  // Past the beacon at which the worker asks for the sender (SENDER_AFTER_BEACONS), and some.
+  const n = SENDER_AFTER_BEACONS + 2;
   await page.goto('/test/minimal.html?host=same');
   await waitForBeacons(request, 1);
-  await page.evaluate(() => (window as any)._satellite.track('Page View'));
-  await waitForBeacons(request, 2);
+  await pageViews(page, request, n - 1, n);
   expect(await senderFeed(page)).toEqual([]);
   // A worker file whose folder has no offtag-sender.js: the SharedWorker never says it is there.
   const other = await context.newPage();
   await other.addInitScript((w) => ((window as any).offtagConfig = { workerUrl: w }), `${SERVERS.page}/test/no-sender/worker.js`);
   await other.goto('/test/minimal.html?host=same');
-  await waitForBeacons(request, 3);
-  await other.evaluate(() => (window as any)._satellite.track('Page View'));
-  await waitForBeacons(request, 4);
+  await waitForBeacons(request, n + 1);
+  await pageViews(other, request, n - 1, 2 * n);
   await beaconsIdle(other);
   expect(await senderFeed(other)).toEqual([]);
   const after = await beacons(request);
-  expect(after).toHaveLength(4);
+  expect(after).toHaveLength(2 * n);
   expect(after.filter((b) => b.duplicate)).toEqual([]);
 });
 

@@ -28,6 +28,8 @@ export interface AcknowledgerOptions {
   orphansDone(): Promise<void>;
   /** Tells the page: every event up to `seq` is safe. */
   post(seq: number): void;
+  /** False while the events the page posted before the worker started are being handled: their acknowledgement is one, after the last (page-link.ts `starting`). */
+  ready?(): boolean;
 }
 
 export function createAcknowledger(o: AcknowledgerOptions): Acknowledger {
@@ -53,7 +55,7 @@ export function createAcknowledger(o: AcknowledgerOptions): Acknowledger {
     }, ms);
   }
   function acknowledge(rechecking = false): void {
-    if ((done <= asked && !fresh) || !beacons.commit) return;
+    if ((done <= asked && !fresh) || !beacons.commit || o.ready?.() === false) return;
     // A hit that just left counts as pending until its chain settles (a few microtasks): look
     // again after them, then every ACK_RECHECK_MS while a hit waits for the visitor ids (its
     // beacon, when it leaves, asks again at once).

@@ -19,8 +19,9 @@ export interface HeldEffects {
 /**
  * Adds effects to those held: a write that a later one of the same cookie or sessionStorage key
  * (`keys[i]`) replaces is dropped, so the page writes each key once per batch instead of once per
- * event (docs/runtime.md, "Messages per event"). Only between effects that cannot look at the
- * page's state: a frame, a pixel, a script or a reply keeps the writes before it.
+ * event (docs/runtime.md, "Messages per event"); the tracker's `hit` has a key too (page-effects.ts).
+ * Only between effects that cannot look at the page's state: a frame, a pixel, a script or a
+ * reply keeps the writes before it.
  */
 export function holdEffects(h: HeldEffects, effects: Effect[], keys: Array<string | undefined>): void {
   effects.forEach((e, i) => {
@@ -65,28 +66,41 @@ export function createBatchNumbers(): BatchNumbers {
 export interface Outbox {
   /** The engine's batch `n`, with its page effects (and their keys, `holdEffects`): held while inputs wait, else posted. */
   add(n: number, effects: Effect[], keys: Array<string | undefined>): void;
+  /** Effects of the shell's own (the read set, the page triggers, start-up logs): they go with the next batch, or alone (unnumbered) when there is none. */
+  extra(effects: Effect[]): void;
   /** Posts what is held, as the bridge's next numbered batch. */
   post(): void;
+  /** Start-up is over while inputs still wait: what is held goes after `holdMs` at the latest, as in a burst. */
+  arm(): void;
   /** `BatchNumbers.applied`, for the page's `applied` count. */
   applied(m: number): number;
 }
 
 /**
- * Holds page effects while inputs wait to be handled (a burst) and posts them together once
- * none does (`post`), or after `holdMs`.
+ * Holds page effects while inputs wait to be handled (a burst, or the events the page posted
+ * before the worker started) and posts them together once none does (`post`), or after `holdMs`.
  */
-export function createOutbox(o: { holdMs: number; waiting(): boolean; send(n: number, effects: Effect[]): void }): Outbox {
+export function createOutbox(o: {
+  holdMs: number;
+  waiting(): boolean;
+  /** Start-up (page-link.ts `starting`): held without the `holdMs` limit; the page link posts (or `arm`s) when it ends. */
+  starting?(): boolean;
+  send(n: number, effects: Effect[]): void;
+}): Outbox {
   const numbers = createBatchNumbers();
   let held: HeldEffects | undefined;
+  let extras: Effect[] = [];
+  let extrasTimer: ReturnType<typeof setTimeout> | undefined;
   const post = () => {
-    if (!held) return;
+    const x = extras;
+    extras = [];
+    clearTimeout(extrasTimer);
+    extrasTimer = undefined;
+    if (!held) return void (x.length && o.send(0, x));
     const h = held;
     held = undefined;
     clearTimeout(h.timer);
-    o.send(
-      numbers.posted(h.first),
-      h.effects.filter((e): e is Effect => e !== undefined),
-    );
+    o.send(numbers.posted(h.first), [...x, ...h.effects.filter((e): e is Effect => e !== undefined)]);
   };
   return {
     add(n, effects, keys) {
@@ -94,12 +108,22 @@ export function createOutbox(o: { holdMs: number; waiting(): boolean; send(n: nu
       if (!effects.length) return;
       if (!held) {
         held = { first: n, effects: [], last: new Map() };
-        if (o.waiting()) held.timer = setTimeout(post, o.holdMs);
+        if (o.waiting() && !o.starting?.()) held.timer = setTimeout(post, o.holdMs);
       }
       holdEffects(held, effects, keys);
       if (!o.waiting()) post();
     },
+    extra(effects) {
+      if (!effects.length) return;
+      extras.push(...effects);
+      if (!o.waiting()) post();
+      else if (!o.starting?.()) extrasTimer ??= setTimeout(post, o.holdMs);
+    },
     post,
+    arm() {
+      if (held) held.timer ??= setTimeout(post, o.holdMs);
+      else if (extras.length) extrasTimer ??= setTimeout(post, o.holdMs);
+    },
     applied: (m) => numbers.applied(m, held?.first),
   };
 }

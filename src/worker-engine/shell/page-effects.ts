@@ -15,6 +15,10 @@ export function pageEffects(effects: Effect[], writes: PageWrites, vars: VarCach
     if (e.type === 'cookie' || e.type === 'storage') {
       const write = writes.toPage(e);
       if (write) keys[out.push(write.effect) - 1] = write.key;
+    } else if (e.type === 'hit') {
+      // `window.s_objectID = 0`, the same whenever it runs: one per batch does, and it must not
+      // count as an effect that looks at the page, which would keep every cookie write before it.
+      keys[out.push(e) - 1] = 'h';
     } else if (e.type !== 'vars') {
       out.push(e);
     } else {

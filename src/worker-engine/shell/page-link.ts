@@ -3,7 +3,7 @@
  * held during a burst, in batches the bridge numbers 1, 2, 3…) and what its snapshots say it has
  * seen (their `applied` count, translated to the engine's batches; their cookies and session keys).
  */
-import type { EffectBatch, EngineInput, Snapshot } from '../../protocol.ts';
+import type { Effect, EffectBatch, EngineInput, Snapshot } from '../../protocol.ts';
 import { createOutbox } from './batches.ts';
 import { pageEffects } from './page-effects.ts';
 import { createPageWrites } from './page-writes.ts';
@@ -20,16 +20,52 @@ export interface PageLink {
   fromBridge(input: EngineInput): EngineInput;
   /** An input that `arrived` was handled: when none waits any more, what was held goes out. */
   handled(): void;
+  /** The shell's own effects for the page (the read set, the page triggers, start-up logs): with the next batch (`Outbox.extra`). */
+  extra(effects: Effect[]): void;
+  /**
+   * The events the page posted before the worker started (up to the init's `now.seq`) are not all
+   * handled yet: page effects and acknowledgements wait for them, and go out together.
+   */
+  starting(): boolean;
   /** The latest data element values (`getVar`). */
   values(): Record<string, unknown>;
 }
 
-export function createPageLink(o: { port: { postMessage(m: unknown): void }; holdMs: number; now?: Snapshot }): PageLink {
+/**
+ * The events the page posted before the worker started are waited for at most this long (one of
+ * them may never come: a data layer structured clone refuses goes through offtag-effects.js, which
+ * may not load); then what is held goes out, and acknowledgements resume.
+ */
+export const STARTUP_WAIT_MAX_MS = 1_000;
+
+export function createPageLink(o: {
+  port: { postMessage(m: unknown): void };
+  holdMs: number;
+  now?: Snapshot;
+  /** The start-up events are handled (or no longer waited for): acknowledgements may go. */
+  started?(): void;
+}): PageLink {
   const writes = createPageWrites();
   const vars = createVarCache();
   /** Inputs received and not yet handled: while there are any, page effects are held. */
   let waiting = 0;
-  const outbox = createOutbox({ holdMs: o.holdMs, waiting: () => waiting > 0, send: (n, effects) => postBatch(o.port, n, effects) });
+  /** The seq of each input received and not yet handled (0: not an event), and the highest handled. */
+  const seqs: number[] = [];
+  let handledSeq = 0;
+  let startupSeq = o.now?.seq ?? 0;
+  const starting = () => handledSeq < startupSeq;
+  const stopWaiting = startupSeq && setTimeout(() => {
+    if (!starting()) return;
+    startupSeq = 0;
+    startupOver();
+  }, STARTUP_WAIT_MAX_MS);
+  const outbox = createOutbox({ holdMs: o.holdMs, waiting: () => waiting > 0 || starting(), starting, send: (n, effects) => postBatch(o.port, n, effects) });
+  /** Start-up is over: what was held goes now, or, while inputs still wait, within `holdMs`. */
+  const startupOver = () => {
+    if (waiting) outbox.arm();
+    else outbox.post();
+    o.started?.();
+  };
   return {
     toBridge(b) {
       const { effects, keys } = pageEffects(b.effects, writes, vars);
@@ -37,6 +73,7 @@ export function createPageLink(o: { port: { postMessage(m: unknown): void }; hol
     },
     arrived(input) {
       waiting++;
+      seqs.push(input?.type === 'event' ? (input.snapshot?.seq ?? 0) : 0);
       return withStartupFacts(input, o.now);
     },
     fromBridge(input) {
@@ -45,8 +82,16 @@ export function createPageLink(o: { port: { postMessage(m: unknown): void }; hol
       return withTimeZone({ ...input, snapshot: { ...input.snapshot, applied: outbox.applied(input.snapshot.applied) } });
     },
     handled() {
-      if (!--waiting) outbox.post();
+      const was = starting();
+      handledSeq = Math.max(handledSeq, seqs.shift() ?? 0);
+      waiting--;
+      if (was && !starting()) {
+        clearTimeout(stopWaiting);
+        startupOver();
+      } else if (!waiting && !starting()) outbox.post();
     },
+    extra: (effects) => outbox.extra(effects),
+    starting,
     values: vars.values,
   };
 }

@@ -10,6 +10,8 @@ export interface BeaconSink {
   send(req: RequestEffect, delivered?: (rttMs: number) => void, page?: string): void;
   /** Re-send what an earlier page left behind. */
   resume?(): void;
+  /** The origin's beacon sender, which the page started when the sink asked for it (transport/beacon-sink.ts). */
+  sender?(port: MessagePort): void;
   /** Resolves once every beacon sent so far is safe, stored with the marker `page` = `seq` (queue-commit.ts `commit`). */
   commit?(page: string, seq: number): Promise<void>;
   /** The highest seq committed for `page`. */

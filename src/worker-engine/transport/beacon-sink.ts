@@ -5,7 +5,7 @@
 import type { RequestEffect } from '../../protocol.ts';
 import { openBeaconStore } from './idb-store.ts';
 import { createBeaconQueue, type BeaconQueue } from './queue.ts';
-import { connectSender } from './sender.ts';
+import { connectSender, SENDER_AFTER_BEACONS } from './sender.ts';
 
 export interface BeaconSink {
   /**
@@ -20,6 +20,8 @@ export interface BeaconSink {
   committed(page: string): Promise<number>;
   /** Sends what earlier pages left behind (call once at worker start). */
   resume(): void;
+  /** The sender's port, when the page started it on `askSender`'s request. */
+  sender(port: MessagePort): void;
   /** The queue, once its store is open (tests and the devtools). */
   queue: Promise<BeaconQueue>;
 }
@@ -43,8 +45,17 @@ export function latestDelivered(): (page: string, delivered: (rttMs: number) => 
   };
 }
 
-/** `sender`: the port of the origin's SharedWorker sender (sender.ts), when offtag.js started one. */
-export function createBeaconSink(log: (message: string) => void, monitor?: (name: string, data: unknown) => void, sender?: MessagePort): BeaconSink {
+/**
+ * `sender`: the port of the origin's SharedWorker sender (sender.ts), when the page handed one
+ * over at init. `askSender`: asks the page for it, once, at the `SENDER_AFTER_BEACONS`th beacon
+ * (its port then comes to `BeaconSink.sender`).
+ */
+export function createBeaconSink(
+  log: (message: string) => void,
+  monitor?: (name: string, data: unknown) => void,
+  sender?: MessagePort,
+  askSender?: () => void,
+): BeaconSink {
   // The devtools feed says who sends: `sender` { shared: true } once the SharedWorker is there, { shared: false } if it stops answering.
   const link = connectSender(
     sender,
@@ -70,8 +81,14 @@ export function createBeaconSink(log: (message: string) => void, monitor?: (name
   let ready: BeaconQueue | undefined;
   void queue.then((q) => (ready = q));
   const latest = latestDelivered();
+  let made = 0;
+  const count = (n: number) => {
+    if (sender || !askSender || made >= SENDER_AFTER_BEACONS) return;
+    if ((made += n) >= SENDER_AFTER_BEACONS) askSender();
+  };
   return {
     send(req, delivered, page) {
+      count(1);
       const b = { method: req.method, url: req.url, body: req.body, headers: req.headers };
       const d = delivered && latest(page ?? '', delivered);
       if (ready) void ready.enqueue(b, d, page);
@@ -80,8 +97,9 @@ export function createBeaconSink(log: (message: string) => void, monitor?: (name
     commit: (page, seq) => (ready ? ready.commit(page, seq) : queue.then((q) => q.commit(page, seq))),
     committed: (page) => queue.then((q) => q.committed(page)),
     resume() {
-      void queue.then((q) => q.resumePending());
+      void queue.then((q) => q.resumePending()).then(count);
     },
+    sender: link.attach,
     queue,
   };
 }

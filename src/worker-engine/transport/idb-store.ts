@@ -2,7 +2,7 @@
  * The durable beacon store: its own IndexedDB database (idb-keyval), so beacons outlive the page
  * that made them (the next page load sends them, queue.ts `resumePending`).
  */
-import { createStore, delMany, get, keys, promisifyRequest } from 'idb-keyval';
+import { createStore, delMany, get, getMany, keys, promisifyRequest } from 'idb-keyval';
 import { claimDecision, memoryStore, MEMORY_FALLBACK_MESSAGE, type BeaconStore, type ClaimResult, type StoredBeacon } from './store.ts';
 
 export const BEACON_DB = 'offtag-beacons';
@@ -25,6 +25,7 @@ export function idbStore(dbName = BEACON_DB, storeName = BEACON_OBJECT_STORE): B
     });
   return {
     get: (k) => get(k, db),
+    getMany: (ks) => getMany(ks, db),
     setMany: (entries, deletes = []) =>
       db('readwrite', (s) => {
         for (const [k, v] of entries) s.put(v, k);
@@ -64,7 +65,15 @@ export async function openBeaconStore(
   }
   try {
     const primary = idbStore(dbName);
-    await within(primary.keys(), timeoutMs, 'indexedDB.open');
+    // The keys read to see the database answer are the ones the queue's resume reads next, at the
+    // worker's start: its first `keys()` gets them, one read-only transaction fewer at load.
+    let opened: string[] | undefined = await within(primary.keys(), timeoutMs, 'indexedDB.open');
+    const later = primary.keys;
+    primary.keys = () => {
+      const k = opened;
+      opened = undefined;
+      return k ? Promise.resolve(k) : later();
+    };
     return { store: primary, durable: true };
   } catch (e) {
     log(`${MEMORY_FALLBACK_MESSAGE} (${e instanceof Error ? e.message : String(e)}).`);

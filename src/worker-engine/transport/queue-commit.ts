@@ -59,13 +59,20 @@ export async function committed(q: QueueState, page: string): Promise<number> {
   }
 }
 
-/** Deletes the markers among `keys` older than `ACK_MAX_AGE_MS` (or unreadable). */
+/**
+ * Deletes the markers among `keys` older than `ACK_MAX_AGE_MS` (or unreadable). A returning visitor
+ * has one marker per page of the last week: they are read in one transaction, not one each.
+ */
 export async function pruneMarkers(q: QueueState, keys: string[]): Promise<void> {
   const t = q.opts.now();
   const stale: string[] = [];
-  for (const k of keys.filter((x) => x.startsWith(ACK_PREFIX))) {
-    const r = (await q.opts.store.get(k).catch(() => undefined)) as AckRecord | undefined;
+  const markers = keys.filter((x) => x.startsWith(ACK_PREFIX));
+  if (!markers.length) return;
+  const { store } = q.opts;
+  const records = (await (store.getMany ? store.getMany(markers) : Promise.all(markers.map((k) => store.get(k)))).catch(() => markers.map(() => undefined))) as Array<AckRecord | undefined>;
+  markers.forEach((k, i) => {
+    const r = records[i];
     if (!r || t - r.at > ACK_MAX_AGE_MS) stale.push(k);
-  }
+  });
   if (stale.length) void q.writer.run(() => q.opts.store.delMany(stale));
 }

@@ -9,7 +9,13 @@
  * Until the sender said it is there, and from the moment it stops answering, the worker fetches
  * itself: a sender whose script did not load, that died, or that speaks another version of these
  * messages (`SENDER_PROTOCOL`), costs time, never a beacon.
+ *
+ * The sender costs the page to start (a thread of its renderer, ~6 ms, and ~2 ms of its main
+ * thread) and saves it ~0.2 ms of main thread and ~0.5 ms of renderer per beacon, so it pays back
+ * after about ten beacons: the worker asks the page for it at its `SENDER_AFTER_BEACONS`th beacon,
+ * and a page that sends fewer never starts it (docs/delivery.md, "The sender").
  */
+export const SENDER_AFTER_BEACONS = 10;
 import { settles } from './queue-policy.ts';
 import type { BeaconFetch, BeaconFetchInit, ChainFetch, ChainRequest, ChainResult } from './queue-types.ts';
 
@@ -126,15 +132,17 @@ export interface SenderLink {
   fetch: BeaconFetch;
   /** A run (queue-types.ts `ChainFetch`): on the sender's thread once it is there, else on this one with `direct`. */
   chain: ChainFetch;
+  /** The sender's port, when it comes after the link was made (the page starts the sender when the worker asks: `SENDER_AFTER_BEACONS`); a second one is ignored. */
+  attach(port: MessagePort): void;
 }
 
 /**
  * The worker's side: the queue's `fetch` and `chain` go through the sender once it said it is
  * there, and use `direct` on this thread before that, without one, and after it stopped answering.
  */
-export function connectSender(port: MessagePort | undefined, direct: BeaconFetch, onReady?: () => void, onGone?: () => void): SenderLink {
+export function connectSender(first: MessagePort | undefined, direct: BeaconFetch, onReady?: () => void, onGone?: () => void): SenderLink {
   const here = chainHere((url, init) => direct(url, init as BeaconFetchInit));
-  if (!port) return { fetch: direct, chain: here };
+  let port: MessagePort | undefined;
   let ready = false;
   let gone = false;
   let next = 0;
@@ -163,25 +171,31 @@ export function connectSender(port: MessagePort | undefined, direct: BeaconFetch
     if (inRun.delete(a.id)) rewatch();
     settle?.(a);
   };
-  port.onmessage = ({ data }: MessageEvent<SenderAnswer>) => {
-    if ('ready' in data) {
-      // Another version (an older sender kept alive by a tab opened before a deploy): not used.
-      if (data.v !== SENDER_PROTOCOL) return;
-      if (!ready && !gone) onReady?.();
-      ready = true;
-      return;
-    }
-    data.answers.forEach(answered);
+  const attach = (p: MessagePort) => {
+    if (port) return;
+    port = p;
+    p.onmessage = ({ data }: MessageEvent<SenderAnswer>) => {
+      if ('ready' in data) {
+        // Another version (an older sender kept alive by a tab opened before a deploy): not used.
+        if (data.v !== SENDER_PROTOCOL) return;
+        if (!ready && !gone) onReady?.();
+        ready = true;
+        return;
+      }
+      data.answers.forEach(answered);
+    };
   };
+  if (first) attach(first);
   const fetch: BeaconFetch = (url, init) => {
     if (!ready || gone) return direct(url, init);
+    const to = sender();
     const id = ++next;
     const { signal, ...rest } = init;
     return new Promise((resolve, reject) => {
       waiting.set(id, (a) => ('status' in a ? resolve({ status: a.status }) : reject(new Error('error' in a ? a.error : 'not sent'))));
       signal?.addEventListener('abort', () => {
         if (!waiting.has(id)) return;
-        port.postMessage({ id, abort: true } satisfies SenderRequest);
+        to.postMessage({ id, abort: true } satisfies SenderRequest);
         // A live sender answers an abort at once (its fetch rejects); silence means it is gone.
         setTimeout(() => {
           if (!waiting.delete(id)) return;
@@ -190,7 +204,7 @@ export function connectSender(port: MessagePort | undefined, direct: BeaconFetch
           reject(new Error('the sender did not answer'));
         }, SENDER_GONE_MS);
       });
-      port.postMessage({ id, url, init: rest } satisfies SenderRequest);
+      to.postMessage({ id, url, init: rest } satisfies SenderRequest);
     });
   };
   /** Where the run being extended went: a continuation never switches (its order would be lost). */
@@ -200,15 +214,18 @@ export function connectSender(port: MessagePort | undefined, direct: BeaconFetch
     if (continues && onSender !== runOnSender) return requests.map(() => Promise.resolve({ skipped: true }));
     runOnSender = onSender;
     if (!onSender) return here(requests, continues);
+    const to = sender();
     const reqs = requests.map((r): RunRequest => ({ id: ++next, ...r }));
     const out = reqs.map((r) => {
       inRun.add(r.id);
       watchMs = Math.max(watchMs, r.timeoutMs);
       return new Promise<ChainResult>((resolve) => waiting.set(r.id, resolve));
     });
-    port.postMessage({ run: continues ? 'next' : 'first', reqs } satisfies SenderRequest);
+    to.postMessage({ run: continues ? 'next' : 'first', reqs } satisfies SenderRequest);
     if (!watch) rewatch();
     return out;
   };
-  return { fetch, chain };
+  /** (`ready` is only ever set by a port's message, so there is one whenever it is true.) */
+  const sender = () => port!;
+  return { fetch, chain, attach };
 }

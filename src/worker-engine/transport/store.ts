@@ -33,6 +33,8 @@ export type ClaimResult = { claimed: StoredBeacon } | { busyUntil: number } | { 
 
 export interface BeaconStore {
   get(key: string): Promise<unknown>;
+  /** Reads several keys in one transaction (absent: one `get` each). */
+  getMany?(keys: string[]): Promise<unknown[]>;
   /** Writes all entries, and deletes `deletes` (if given), in one transaction. */
   setMany(entries: Array<[string, unknown]>, deletes?: string[]): Promise<void>;
   /** Deletes all keys in one transaction. */
@@ -65,6 +67,10 @@ export function memoryStore(): BeaconStore {
       const v = map.get(k);
       return v && structuredClone(v);
     },
+    getMany: async (ks) => ks.map((k) => {
+      const v = map.get(k);
+      return v && structuredClone(v);
+    }),
     setMany: async (entries, deletes = []) => {
       for (const [k, v] of entries) map.set(k, structuredClone(v));
       for (const k of deletes) map.delete(k);

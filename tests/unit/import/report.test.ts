@@ -137,6 +137,10 @@ describe('reading a library', () => {
   });
 
   it('reads every turbine generation\'s shape and a library a site\'s bundle carries inside a function, as the plain library', () => {
+    // Written by Node itself (the test runner's transform would rewrite the modules' source text).
+    const GEN = `${TMP}/generations`;
+    mkdirSync(GEN, { recursive: true });
+    execFileSync(process.execPath, ['--input-type=module', '-e', `import { writeFileSync } from 'node:fs'; import { generations } from './${FIX}/libraries.mjs'; for (const [n, t] of Object.entries(generations())) writeFileSync('${GEN}/' + n + '.js', t);`]);
     const plain = runImport({ library: `${FIX}/storefront.js`, out: `${TMP}/gen-plain` });
     // The same container, but for what its `_satellite` tells of the library (build info, property), which each generation writes its way.
     const body = (dir: string) =>
@@ -157,13 +161,13 @@ describe('reading a library', () => {
     };
     expect(warnings(plain.lines)).toEqual([]);
     for (const [file, want] of Object.entries(expected)) {
-      const r = runImport({ library: `${FIX}/${file}.js`, out: `${TMP}/gen-${file}` });
+      const r = runImport({ library: `${GEN}/${file}.js`, out: `${TMP}/gen-${file}` });
       expect(warnings(r.lines).sort(), file).toEqual([...want].sort());
       expect(r.lines.filter((l) => !l.startsWith('warning: ')), file).toEqual(plain.lines);
       expect(body(`${TMP}/gen-${file}`), file).toBe(body(`${TMP}/gen-plain`));
     }
     // The bundle's own code needs a page: running the file, as a reader that executes it would, fails before the container.
-    expect(() => vm.runInNewContext(readFileSync(`${FIX}/storefront-in-bundle.js`, 'utf8'), { window: {} })).toThrow(/Cannot read properties of undefined \(reading 'cookie'\)/);
+    expect(() => vm.runInNewContext(readFileSync(`${GEN}/storefront-in-bundle.js`, 'utf8'), { window: {} })).toThrow(/Cannot read properties of undefined \(reading 'cookie'\)/);
   });
 
   it('refuses only a library with nothing to import, in one line', () => {

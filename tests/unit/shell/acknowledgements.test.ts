@@ -94,3 +94,30 @@ describe('acknowledgements', () => {
     expect(posted).toEqual([1]);
   });
 });
+
+describe('acknowledgements at start-up', () => {
+  it('wait while the events the page posted before the worker started are handled: one commit, one message, for all of them', async () => {
+    const commits: number[] = [];
+    const posted: number[] = [];
+    let ready = false;
+    const acks = createAcknowledger({
+      beacons: { send: () => {}, commit: (_page, seq) => (commits.push(seq), Promise.resolve()) },
+      pid: 'p1',
+      pendingHits: () => 0,
+      orphansDone: () => Promise.resolve(),
+      post: (seq) => posted.push(seq),
+      ready: () => ready,
+    });
+    acks.handled(event(1));
+    acks.acknowledge();
+    acks.beaconMade();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(commits).toEqual([]);
+    acks.handled(event(2));
+    ready = true;
+    acks.acknowledge();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(commits).toEqual([2]);
+    expect(posted).toEqual([2]);
+  });
+});

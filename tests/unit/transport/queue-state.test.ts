@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { beaconKey } from '../../../src/worker-engine/transport/queue.ts';
 import { claimRunsOut, createQueueState, drop, insert, settleIdle } from '../../../src/worker-engine/transport/queue-state.ts';
 import { memoryStore, type StoredBeacon } from '../../../src/worker-engine/transport/store.ts';
+import { pruneMarkers } from '../../../src/worker-engine/transport/queue-commit.ts';
+import { ACK_MAX_AGE_MS } from '../../../src/worker-engine/transport/queue-policy.ts';
 
 const state = (now = 1_000_000) =>
   createQueueState({ store: memoryStore(), fetch: async () => ({ status: 204 }), now: () => now, sleep: async () => {}, log: () => {}, requestTimeoutMs: 5_000 });
@@ -59,5 +61,25 @@ describe('claims and idleness', () => {
     settleIdle(q);
     settleIdle(q);
     expect(told).toBe(1);
+  });
+});
+
+describe('markers pruned at start', () => {
+  it('reads every marker in one call, and deletes those older than a week (and the unreadable)', async () => {
+    const now = 30 * 24 * 3600_000;
+    const store = memoryStore();
+    await store.setMany([
+      ['ack:old', { seq: 3, at: now - ACK_MAX_AGE_MS - 1 }],
+      ['ack:fresh', { seq: 4, at: now - 1000 }],
+      ['ack:broken', undefined],
+      ['beacon:x', { id: 'beacon:x' }],
+    ]);
+    const calls = { get: 0, getMany: 0 };
+    const counted = { ...store, get: (k: string) => (calls.get++, store.get(k)), getMany: (ks: string[]) => (calls.getMany++, store.getMany!(ks)) };
+    const q = createQueueState({ store: counted, fetch: async () => ({ status: 204 }), now: () => now, sleep: async () => {}, log: () => {}, requestTimeoutMs: 5_000 });
+    await pruneMarkers(q, await store.keys());
+    await q.writer.caughtUp();
+    expect(calls).toEqual({ get: 0, getMany: 1 });
+    expect(await store.keys()).toEqual(['ack:fresh', 'beacon:x']);
   });
 });

@@ -55,8 +55,32 @@ const refused = async (): Promise<number> => (await (await fetch(`${collector.ur
 
 describe('the sender', () => {
   it('without a sender port the worker fetches itself', async () => {
-    const direct: BeaconFetch = (url, i) => withOrigin(url, i as RequestInit);
-    expect(connectSender(undefined, direct).fetch).toBe(direct);
+    const calls: string[] = [];
+    const direct: BeaconFetch = (url, i) => (calls.push(new URL(url).searchParams.get('pageName')!), withOrigin(url, i as RequestInit));
+    expect((await connectSender(undefined, direct).fetch(beaconUrl(0), init)).status).toBe(200);
+    expect(calls).toEqual(['p0']);
+  });
+
+  it('a sender attached later (the page started it when the worker asked) takes the requests from its "ready" on; a second one is ignored', async () => {
+    const calls: string[] = [];
+    const direct: BeaconFetch = (url, i) => (calls.push(`worker ${new URL(url).searchParams.get('pageName')}`), withOrigin(url, i as RequestInit));
+    const feed: string[] = [];
+    const link = connectSender(undefined, direct, () => feed.push('ready'));
+    expect((await link.fetch(beaconUrl(0), init)).status).toBe(200);
+    const serve = (name: string) => {
+      const ch = new MessageChannel();
+      servePort(ch.port1, (url, i) => (calls.push(`${name} ${new URL(url).searchParams.get('pageName')}`), withOrigin(url, i)));
+      return ch;
+    };
+    const a = serve('sender');
+    const b = serve('second');
+    link.attach(a.port2);
+    link.attach(b.port2);
+    await until(() => feed.includes('ready'));
+    expect((await link.fetch(beaconUrl(1), init)).status).toBe(200);
+    expect(await Promise.all(link.chain([{ url: beaconUrl(2), init, timeoutMs: 5000, startWithinMs: 5000 }]))).toMatchObject([{ status: 200 }]);
+    expect(calls).toEqual(['worker p0', 'sender p1', 'sender p2']);
+    for (const ch of [a, b]) ch.port1.close(), ch.port2.close();
   });
 
   it('until the sender said it is there the worker fetches itself; then every request goes through the sender, with its status', async () => {
