@@ -64,6 +64,7 @@ const blankPage = (name: string, consent: string) => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
+<link rel="icon" href="data:,">
 <title>offtag dev · ${escapeHtml(name)}</title>
 <style>body{font:15px/1.5 system-ui,sans-serif;max-width:42rem;margin:2rem auto;padding:0 1rem}code{background:#f3f3f3;padding:0 .2em}</style>
 </head>

@@ -56,8 +56,15 @@ export const badEvent = defineContainer({
 export const badEventInArray = defineContainer({
   name: 'bad event, rules as an array',
   dataElements: { section: dataLayer('page.section') },
-  // @ts-expect-error the array form is checked too (the kit's form points at the event itself)
-  rules: [{ name: 'Bad event', events: [{ type: 'no-such-event' }], actions: [] }],
+  rules: [
+    { name: 'Good event', events: [{ type: 'dom-ready' }], actions: [] },
+    // @ts-expect-error the array form points at the event itself too, naming the types
+    { name: 'Bad event', events: [{ type: 'no-such-event' }], actions: [] },
+    // @ts-expect-error a number written as text, in the array form
+    { name: 'Timer', events: [{ type: 'timer', ms: '30000' }], actions: [] },
+    // @ts-expect-error a misspelt field, in the array form
+    { name: 'Deal click', events: [{ type: 'click', selecter: 'a.deal' }], actions: [] },
+  ],
 });
 
 /** Settings: an engine setting's type by name. */
