@@ -203,9 +203,11 @@ export interface ElementProperty {
 
 /**
  * A listener the worker asks the bridge to install (the `listen` effect). One per distinct rule
- * event; `key` comes back in each `trigger` event it causes.
+ * event; `key` comes back in each `trigger` event it causes; `rules`: the names of the rules whose
+ * events it serves, for the bridge's message when the browser cannot install it (a selector it
+ * does not take).
  */
-export type TriggerListener =
+export type TriggerListener = { rules?: string[] } & (
   | {
       key: string;
       type: 'click' | 'form-submit';
@@ -262,7 +264,8 @@ export type TriggerListener =
    * An object pushed into the array `window[global]` (created when absent) whose `event` is `event`
    * (absent: any object with an `event`). `flavor`: how the data layer's state is kept (docs/triggers.md).
    */
-  | { key: string; type: 'data-layer-push'; global: string; event?: string; flavor: DataLayerFlavor };
+  | { key: string; type: 'data-layer-push'; global: string; event?: string; flavor: DataLayerFlavor }
+);
 
 /**
  * Whose data layer a push event follows: Adobe Client Data Layer (`adobeDataLayer`), Google Tag
