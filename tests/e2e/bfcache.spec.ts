@@ -24,6 +24,8 @@ async function awayAndBack(page: Page, seen = () => {}): Promise<true | string> 
     .not.toBe('null');
   seen();
   if (result !== true) await page.waitForLoadState('load');
+  // Said with the way back it took, should a page ever come back without its library.
+  expect(await page.evaluate(() => typeof (window as any)._satellite), `_satellite after coming back (${result === true ? 'restored' : `loaded again: ${result}`})`).toBe('object');
   return result;
 }
 
@@ -72,6 +74,5 @@ test('a page kept out of the cache is loaded again, and tracks once its offtag.j
   expect(back === true ? [] : reasonsOf(back)).toContain('response-cache-control-no-store');
   await page.evaluate(() => (window as any)._satellite.track('Page View'));
   // The load's Page View (minimal.html tracks it when offtag.js has loaded), then this one.
-  const beacons = await waitForBeacons(request, 3);
-  expect(beacons).toHaveLength(3);
+  await waitForBeacons(request, 3);
 });
