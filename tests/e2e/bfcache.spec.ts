@@ -18,7 +18,7 @@ async function awayAndBack(page: Page, seen = () => {}): Promise<true | string> 
   await page.evaluate(() => addEventListener('pageshow', (e) => ((window as any).restored = (e as PageTransitionEvent).persisted)));
   await page.goto('/test/blank.html');
   await page.goBack({ waitUntil: 'commit' });
-  let result: true | string = '';
+  let result = '' as true | string;
   await expect
     .poll(async () => (result = await page.evaluate(() => ((window as any).restored ? true : JSON.stringify((performance.getEntriesByType('navigation')[0] as any)?.notRestoredReasons ?? null)))))
     .not.toBe('null');
