@@ -182,31 +182,36 @@ export interface RegexTableOptions extends Finish {
  * A regular-expression table (GTM's RegEx Table): the value of the data element `input`, as text,
  * tried against each row's pattern in order; the first that matches gives the row's output, in
  * which `$1`… are the pattern's capture groups; none: the finishing's `default`. A pattern that is
- * not a regular expression stops the build, naming it.
+ * not a regular expression is refused by the build, at the element, naming the pattern.
  */
 export const regexTable = <N extends string = string>(input: N, rows: ReadonlyArray<readonly [pattern: string, output: unknown]>, f?: RegexTableOptions): Element<N> => {
-  const compiled = rows.map(([pattern, output]) => {
+  const problems: string[] = [];
+  const compiled = rows.flatMap(([pattern, output]) => {
     try {
       const source = f?.partialMatches ? pattern : `^(?:${pattern})$`;
-      return [new RegExp(source, f?.matchCase ? '' : 'i'), output] as const;
+      return [[new RegExp(source, f?.matchCase ? '' : 'i'), output] as const];
     } catch (err) {
-      throw new Error(`regexTable(${JSON.stringify(input)}): ${JSON.stringify(pattern)} is not a regular expression (${(err as Error).message})`);
+      problems.push(`regexTable(${JSON.stringify(input)}): ${JSON.stringify(pattern)} is not a regular expression (${(err as Error).message})`);
+      return [];
     }
   });
-  return finish<N>(
-    {
-      type: 'custom',
-      reads: [],
-      fn: (ctx) => {
-        const value = text(ctx.get(input));
-        for (const [re, output] of compiled) {
-          const m = re.exec(value);
-          if (m) return typeof output === 'string' ? output.replace(/\$(\d)/g, (_, i: string) => m[Number(i)] ?? '') : output;
-        }
-        return undefined;
+  return Object.assign(
+    finish<N>(
+      {
+        type: 'custom',
+        reads: [],
+        fn: (ctx) => {
+          const value = text(ctx.get(input));
+          for (const [re, output] of compiled) {
+            const m = re.exec(value);
+            if (m) return typeof output === 'string' ? output.replace(/\$(\d)/g, (_, i: string) => m[Number(i)] ?? '') : output;
+          }
+          return undefined;
+        },
       },
-    },
-    f,
+      f,
+    ),
+    problems.length ? { problem: problems.join('; ') } : {},
   );
 };
 

@@ -178,13 +178,14 @@ function kit<N extends string, S, X>(): Kit<N, S, X> {
     }),
     anyOf: (...conditions) => {
       const page = conditions.find((c) => !c.fn);
-      if (page) throw new Error(`k.anyOf: "${page.name}" is a page condition, which cannot be in a group (give it its own place in the rule's conditions)`);
       return {
         name: `any of (${conditions.map((c) => c.name).join(', ')})`,
+        // The build refuses it at the group's line (the page answers a page condition before the worker runs a group).
+        ...(page ? { problem: `"${page.name}" is a page condition, which cannot be in a group (give it its own place in the rule's conditions)` } : {}),
         uses: conditions.flatMap((c) => c.uses ?? []),
         def: { anyOf: conditions.map((c) => ({ ...(c.def ?? { name: c.name }), ...(c.negate ? { negate: true } : {}) })) },
         fn: async (ctx) => {
-          for (const c of conditions) if ((await c.fn!(ctx)) !== (c.negate === true)) return true;
+          for (const c of conditions) if (c.fn && (await c.fn(ctx)) !== (c.negate === true)) return true;
           return false;
         },
       };

@@ -13,14 +13,14 @@ const dir = mkdtempSync(join(tmpdir(), 'offtag-mistakes-'));
 let n = 0;
 
 /** Writes a container whose rules are `rules` (one per line, from line 9) and returns the build's lines. */
-async function problems(rules: string[], o: { services?: boolean; settings?: string; elements?: string } = {}): Promise<string[]> {
+async function problems(rules: string[], o: { services?: boolean; settings?: string; elements?: string; derived?: string } = {}): Promise<string[]> {
   const file = join(dir, `c${++n}.ts`);
   const source = [
     `import { adobeServices, dataLayer, defineContainer, fromEvent } from 'offtag/container';`,
     `export default defineContainer({`,
     `  name: 'travel',`,
     `  settings: { ${o.settings ?? ''} },`,
-    `  dataElements: { section: dataLayer('page.section')${o.elements ?? ''} },`,
+    `  dataElements: { section: dataLayer('page.section')${o.elements ?? ''} },${o.derived ? `\n  derived: ${o.derived},` : ''}`,
     o.services === false ? '  // no services' : `  services: adobeServices(),`,
     `  rules: (k) => [`,
     `    { name: 'Page View', events: [{ type: 'dom-ready' }], actions: [k.pageView(k.variables({ pageName: '%section%' }))] },`,
@@ -33,7 +33,8 @@ async function problems(rules: string[], o: { services?: boolean; settings?: str
   return (await checkContainerFile(file)).map((l) => l.replace(shown, 'c.ts'));
 }
 
-describe('offtag build refuses each mistake with file:line:column and the rule', () => {
+// Each case bundles a container with esbuild: seconds on a loaded machine.
+describe('offtag build refuses each mistake with file:line:column and the rule', { timeout: 60_000 }, () => {
   it('a well-formed container has no problem', async () => {
     expect(await problems([`{ name: 'Deal click', events: [{ type: 'click', selector: 'a.deal' }], actions: [k.link('deal', {})] }`])).toEqual([]);
   });
@@ -109,6 +110,20 @@ describe('offtag build refuses each mistake with file:line:column and the rule',
       'c.ts:13:89: rule "Sign-up (empty)", event 1 (data-layer-push): event must be the name of the pushed event (absent: every event); got ""',
       'c.ts:14:92: rule "Sign-up (misspelt)", event 1 (data-layer-push): "evnet" is no field of a data-layer-push event; did you mean "event"? (its fields: global, event, flavor)',
       'c.ts:15:108: rule "Sign-up (flavor)", event 1 (data-layer-push): flavor must be one of acdl, gtm, dlm; got "tealium"',
+    ]);
+  });
+
+  it('a regular-expression table with a pattern that is not one, among derived elements: at the element', async () => {
+    expect(await problems([], { derived: `(e) => ({\n    kind: e.regexTable('section', [['deals?/.*', 'deal'], ['deal(', 'x']]),\n  })` })).toEqual([
+      'c.ts:7:5: data element "kind": regexTable("section"): "deal(" is not a regular expression (Invalid regular expression: /^(?:deal()$/i: Unterminated group)',
+    ]);
+  });
+
+  it('a page condition inside an OR group: at the group', async () => {
+    expect(await problems([
+      `{ name: 'Wide deals', events: [{ type: 'dom-ready' }], conditions: [k.anyOf(k.valueIs('section', 'deals'), k.pageCondition('wide', () => innerWidth > 800))], actions: [] }`,
+    ])).toEqual([
+      'c.ts:9:73: rule "Wide deals", condition "any of (section is "deals", wide)": "wide" is a page condition, which cannot be in a group (give it its own place in the rule\'s conditions)',
     ]);
   });
 
