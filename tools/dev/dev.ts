@@ -64,7 +64,6 @@ const blankPage = (name: string, consent: string) => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<link rel="icon" href="data:,">
 <title>offtag dev · ${escapeHtml(name)}</title>
 <style>body{font:15px/1.5 system-ui,sans-serif;max-width:42rem;margin:2rem auto;padding:0 1rem}code{background:#f3f3f3;padding:0 .2em}</style>
 </head>
@@ -182,6 +181,8 @@ export async function startDev(o: DevOptions): Promise<Dev> {
       return;
     }
     if (page && (await serveStatic(req, res, `${dirname(page)}/`, '/'))) return;
+    // A page without an icon: the browser's own request would be a 404 on the console, among the container's messages.
+    if (path === '/favicon.ico') return void res.writeHead(204).end();
     res.writeHead(404).end('not found');
   });
   try {
