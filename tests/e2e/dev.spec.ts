@@ -55,6 +55,11 @@ test('the blank page sends the container’s page view; the terminal prints it d
   expect(beacon).toMatch(/\n {2}pageName +pageName +travel:home\n/);
 });
 
+test('a page without an icon: the browser’s /favicon.ico gets an empty answer, not a 404 on the console', async ({ request }) => {
+  expect((await request.get(`${dev.url}favicon.ico`)).status()).toBe(204);
+  expect((await request.get(`${dev.url}nothing-here.png`)).status()).toBe(404);
+});
+
 test('a save rebuilds and reloads the page; a mistake is printed with its line and the last build keeps serving', async ({ page }) => {
   await page.goto(dev.url);
   await expect.poll(() => printed(), { timeout: 15_000 }).toMatch(/pageName +travel:home/);
