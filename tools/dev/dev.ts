@@ -6,7 +6,7 @@
  * files (or the page) builds again and reloads the page. A build with problems prints them and
  * keeps the previous build serving. Nothing is written into the project.
  */
-import { watch, type FSWatcher } from 'node:fs';
+import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -285,6 +285,11 @@ export async function devCommand(argv: string[]): Promise<number> {
     (o === DEV_USAGE ? console.log : console.error)(o);
     return o === DEV_USAGE ? 0 : 2;
   }
+  for (const [what, file] of [['container', o.container], ['page', o.page]] as const)
+    if (file && !existsSync(file)) {
+      console.error(`offtag dev: the ${what} ${file} does not exist.`);
+      return 2;
+    }
   let dev: Dev;
   try {
     dev = await startDev(o);
