@@ -115,6 +115,8 @@ function declaresGlobals(text: string): boolean {
 const NATIVE = new Set(['core', 'adobe-analytics', 'adobe-mcid', DLM]);
 const ANALYTICS_COMPANIONS = new Set(['common-analytics-plugins', 'activity-map-customizer']);
 const WEB_SDK = 'adobe-alloy';
+const WEB_SDK_XDM = 'adobe-alloy/dist/lib/dataElements/xdmObject/index.js';
+const WEB_SDK_IDENTITY_MAP = 'adobe-alloy/dist/lib/dataElements/identityMap/index.js';
 
 function finishArgs(de: LaunchDataElement, notes: string[]): string {
   const f: Record<string, unknown> = {};
@@ -409,6 +411,15 @@ class Translator {
       default:
         // The ECID extension's data element: the visitor's MCMID once the visitor service knows it.
         if (de.modulePath === 'adobe-mcid/src/lib/dataElements/ecid.js') return `launch.ecidValue(${f})`;
+        // The Web SDK's two data elements that only shape their settings: in the worker (its sending stays out).
+        if (de.modulePath === WEB_SDK_XDM) {
+          notes.push('Web SDK XDM object: its data with the tokens replaced, in the worker');
+          return `launch.xdmObject(${q(s.data ?? {})}, ${f})`;
+        }
+        if (de.modulePath === WEB_SDK_IDENTITY_MAP) {
+          notes.push('Web SDK identity map: its identities with the tokens replaced, those with an ID kept, in the worker');
+          return `launch.identityMap(${q(s)}, ${f})`;
+        }
         if (!de.modulePath.startsWith(CORE)) return this.extensionDataElement(de, f, notes);
         return skip(`${de.modulePath} is not a data element type the import supports`);
     }
@@ -1093,7 +1104,7 @@ function pageSideOf(t: Translator, extras: string[], lines: string[]): string | 
   for (const [key, ext] of Object.entries(c.extensions ?? {})) {
     if (NATIVE.has(key)) continue;
     const modules = Object.entries(ext.modules ?? {}).filter(([, m]) => isCode(m.script));
-    if (key === WEB_SDK) extras.push(`extension ${q(ext.displayName)} (${key}) not imported: the Adobe Experience Platform Web SDK (alloy) is not imported in this version; its data elements, events and actions are left out`);
+    if (key === WEB_SDK) extras.push(`extension ${q(ext.displayName)} (${key}) not imported: the Adobe Experience Platform Web SDK (alloy) is not imported in this version; its events, actions and other data elements are left out (its XDM object and identity map data elements are imported)`);
     else if (ANALYTICS_COMPANIONS.has(key)) extras.push(`extension ${q(ext.displayName)} (${key}) not imported: it works on the Analytics tracker (s), which the Analytics import runs`);
     else if (!modules.length) lines.push(`extension ${q(ext.displayName)} (${key}): nothing to run — the library holds no module of it (turbine runs none either)`);
     else {
