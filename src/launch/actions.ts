@@ -34,6 +34,8 @@ export interface ImportedFacts {
   buildInfo: Record<string, unknown>;
   property: { name?: string; id?: string };
   company: { orgId?: string };
+  /** The Experience Cloud ID Service extension's org, when the library has the extension (`_satellite.getVisitorId()`). */
+  visitor?: string;
 }
 
 /**

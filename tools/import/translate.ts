@@ -13,7 +13,7 @@ import { installPageAnalytics } from '../../src/launch/appmeasurement/page-track
 import { tagContainerMarker } from '../../src/worker-engine/analytics/beacon-url.ts';
 import { isCode, type LaunchComponent, type LaunchContainer, type LaunchDataElement, type LaunchRule, type LaunchValue } from './read.ts';
 import { storedKey } from '../../src/worker-engine/core/types.ts';
-import { DOM_EVENTS, ECID_VARIABLES, VISITOR_ATTRIBUTES, VISITOR_COOKIE, VISITOR_SESSION_KEY, workerReadablePath, type ActionOptions, type PageStepOptions, type VisitorAttribute } from '../../src/launch/index.ts';
+import { DOM_EVENTS, ECID_VARIABLES, VISITOR_ATTRIBUTES, VISITOR_COOKIE, VISITOR_SESSION_KEY, workerReadablePath, type ActionOptions, type ImportedFacts, type PageStepOptions, type VisitorAttribute } from '../../src/launch/index.ts';
 import type { PageSide } from '../../src/worker-engine/core/page-reads.ts';
 import { FUNCTION_MARK } from '../build/page-reads.ts';
 
@@ -957,15 +957,17 @@ const ECID_UNSUPPORTED: Record<string, string> = {
 };
 
 /** What the imported container's `_satellite` tells of the library (src/launch `imported`). */
-function importedFacts(c: LaunchContainer): { buildInfo: Record<string, unknown>; property: { name?: string; id?: string }; company: { orgId?: string } } {
+function importedFacts(c: LaunchContainer): ImportedFacts {
   const bi = (c.buildInfo ?? {}) as Record<string, unknown>;
   const buildInfo = Object.fromEntries(['turbineVersion', 'turbineBuildDate', 'buildDate', 'minified'].filter((k) => bi[k] !== undefined).map((k) => [k, bi[k]]));
   const p = (c.property ?? {}) as { name?: unknown; id?: unknown };
   const orgId = (c.company as { orgId?: unknown } | undefined)?.orgId;
+  const ecidOrg = (c.extensions?.['adobe-mcid']?.settings as { orgId?: unknown } | undefined)?.orgId;
   return {
     buildInfo,
     property: { ...(typeof p.name === 'string' ? { name: p.name } : {}), ...(typeof p.id === 'string' ? { id: p.id } : {}) },
     company: typeof orgId === 'string' ? { orgId } : {},
+    ...(typeof ecidOrg === 'string' ? { visitor: ecidOrg } : {}),
   };
 }
 
