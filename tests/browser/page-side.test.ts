@@ -34,6 +34,14 @@ describe('HTML written as Core writes it', () => {
     expect(Array.from(document.body.children).map((e) => e.tagName + (e.id ? '#' + e.id : ''))).toEqual(['P#one', 'SCRIPT', 'I#written', 'SCRIPT', 'DIV', 'P#two']);
     expect(document.write).toBe(Document.prototype.write);
   });
+
+  it('a noscript stays text, as the page parses it with scripting on: its image is not loaded', async () => {
+    const seen = performance.getEntriesByType('resource').length;
+    await writeHtml('<noscript><img id="pixel" src="/noscript-pixel.gif?x=1"></noscript><p id="after">a</p>');
+    expect(document.getElementById('pixel')).toBeNull();
+    expect(document.querySelector('noscript')!.textContent).toContain('noscript-pixel.gif');
+    expect(performance.getEntriesByType('resource').slice(seen).filter((e) => e.name.includes('noscript-pixel'))).toEqual([]);
+  });
 });
 
 function runtime(data: PageData = {}) {
