@@ -163,7 +163,8 @@ export function createEventHandler<N extends string, S>({ container, ctx, servic
       // The devtools' rule table names a page trigger by its kind (`trigger scroll-depth`).
       ctx.monitor('rule-triggered', { rule: rule.name, event: event.type === 'trigger' ? `trigger ${event.on}` : event.type, seq: snapshot.seq });
       const outcome = await runRule(rule, ruleContext(event, resolver, rule.name, snapshot), ctx.sleep);
-      ctx.monitor(outcome.fired ? 'rule-completed' : 'rule-condition-failed', { ...outcome, seq: snapshot.seq });
+      // As turbine's monitors: an action that failed stops the rule, which does not complete.
+      ctx.monitor(!outcome.fired ? 'rule-condition-failed' : outcome.stoppedAt ? 'rule-action-failed' : 'rule-completed', { ...outcome, seq: snapshot.seq });
     }
   };
 
