@@ -29,7 +29,7 @@ export interface LaunchFacts {
   /** The Launch library's `buildInfo` (turbineVersion, turbineBuildDate, buildDate, minified). */
   buildInfo: Record<string, unknown>;
   property: { name?: string; id?: string };
-  company: { orgId?: string };
+  company: { orgId?: string; [k: string]: unknown };
   /** Every data element's name: getVar answers a data element before a `setVar` value of the same name, as turbine. */
   names: string[];
   /** The data elements read on the page, with turbine's finishing: [default value, clean text, lower case, storage duration]. */
@@ -132,7 +132,10 @@ export function launchSatellite(s: object, facts: LaunchFacts, hooks: PageHooks,
       return host == 'this' || host == 'event' || host == 'target' ? undefined : walk(custom[host], chain);
     },
     setVar(name: unknown, value?: unknown) {
-      const values: Record<string, unknown> = typeof name == 'string' ? { [name]: value } : name && typeof name == 'object' ? { ...(name as object) } : {};
+      // turbine's: an object's keys (its inherited enumerable ones too), else the name as text.
+      const values: Record<string, unknown> = {};
+      if (typeof name != 'object') values[String(name)] = value;
+      else for (const k in name) values[k] = (name as Record<string, unknown>)[k];
       Object.assign(custom, values);
       // The worker's `%name%` tokens read them too.
       if (Object.keys(values).length) send({ type: 'set-var', values });

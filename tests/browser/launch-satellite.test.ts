@@ -148,6 +148,18 @@ describe('getVar', () => {
       { type: 'set-var', values: { 'page type': 'Other', plan: 'pro' } },
     ]);
   });
+
+  it("setVar takes names as turbine's: any name as text, an object's keys inherited ones included, null nothing", () => {
+    const s = make();
+    s.setVar(7, 'seven');
+    s.setVar(Object.create({ inherited: 'yes' }, { own: { value: 'mine', enumerable: true } }));
+    s.setVar(null, 'x');
+    expect([s.getVar('7'), s.getVar('inherited'), s.getVar('own'), s.getVar('null')]).toEqual(['seven', 'yes', 'mine', undefined]);
+    expect(sent).toEqual([
+      { type: 'set-var', values: { 7: 'seven' } },
+      { type: 'set-var', values: { own: 'mine', inherited: 'yes' } },
+    ]);
+  });
 });
 
 describe('cookie (js-cookie 2.2.1)', () => {

@@ -966,7 +966,8 @@ function importedFacts(c: LaunchContainer): ImportedFacts {
   return {
     buildInfo,
     property: { ...(typeof p.name === 'string' ? { name: p.name } : {}), ...(typeof p.id === 'string' ? { id: p.id } : {}) },
-    company: typeof orgId === 'string' ? { orgId } : {},
+    // turbine's `_satellite.company` is the library's whole company object (orgId, dynamicCdnEnabled…).
+    company: { ...(JSON.parse(JSON.stringify(c.company ?? {})) as Record<string, unknown>), ...(typeof orgId === 'string' ? { orgId } : {}) },
     ...(typeof ecidOrg === 'string' ? { visitor: ecidOrg } : {}),
   };
 }
