@@ -122,7 +122,7 @@ export async function readSide(browser: Browser, world: World, plan: PagePlan, o
     page.on('console', (m) => {
       if (m.type() === 'error') errors.push(errorKey(m.text(), m.location().url));
     });
-    page.on('pageerror', (e) => errors.push(`uncaught ${e.name}: ${e.message}`));
+    page.on('pageerror', (e) => errors.push(errorKey(`uncaught ${e.name}: ${e.message}`)));
     const isBeacon = (u: string) => u.includes('/b/ss/');
     page.on('request', (r) => void (isBeacon(r.url()) && inFlight++));
     page.on('requestfinished', (r) => void (isBeacon(r.url()) && inFlight--));

@@ -114,6 +114,7 @@ describe('rules, values and errors', () => {
     const t = [errorKey(failed, 'https://x.tt.omtrdc.net/rest/v1/delivery?client=x&sessionId=269a9f5f79194b97b59c42f3ebe0a053&version=2.10.3'), errorKey('uncaught Uncaught (in promise) Error: Failed to load script https://a.example/t.js')];
     const o = [errorKey(failed, 'https://x.tt.omtrdc.net/rest/v1/delivery?client=x&sessionId=be0b5aa92c8c4238ad6b50b124182b96&version=2.10.3'), errorKey('uncaught Error: Failed to load script https://a.example/t.js\n    at s.onerror')];
     expect(extraErrors(t, o)).toEqual([]);
+    expect(extraErrors([errorKey(failed, 'https://sync.example/segment?token=6Sxp&callback=TDWrapper.tdw_4os7up.onReceive')], [errorKey(failed, 'https://sync.example/segment?token=6Sxp&callback=TDWrapper.tdw_z6xk9.onReceive')])).toEqual([]);
     // A short value, the page's own, still tells two loads apart.
     expect(extraErrors([errorKey(failed, 'https://a.example/p?id=42')], [errorKey(failed, 'https://a.example/p?id=43')])).toEqual([`${failed} https://a.example/p?id=43`]);
   });
