@@ -114,6 +114,8 @@ function declaresGlobals(text: string): boolean {
  */
 const NATIVE = new Set(['core', 'adobe-analytics', 'adobe-mcid', DLM]);
 const ANALYTICS_COMPANIONS = new Set(['common-analytics-plugins', 'activity-map-customizer']);
+/** A companion whose library holds only data element modules: they read the page, not the tracker, and offtag.js's module host runs them as any extension's. */
+const readsOnly = (ext: { modules?: Record<string, unknown> }) => Object.keys(ext.modules ?? {}).every((p) => p.includes('/dataElements/'));
 const WEB_SDK = 'adobe-alloy';
 const WEB_SDK_XDM = 'adobe-alloy/dist/lib/dataElements/xdmObject/index.js';
 const WEB_SDK_IDENTITY_MAP = 'adobe-alloy/dist/lib/dataElements/identityMap/index.js';
@@ -733,7 +735,7 @@ class Translator {
     const ext = this.c.extensions?.[key];
     if (!ext) return skip(`${what} ${modulePath}: its extension is not in the library`);
     if (key === WEB_SDK) return skip(`${what} ${modulePath}: the Adobe Experience Platform Web SDK (alloy) is not imported in this version`);
-    if (ANALYTICS_COMPANIONS.has(key)) return skip(`${what} ${modulePath}: the ${ext.displayName} extension works on the Analytics tracker (s), which the Analytics import runs`);
+    if (ANALYTICS_COMPANIONS.has(key) && !readsOnly(ext)) return skip(`${what} ${modulePath}: the ${ext.displayName} extension works on the Analytics tracker (s), which the Analytics import runs`);
     if (NATIVE.has(key)) return skip(`${what} ${modulePath} is not one the import supports`);
     const m = ext.modules?.[modulePath];
     if (!m || !isCode(m.script)) return skip(`${what} ${modulePath}: the library has no script for this module`);
@@ -1108,7 +1110,7 @@ function pageSideOf(t: Translator, extras: string[], lines: string[]): string | 
     if (NATIVE.has(key)) continue;
     const modules = Object.entries(ext.modules ?? {}).filter(([, m]) => isCode(m.script));
     if (key === WEB_SDK) extras.push(`extension ${q(ext.displayName)} (${key}) not imported: the Adobe Experience Platform Web SDK (alloy) is not imported in this version; its events, actions and other data elements are left out (its XDM object and identity map data elements are imported)`);
-    else if (ANALYTICS_COMPANIONS.has(key)) extras.push(`extension ${q(ext.displayName)} (${key}) not imported: it works on the Analytics tracker (s), which the Analytics import runs`);
+    else if (ANALYTICS_COMPANIONS.has(key) && !readsOnly(ext)) extras.push(`extension ${q(ext.displayName)} (${key}) not imported: it works on the Analytics tracker (s), which the Analytics import runs`);
     else if (!modules.length) lines.push(`extension ${q(ext.displayName)} (${key}): nothing to run — the library holds no module of it (turbine runs none either)`);
     else {
       t.hostedExtensions.add(key);

@@ -82,6 +82,10 @@ describe('the report', () => {
     expect(lines).toContain("extension \"Acme Vendor Pixel\" (acme-vendor): on the page — offtag.js's module host runs its 2 module(s) as turbine does");
     expect(lines).toContain("extension \"Adobe Target v2\" (adobe-target-v2): on the page — offtag.js's module host runs its 1 module(s) as turbine does");
     expect(lines).toContain('extension "Social Pixel" (social-pixel): nothing to run — the library holds no module of it (turbine runs none either)');
+    // An Analytics companion whose library holds only data elements reads the page: hosted; one with a module that works on s is left to the Analytics import.
+    expect(line('data element', 'link region')).toBe("data element \"link region\": on the page — activity-map-customizer/src/lib/dataElements/linkClickRegionPath.js (offtag.js's module host runs the extension's module) read on the page with each event (offtag.js, built with it)");
+    expect(lines).toContain("extension \"Activity Map Customizer\" (activity-map-customizer): on the page — offtag.js's module host runs its 1 module(s) as turbine does");
+    expect(line('data element', 'plugin value')).toBe('data element "plugin value": not imported — data element common-analytics-plugins/src/lib/dataElements/getValOnce.js: the Common Analytics Plugins extension works on the Analytics tracker (s), which the Analytics import runs');
     expect(lines).toContain('extension "Adobe Experience Platform Web SDK" (adobe-alloy) not imported: the Adobe Experience Platform Web SDK (alloy) is not imported in this version; its events, actions and other data elements are left out (its XDM object and identity map data elements are imported)');
     expect(lines).toContain("ECID variable marketingCloudServer not imported: the engine's visitor service sends its ID calls to the container's idServiceHost setting (its Audience Manager server), and makes no call to a marketingCloudServer CNAME");
     expect(readFileSync(`${TMP}/paths/container.ts`, 'utf8')).toContain('launch.ecidRule([{"name":"trackingServer","value":"metrics.keepstock.example"},{"name":"cookieDomain","value":"keepstock.example"}])');
@@ -95,14 +99,14 @@ describe('the report', () => {
     const labelled = (kind: string, label: string) => lines.filter((l) => l.startsWith(`${kind} "`) && l.includes(`": ${label}`)).length;
     // `element id` (a data element reading this.id) and `element custom code condition` run in the worker with the event's element.
     expect(labelled('data element', 'worker')).toBe(4);
-    expect(labelled('data element', 'on the page')).toBe(6);
-    expect(labelled('data element', 'not imported')).toBe(3);
+    expect(labelled('data element', 'on the page')).toBe(7);
+    expect(labelled('data element', 'not imported')).toBe(4);
     expect(labelled('rule', 'in the worker')).toBe(8);
     expect(labelled('rule', 'partly on the page')).toBe(7);
     expect(labelled('rule', 'not imported')).toBe(3);
     expect(lines.filter((l) => /^rule "[^"]*": (in the worker|partly on the page) — .*action \d+ not imported/.test(l))).toHaveLength(1);
-    expect(lines.filter((l) => / not imported: /.test(l) && !/^(rule|data element) "/.test(l))).toHaveLength(2);
-    expect(lines.at(-1)).toBe('data elements: 4 worker, 6 on the page, 3 not imported; rules: 8 in the worker, 7 partly on the page, 3 not imported; 1 actions not imported; 2 other items not imported.');
+    expect(lines.filter((l) => / not imported: /.test(l) && !/^(rule|data element) "/.test(l))).toHaveLength(3);
+    expect(lines.at(-1)).toBe('data elements: 4 worker, 7 on the page, 4 not imported; rules: 8 in the worker, 7 partly on the page, 3 not imported; 1 actions not imported; 3 other items not imported.');
     const source = readFileSync(`${TMP}/paths/container.ts`, 'utf8');
     expect(source).toContain("_satellite.logger.log('external code ran');");
     expect(source).toContain('launch.loadScript(');
