@@ -70,6 +70,31 @@ describe('page steps answer the worker', () => {
     expect(w.__order).toEqual(['ran core.direct-call undefined', 'later']);
   });
 
+  it("a block that throws in a rule that does not wait is said as turbine's logger says it: only with debug on", async () => {
+    const error: unknown[][] = [];
+    const original = console.error;
+    console.error = (...a: unknown[]) => void error.push(a);
+    try {
+      const { step } = runtime();
+      const thrown = async (debug: boolean) => {
+        localStorage.setItem('com.adobe.reactor.debug', String(debug));
+        error.length = 0;
+        step({ js: "__order.push('about to throw'); document.getElementById('nothing').x = 1;" });
+        // The block ran as its script was written; its failure is said once its promise settled, before the next task.
+        expect(w.__order).toEqual(['about to throw']);
+        await new Promise((r) => setTimeout(r, 0));
+        w.__order = [];
+        return error.slice();
+      };
+      w.__order = [];
+      expect(await thrown(false)).toEqual([]);
+      expect(await thrown(true)).toEqual([['🚀', "Failed to execute \"Custom Code\" for \"R\" rule. Cannot set properties of null (setting 'x')"]]);
+    } finally {
+      console.error = original;
+      localStorage.removeItem('com.adobe.reactor.debug');
+    }
+  });
+
   it('HTML with ${reactorCallbackId} ends when the code calls _satellite._onCustomCodeSuccess (or fails with _onCustomCodeFailure)', async () => {
     const { step, answered } = runtime();
     step({ html: '<script>setTimeout(function () { _satellite._onCustomCodeSuccess(${reactorCallbackId}); }, 20);</script>' }, 'ok');
