@@ -260,6 +260,8 @@ export function trackerFor(ctx: Ctx, options: AnalyticsOptions): Maybe<AppMeasur
       void c.services.analytics.track(hit).catch((err: unknown) => c.log('error', `Analytics beacon of rule "${c.rule.name}" failed: ${err instanceof Error ? err.message : String(err)}`));
     },
     log: (level, message) => state.ctx.log(level, message),
+    // The ECID extension's VisitorAPI makes adobe.optIn.
+    optIn: () => Boolean((state.ctx.settings as { orgId?: string }).orgId),
   });
   addPlugins(state);
   const s = state.s;
