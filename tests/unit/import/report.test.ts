@@ -122,6 +122,15 @@ describe('reading a library', () => {
     expect(Object.keys(readLibrary(text, 'x.js').dataElements ?? {})).toContain('page name');
   });
 
+  it("reads the blocks of a library a site's bundle assigns through its own name for the window (`e._satellite.container`) with that name as `window`", async () => {
+    const { libraryText, code } = await import('../../fixtures/launch/library-text.mjs');
+    const block = (w: string) => `function () {\n  var own = (function (e) { return e + 1; })(1);\n  return ${w}.avatarDL.page + own + JSON.stringify({ ${w === 'e' ? 'e' : 'e: window'} });\n}`;
+    const container = { dataElements: { page: { modulePath: 'core/src/lib/dataElements/customCode.js', settings: { source: code(block('e')) } } } };
+    expect(readLibrary(libraryText(container, '', 'bundle'), 'bundle.js').dataElements!.page!.settings!.source).toEqual({ code: block('window') });
+    // A standalone library's `e` is the page's own global: left as it is.
+    expect(readLibrary(libraryText(container), 'plain.js').dataElements!.page!.settings!.source).toEqual({ code: block('e') });
+  });
+
   it('gives one line when the file is no Launch library, or fails before the container', () => {
     expect(() => readLibrary('var a = 1;', 'a.js')).toThrow(new LibraryReadError('a.js: no window._satellite.container assignment found (is this a Launch library built by turbine 25 or later?).'));
     expect(() => readLibrary('window.nope.x = 1;', 'b.js')).toThrow(/^b\.js: the library failed before assigning _satellite\.container: /);
