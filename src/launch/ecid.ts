@@ -8,12 +8,16 @@ import { action, resolve, asString, type ActionOptions, type Ctx, type LaunchRul
 
 const AUTH_STATES: Record<string, number> = { UNKNOWN: 0, AUTHENTICATED: 1, LOGGED_OUT: 2 };
 
-export function setCustomerIds(ids: Array<{ integrationCode: string; value: string; authState?: string }>, o?: ActionOptions) {
+/** An id's auth state as the extension's settings give it: VisitorAPI's number (what the Launch UI stores), or its name. */
+const authState = (v: string | number | undefined): number => (typeof v === 'number' ? (AUTH_STATE_NUMBERS.has(v) ? v : 0) : (AUTH_STATES[v ?? 'UNKNOWN'] ?? 0));
+const AUTH_STATE_NUMBERS = new Set(Object.values(AUTH_STATES));
+
+export function setCustomerIds(ids: Array<{ integrationCode: string; value: string; authState?: string | number }>, o?: ActionOptions) {
   return action('Experience Cloud ID Service: Set Customer IDs', async (ctx) => {
     const map: Record<string, { id: string; authState: number }> = {};
     for (const id of ids) {
       const value = asString(resolve(ctx, id.value));
-      if (value) map[asString(resolve(ctx, id.integrationCode))] = { id: value, authState: AUTH_STATES[id.authState ?? 'UNKNOWN'] ?? 0 };
+      if (value) map[asString(resolve(ctx, id.integrationCode))] = { id: value, authState: authState(id.authState) };
     }
     await ctx.services.visitor.call('setCustomerIDs', [map]);
   }, o);

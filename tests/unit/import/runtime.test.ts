@@ -89,7 +89,12 @@ describe('ECID and sequencing', () => {
   it('Set Customer IDs hands the visitor service the ids with their auth states, tokens replaced', async () => {
     const { c, calls } = ctx({ crm: 'u-1' });
     await launch.setCustomerIds([{ integrationCode: 'crm', value: '%crm%', authState: 'AUTHENTICATED' }, { integrationCode: 'empty', value: '%none%' }]).fn(c);
-    expect(calls).toEqual([['setCustomerIDs', { crm: { id: 'u-1', authState: 1 } }]]);
+    // Deployed libraries store VisitorAPI's number (1: authenticated, 2: logged out).
+    await launch.setCustomerIds([{ integrationCode: 'crm', value: '%crm%', authState: 1 }, { integrationCode: 'out', value: '%crm%', authState: 2 }, { integrationCode: 'odd', value: '%crm%', authState: 7 }]).fn(c);
+    expect(calls).toEqual([
+      ['setCustomerIDs', { crm: { id: 'u-1', authState: 1 } }],
+      ['setCustomerIDs', { crm: { id: 'u-1', authState: 1 }, out: { id: 'u-1', authState: 2 }, odd: { id: 'u-1', authState: 0 } }],
+    ]);
   });
 
   it('ECID variables as the Visitor instance reads them: tokens replaced, "true"/"false" booleans, empty values dropped, a container id that is no whole number said, one the engine does not take left out', () => {
