@@ -208,7 +208,8 @@ export function createAppMeasurement(account: string, host: TrackerHost): AppMea
    * is the same as far as `s` goes.
    */
   function queuedCopy(): Map<string, [unknown, boolean]> | undefined {
-    if (calls++ > 0 || !host.optIn?.()) return undefined;
+    // The first call also waits for the browser's client hints when the tracker collects them.
+    if (calls++ > 0 || !(host.optIn?.() || s.collectHighEntropyUserAgentHints)) return undefined;
     const copy = new Map<string, [unknown, boolean]>();
     for (const k of Object.keys(s)) if (queuedVar(k) && (s[k] || QUEUED_EVEN_EMPTY.has(k) || QUEUED_NUMBERED.test(k))) copy.set(k, [s[k], true]);
     return copy;
@@ -260,6 +261,7 @@ export function createAppMeasurement(account: string, host: TrackerHost): AppMea
           }
         : { type: 't', vars };
       if (Object.keys(contextData).length) hit.contextData = contextData;
+      if (s.collectHighEntropyUserAgentHints) hit.clientHints = true;
       for (const [fn, args] of preTrack) call(fn, args);
       host.send(hit);
       for (const [fn, args] of postTrack) call(fn, args);

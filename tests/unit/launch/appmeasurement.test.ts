@@ -146,6 +146,17 @@ describe('the tracker object', () => {
     expect(hits[1]!.vars).toMatchObject({ events: 'event46', eVar8: 'set by doPlugins' });
     expect(hits[1]!.vars.prop66).toBeUndefined();
     expect(s.eVar8).toBe('set by doPlugins');
+    // collectHighEntropyUserAgentHints: each hit asks for the client hints, and the first call waits for them too.
+    const hinted = host();
+    const withHints = createAppMeasurement('rs1', hinted.h);
+    withHints.collectHighEntropyUserAgentHints = true;
+    withHints.usePlugins = true;
+    withHints.doPlugins = (t: typeof s) => void (t.prop66 = 'first');
+    withHints.t();
+    expect(withHints.prop66).toBeUndefined();
+    withHints.t();
+    expect(hinted.hits.map((x) => x.clientHints)).toEqual([true, true]);
+    expect(withHints.prop66).toBe('first');
     // Without the opt-in service the first call does not wait either.
     const plain = createAppMeasurement('rs1', host().h);
     plain.usePlugins = true;
