@@ -3,8 +3,9 @@ import { amcvCookieName, decodeAmcv } from '../worker-engine/visitor/amcv-cookie
 import { finished, type Finish } from './data-elements.ts';
 import type { LaunchDataElement } from './types.ts';
 import type { VisitorOptions } from '../worker-engine/visitor/service.ts';
+import type { OptInConfig } from '../worker-engine/visitor/opt-in.ts';
 import { libraryLoaded } from './events.ts';
-import { action, resolve, asString, type ActionOptions, type Ctx, type LaunchRule } from './types.ts';
+import { action, resolve, resolveDeep, asString, type ActionOptions, type Ctx, type LaunchRule } from './types.ts';
 
 const AUTH_STATES: Record<string, number> = { UNKNOWN: 0, AUTHENTICATED: 1, LOGGED_OUT: 2 };
 
@@ -74,12 +75,50 @@ export function visitorOptions(ctx: Ctx, variables: Array<{ name: string; value:
   return out;
 }
 
+/** The extension's opt-in settings the import hands over (its `settings`, as the library has them). */
+export interface EcidOptInSettings {
+  doesOptInApply?: unknown;
+  isOptInStorageEnabled?: unknown;
+  optInCookieDomain?: unknown;
+  optInStorageExpiry?: unknown;
+  timeUnit?: unknown;
+  previousPermissions?: unknown;
+  preOptInApprovals?: unknown;
+  preOptInApprovalInput?: unknown;
+}
+
+/** The extension's units for the opt-in storage expiry, in seconds. */
+const TIME_UNITS: Record<string, number> = { Hours: 3600, Days: 86400, Weeks: 604800, Months: 2592000, Years: 31536000 };
+
+/**
+ * The opt-in configuration the extension gives its `Visitor` instance, its `%data element%` tokens
+ * replaced at library load as Launch replaces an extension's settings: opt-in applies only when
+ * `doesOptInApply` is (or its data element gives) `true`; `previousPermissions` and the
+ * pre-approvals as given; the storage expiry in its unit (the service's own default without one).
+ */
+export function optInOptions(ctx: Ctx, s: EcidOptInSettings): OptInConfig | undefined {
+  if (resolve(ctx, s.doesOptInApply) !== true) return undefined;
+  const o: OptInConfig = { doesOptInApply: true };
+  if (resolve(ctx, s.isOptInStorageEnabled)) o.isOptInStorageEnabled = true;
+  const domain = resolve(ctx, s.optInCookieDomain);
+  if (domain) o.optInCookieDomain = String(domain);
+  const expiry = Number(resolve(ctx, s.optInStorageExpiry));
+  const unit = TIME_UNITS[String(s.timeUnit)];
+  if (expiry && unit) o.optInStorageExpiry = expiry * unit;
+  const previous = resolveDeep(ctx, s.previousPermissions);
+  if (previous) o.previousPermissions = previous;
+  const pre = resolveDeep(ctx, s.preOptInApprovals || s.preOptInApprovalInput);
+  if (pre) o.preOptInApprovals = pre;
+  return o;
+}
+
 /**
  * The Experience Cloud ID Service extension's start: the visitor service, on Library Loaded, before
- * every rule. Its variables are expanded here, on the first event, as Launch expands them when it
- * creates the `Visitor` instance at library load, and configure the service before its first use.
+ * every rule. Its variables and opt-in settings are expanded here, on the first event, as Launch
+ * expands them when it creates the `Visitor` instance at library load, and configure the service
+ * before its first use.
  */
-export function ecidRule(variables: Array<{ name: string; value: unknown }> = []): LaunchRule {
+export function ecidRule(variables: Array<{ name: string; value: unknown }> = [], optIn?: EcidOptInSettings): LaunchRule {
   return {
     name: ECID_RULE,
     events: [libraryLoaded()],
@@ -90,7 +129,8 @@ export function ecidRule(variables: Array<{ name: string; value: unknown }> = []
         // Not awaited: the ID call may take up to 30 s, past the action timeout.
         fn: (ctx) => {
           const visitor = ctx.services.visitor;
-          if (variables.length && visitor.configure && !visitor.configure(visitorOptions(ctx, variables)))
+          const opt = optIn ? optInOptions(ctx, optIn) : undefined;
+          if ((variables.length || opt) && visitor.configure && !visitor.configure({ ...visitorOptions(ctx, variables), ...(opt ? { optIn: opt } : {}) }))
             ctx.log('warn', 'Experience Cloud ID Service: the visitor service was in use before Library Loaded; its variables are not applied');
           void visitor.start().catch((err: unknown) => {
             ctx.log('error', `The visitor service did not start: ${err instanceof Error ? err.message : String(err)}`);

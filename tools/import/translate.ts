@@ -925,6 +925,17 @@ function analyticsOptions(t: Translator, extras: string[], settings: Record<stri
  * takes (src/launch `ECID_VARIABLES`) go to the ECID rule as written, `%data element%` tokens and
  * all, and are expanded on the first event; each other one is named with its reason.
  */
+/** The ECID extension's opt-in settings, for launch.ecidRule; an opt-in decided by a callback is said, not imported. */
+function ecidOptInSettings(s: Settings, out: string[]): Record<string, unknown> | undefined {
+  if (!s.doesOptInApply) return undefined;
+  if (typeof s.doesOptInApply !== 'boolean' && !(typeof s.doesOptInApply === 'string' && /^%[^%]+%$/.test(s.doesOptInApply))) {
+    out.push('ECID opt-in not imported: the extension decides whether it applies with a callback (optInCallback), which the engine\'s visitor service does not take; opt-in does not apply');
+    return undefined;
+  }
+  const keys = ['doesOptInApply', 'isOptInStorageEnabled', 'optInCookieDomain', 'optInStorageExpiry', 'timeUnit', 'previousPermissions', 'preOptInApprovals', 'preOptInApprovalInput'];
+  return Object.fromEntries(keys.flatMap((k) => (s[k] !== undefined && s[k] !== null && s[k] !== '' ? [[k, s[k]]] : [])));
+}
+
 function ecidVariables(variables: Array<{ name: string; value: unknown }>, out: string[]): Array<{ name: string; value: unknown }> {
   const kept: Array<{ name: string; value: unknown }> = [];
   for (const v of variables) {
@@ -1026,6 +1037,7 @@ export function translate(c: LaunchContainer, o: TranslateOptions): Translation 
   const ecidSettings = c.extensions?.['adobe-mcid']?.settings as Settings | undefined;
   if (typeof ecidSettings?.orgId === 'string') settings.orgId = ecidSettings.orgId;
   const ecidVars = ecidVariables((ecidSettings?.variables ?? []) as Array<{ name: string; value: unknown }>, extras);
+  const ecidOptIn = ecidOptInSettings(ecidSettings ?? {}, extras);
 
   const ecid = Boolean(c.extensions?.['adobe-mcid']);
   const source = `// @ts-nocheck -- the custom code blocks below are the library's own JavaScript, kept as written.
@@ -1051,7 +1063,7 @@ export const container = launch.imported(defineContainer({
   dataElements: launch.dataElements({
 ${[...deCode.values()].map((d) => '    ' + indent(d, '    ')).join(',\n')}
   }),
-  rules: () => [${ecid ? '\n    // The Experience Cloud ID Service extension starts with the library, before every rule.\n    launch.ecidRule(' + (ecidVars.length ? q(ecidVars) : '') + '),' : ''}${t.visitorTracking ? "\n    // Core's visitor tracking counts this page view when the library loads, before every rule.\n    launch.visitorTrackingRule()," : ''}
+  rules: () => [${ecid ? '\n    // The Experience Cloud ID Service extension starts with the library, before every rule.\n    launch.ecidRule(' + (ecidVars.length || ecidOptIn ? q(ecidVars) : '') + (ecidOptIn ? ', ' + q(ecidOptIn) : '') + '),' : ''}${t.visitorTracking ? "\n    // Core's visitor tracking counts this page view when the library loads, before every rule.\n    launch.visitorTrackingRule()," : ''}
 ${ruleCode.map((r) => '    ' + indent(r, '    ')).join(',\n')}
   ],
 }), ${indent(JSON.stringify(importedFacts(c), null, 2), '')});
