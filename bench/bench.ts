@@ -24,11 +24,11 @@ import {
   warm,
   type OpenPage,
   type Sample,
-} from './measure.ts';
-import { renderChart, renderHeadline, renderMarkdown } from './report.ts';
-import { FLOOR_D, floorCases, LOAD_VARIANTS, loadCdp, loadProc, variantCases, writeAblationFiles, type LoadFigures } from './load.ts';
-import { dataLayerScaling } from './scaling.ts';
-import { BUILD, buildVariants, CONTAINER_SIZES, DIST, LEGACY, LEGACY_FILES, ROOT, sizeOf, startWorld, VARIANTS, type Variant } from './setup.ts';
+} from './lib/measure.ts';
+import { renderChart, renderHeadline, renderMarkdown } from './lib/report.ts';
+import { FLOOR_D, floorCases, LOAD_VARIANTS, loadCdp, loadProc, variantCases, writeAblationFiles, type LoadFigures } from './load/load.ts';
+import { dataLayerScaling } from './per-event/scaling.ts';
+import { BUILD, buildVariants, CONTAINER_SIZES, DIST, LEGACY, LEGACY_FILES, ROOT, sizeOf, startWorld, VARIANTS, type Variant } from './lib/setup.ts';
 
 export interface Plan {
   quick: boolean;
@@ -266,7 +266,7 @@ export async function runBench(plan: Plan): Promise<{ outDir: string; markdown: 
     results.single = single;
     for (const v of VARIANTS) await pages[v].close();
 
-    // ---- 2. page load (bench/load.ts) ------------------------------------------------------------
+    // ---- 2. page load (bench/load/load.ts) ------------------------------------------------------------
     // Every variant, and the load floors (setup.ts FLOOR_LABEL): floor (d) is what the load goals are against.
     const cases = [...variantCases(LOAD_VARIANTS), ...floorCases()];
     const loadCdpByRate: Record<string, LoadFigures> = {};

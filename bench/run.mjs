@@ -10,7 +10,7 @@ const { runBench, FULL, QUICK } = await tsImport('./bench.ts', import.meta.url);
 if (process.argv.includes('--render')) {
   // Re-writes latest.md and chart.svg from latest.json (no measuring): for report wording changes.
   const { readFile, writeFile } = await import('node:fs/promises');
-  const { renderChart, renderHeadline, renderMarkdown } = await tsImport('./report.ts', import.meta.url);
+  const { renderChart, renderHeadline, renderMarkdown } = await tsImport('./lib/report.ts', import.meta.url);
   const { writeHeadline } = await tsImport('./bench.ts', import.meta.url);
   const dir = new URL(quick ? './results/quick/' : './results/', import.meta.url);
   const r = JSON.parse(await readFile(new URL('latest.json', dir), 'utf8'));

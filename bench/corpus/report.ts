@@ -234,6 +234,7 @@ export function withTable(doc: string, results: LibraryResult[], info: RunInfo):
   const a = doc.indexOf(DOCS_START);
   const b = doc.indexOf(DOCS_END);
   if (a < 0 || b < a) return undefined;
-  const body = `\n${table(results)}\n\n(\`${info.command}\`, ${info.date}, at ${info.commit}: bench/results/corpus.md has each library's differences.)\n`;
+  // No date: docs carry no dated runs (tests/unit/docs/for-readers.test.ts); corpus.md has the run's date.
+  const body = `\n${table(results)}\n\n(\`${info.command}\` at ${info.commit}: bench/results/corpus.md has the run's date and each library's differences.)\n`;
   return doc.slice(0, a + DOCS_START.length) + body + doc.slice(b);
 }

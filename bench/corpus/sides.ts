@@ -5,9 +5,9 @@
  *   devtools feed, read after each step, as the e2e tests read it), `_satellite.getVar` for every
  *   data element, the beacons the world received, console errors;
  * - `costOnce` (no DevTools, no Playwright: Chromium started by hand on a new profile, as
- *   bench/load.ts `loadProc` does): the page runs its steps by itself and posts `/__corpus/done`
+ *   bench/load/load.ts `loadProc` does): the page runs its steps by itself and posts `/__corpus/done`
  *   a second after the last one settled; the page renderer's main thread and whole process CPU
- *   from /proc (bench/load.ts `rendererCpu`, `pageRenderer`).
+ *   from /proc (bench/load/load.ts `rendererCpu`, `pageRenderer`).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, CDPSession, Page } from 'playwright';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../chromium.ts';
-import { pageRenderer, rendererCpu } from '../load.ts';
+import { pageRenderer, rendererCpu } from '../lib/proc.ts';
 import { errorKey, launchRuleName } from './compare.ts';
 import type { PagePlan } from './plan.ts';
 import type { Current, RecordedBeacon, World } from './world.ts';

@@ -1,5 +1,5 @@
 /**
- * The INP page (bench/measure.ts `inpRun`): a small React 19 product card whose button's click
+ * The INP page (bench/lib/measure.ts `inpRun`): a small React 19 product card whose button's click
  * handler updates React state and calls `_satellite.track('Element Interactions')`, as a site's
  * own code does. The variant's script on the page provides `_satellite`. The handler times itself
  * (`window.__inpHandlerMs`); Event Timing measures the click to the next paint.

@@ -142,7 +142,7 @@ describe('applying effects', () => {
         },
       h,
     );
-    // Not in the effect batch's task: the frame is inserted after the page's load, when the main thread is idle (issues 12, 26).
+    // Not in the effect batch's task: the frame is inserted after the page's load, when the main thread is idle.
     expect(document.getElementById('sync-frame')).toBeNull();
     await new Promise<void>((resolve) => {
       const inserted = new MutationObserver(() => document.getElementById('sync-frame') && (inserted.disconnect(), resolve()));
@@ -211,7 +211,7 @@ describe('page info', () => {
   });
 });
 
-describe('clicks as AppMeasurement sees them (issue 29)', () => {
+describe('clicks as AppMeasurement sees them', () => {
   const w = window as unknown as { s_objectID?: unknown };
   it('the region is the nearest ancestor with a data-id, else an id (empty ones skipped), else BODY', () => {
     document.body.innerHTML = `<section id="outer"><div data-id="promo-box" id="inner"><p id=""><a id="a1" href="/x">Spring sale</a></p></div></section>

@@ -1,6 +1,6 @@
 /**
  * The scripted RUM session on tests/e2e/pages/insights/session.html, shared by the end-to-end test
- * and the third-party compatibility bench (bench/third-party.ts): wait for the cookie context (set 1 s after init),
+ * and the third-party compatibility bench (bench/compat/third-party.ts): wait for the cookie context (set 1 s after init),
  * click, type a secret, fetch from the allowed tracing host and from another, throw, block the main
  * thread, then leave the page.
  */

@@ -59,7 +59,7 @@ export interface Results {
   paced: Record<Variant, { events: number; latencyMedianMs: Num; latencyP95Ms: Num; longTasks: number; longestTaskMs: Num; longFrames: number; longestFrameMs: Num; blamed: string[] }>;
 }
 
-/** Section 2 (bench/load.ts): over no tag, median of per-round differences, by method. */
+/** Section 2 (bench/load/load.ts): over no tag, median of per-round differences, by method. */
 interface LoadFiguresJson {
   noneMs: Num;
   rendererNoneMs?: Num;
@@ -73,7 +73,7 @@ interface LoadFiguresJson {
   senderMs?: Record<string, Num>;
 }
 export interface LoadResults {
-  /** The load floor the goals are against (bench/load.ts FLOOR_D), when the run had the floors. */
+  /** The load floor the goals are against (bench/load/load.ts FLOOR_D), when the run had the floors. */
   floor?: string;
   /** CDP ThreadTime, by CPU throttling rate. */
   cdp: Record<string, LoadFiguresJson>;
@@ -165,7 +165,8 @@ export function renderHeadline(r: Results): string {
   const L: string[] = [];
   const load = r.load.cdp?.['1'];
   const vs = variantsOf(r);
-  L.push(`From one run (\`npm run bench\`, ${m.date.replace('T', ' ').slice(0, 16)} UTC, ${m.durationSec} s, ${m.machine.nproc} cores${m.loadAverage ? `, load average ${m.loadAverage}` : ''}, headless ${m.machine.chromium.replace(/ built on.*$/, '')}; bench/results/latest.md). ${legacyNote(r)}`);
+  // No date here: the README carries no dated runs (tests/unit/docs/house.test.ts); latest.md has the run's date.
+  L.push(`From one run (\`npm run bench\`, ${m.durationSec} s, ${m.machine.nproc} cores${m.loadAverage ? `, load average ${m.loadAverage}` : ''}, headless ${m.machine.chromium.replace(/ built on.*$/, '')}; bench/results/latest.md). ${legacyNote(r)}`);
   L.push('');
   L.push(`| main thread \\| whole renderer (ms) | Offtag | ${vs.filter((v) => v !== 'offtag').map((v) => VARIANT_LABEL[v]).join(' | ')} |`);
   L.push(`|---|---:|${vs.filter((v) => v !== 'offtag').map(() => '---:').join('|')}|`);
@@ -319,7 +320,7 @@ export function renderMarkdown(r: Results): string {
   const rates = Object.keys(ld.cdp);
   const one = ld.cdp['1'];
   L.push(
-    `A product page that fires one Page View right after the tag (the no-tag page fires nothing); a fresh browser context per load (a first visit); the figure is the median of the per-round differences to the no-tag page, with its bootstrap 95% interval in braces (bench/load.ts). **CDP** (DevTools attached): \`Performance.getMetrics\` ThreadTime from a same-origin blank page to load + 1 s, ${m.plan.loads} rounds × ${m.plan.loadPasses ?? 1}, each loading every page in an order that rotates round by round; beside it the page renderer's whole process from \`/proc/<pid>/task/*/schedstat\` over the same window (every thread: Offtag's worker and sender are threads of the page's renderer); under \`Emulation.setCPUThrottlingRate\` 4× and 6× (the phone columns), ${m.plan.throttledLoads ?? m.plan.loads} rounds (throttling spins the main thread, so its CPU grows with the rate). **Without DevTools**: Chromium started by hand, a new browser and profile per load, ${m.plan.procLoads ?? m.plan.loads} rounds; the page renderer's main thread and whole process from /proc, read when the page fetches a marker URL 1 s after its load event. The floors (setup.ts \`FLOOR_LABEL\`) are pages with a script of offtag.js's size that does nothing, then \`new Worker\` of an empty file, then one 2 KB \`postMessage\` to it: what any tag that moves its work to a worker pays at least. The ID-sync iframe is on another site than the page (\`*.demdex.net\`, as on a real site).`,
+    `A product page that fires one Page View right after the tag (the no-tag page fires nothing); a fresh browser context per load (a first visit); the figure is the median of the per-round differences to the no-tag page, with its bootstrap 95% interval in braces (bench/load/load.ts). **CDP** (DevTools attached): \`Performance.getMetrics\` ThreadTime from a same-origin blank page to load + 1 s, ${m.plan.loads} rounds × ${m.plan.loadPasses ?? 1}, each loading every page in an order that rotates round by round; beside it the page renderer's whole process from \`/proc/<pid>/task/*/schedstat\` over the same window (every thread: Offtag's worker and sender are threads of the page's renderer); under \`Emulation.setCPUThrottlingRate\` 4× and 6× (the phone columns), ${m.plan.throttledLoads ?? m.plan.loads} rounds (throttling spins the main thread, so its CPU grows with the rate). **Without DevTools**: Chromium started by hand, a new browser and profile per load, ${m.plan.procLoads ?? m.plan.loads} rounds; the page renderer's main thread and whole process from /proc, read when the page fetches a marker URL 1 s after its load event. The floors (setup.ts \`FLOOR_LABEL\`) are pages with a script of offtag.js's size that does nothing, then \`new Worker\` of an empty file, then one 2 KB \`postMessage\` to it: what any tag that moves its work to a worker pays at least. The ID-sync iframe is on another site than the page (\`*.demdex.net\`, as on a real site).`,
   );
   L.push('');
   if (one) {
@@ -513,6 +514,6 @@ export function renderChart(r: Results): string {
 
 /** Writes `bench/results/<name>`, making the folder when it is missing (the runs of their own). */
 export async function saveResult(name: string, text: string): Promise<void> {
-  await mkdir(new URL('./results/', import.meta.url), { recursive: true });
-  await writeFile(new URL(`./results/${name}`, import.meta.url), text);
+  await mkdir(new URL('../results/', import.meta.url), { recursive: true });
+  await writeFile(new URL(`../results/${name}`, import.meta.url), text);
 }

@@ -8,11 +8,11 @@
  * between the two handlers, each waits for its beacon (or a quiet moment) and 40 ms, so every
  * measured call meets the same state. `performance.now()` around each piece; median over clicks.
  * Wall time (what INP sees), on a shared machine descheduled time included.
- * Run: `npx tsx bench/track-sync.ts [--clicks 30] [--throttle 4] [--dist <dir with offtag.js>]`
+ * Run: `npx tsx bench/per-event/track-sync.ts [--clicks 30] [--throttle 4] [--dist <dir with offtag.js>]`
  * (dist/ built first). Never asserted (docs/bench.md).
  */
-import { median, metrics, arrived, waitFor } from './measure.ts';
-import { startWorld } from './setup.ts';
+import { median, metrics, arrived, waitFor } from '../lib/measure.ts';
+import { startWorld } from '../lib/setup.ts';
 
 const arg = (name: string, d: string) => {
   const i = process.argv.indexOf(name);

@@ -12,10 +12,10 @@
  * those variants' pages are opened too and sampled in the same rounds (section 3 interleaves them).
  * `--once`: the idle figures (measure.ts `idleOf`) are taken once per page before the rounds (as
  * section 3 did until issue 12) instead of before every sample.
- * Run: `npx tsx bench/data-layer-n.ts [--sizes 1000,1000000] [--ns 0,20,200] [--reps 5] [--floor] [--others …] [--once]`.
+ * Run: `npx tsx bench/per-event/data-layer-n.ts [--sizes 1000,1000000] [--ns 0,20,200] [--reps 5] [--floor] [--others …] [--once]`.
  */
-import { startWorld, type Variant } from './setup.ts';
-import { EVENTS, floorSample, idleCorrected, idleOf, installFloor, median, openPage, sample, warm, type Idle, type OpenPage } from './measure.ts';
+import { startWorld, type Variant } from '../lib/setup.ts';
+import { EVENTS, floorSample, idleCorrected, idleOf, installFloor, median, openPage, sample, warm, type Idle, type OpenPage } from '../lib/measure.ts';
 
 const raw = (name: string, d: string) => {
   const i = process.argv.indexOf(name);

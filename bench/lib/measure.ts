@@ -6,7 +6,7 @@
  */
 import { pageRenderer, rendererCpu } from './proc.ts';
 import type { BrowserContext, CDPSession, Page } from 'playwright';
-import { DIRECT_CALLS } from '../containers/storefront/rules.ts';
+import { DIRECT_CALLS } from '../../containers/storefront/rules.ts';
 import { VARIANTS, type PageOptions, type Variant, type World } from './setup.ts';
 
 export const EVENTS = Object.values(DIRECT_CALLS);
@@ -157,7 +157,7 @@ export interface Sample {
   /** Offtag only: the bridge's own timing (post + apply) per event. */
   bridgeMs?: number;
   /**
-   * The page renderer's whole process per event (ms), from /proc over the same window (bench/proc.ts):
+   * The page renderer's whole process per event (ms), from /proc over the same window (bench/lib/proc.ts):
    * every thread, so Offtag's worker and sender too; and those two apart.
    */
   rendererMs?: number;
@@ -204,7 +204,7 @@ const bridgeMetrics = (page: Page) =>
 /**
  * What a sample's ThreadTime delta holds besides its events (issue 12): the measurement's own
  * cost, a fixed amount per sample (the two `Performance.getMetrics` calls: ~0.4 ms of main thread,
- * the same over an empty window as over 3 s, `npx tsx bench/idle-windows.ts`), and the page's own
+ * the same over an empty window as over 3 s, `npx tsx bench/per-event/idle-windows.ts`), and the page's own
  * CPU per second of doing nothing, which a sample pays over its wall time. Measured as an empty
  * window and a `ms` window; take the median over rounds (`medianIdle`), as one window can catch a GC.
  */

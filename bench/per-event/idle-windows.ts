@@ -3,10 +3,10 @@
  * Offtag bench page (warmed, as the bench's samples meet it) over windows of 100 ms to 3 s, median
  * of `reps` windows each, interleaved. A delta that does not grow with the window is the cost of
  * the measurement itself (the two `Performance.getMetrics` calls), not idle CPU per second.
- * Run: `npx tsx bench/idle-windows.ts [--reps 7] [--bytes 1000]`. Never asserted.
+ * Run: `npx tsx bench/per-event/idle-windows.ts [--reps 7] [--bytes 1000]`. Never asserted.
  */
-import { median, metrics, openPage, warm } from './measure.ts';
-import { startWorld } from './setup.ts';
+import { median, metrics, openPage, warm } from '../lib/measure.ts';
+import { startWorld } from '../lib/setup.ts';
 
 const opt = (name: string, d: string) => Number(process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : d);
 const reps = opt('--reps', '7');

@@ -20,10 +20,10 @@
  * (bench/results/latest.md, measured there with measure.ts `sample`).
  */
 import type { Page } from 'playwright';
-import { saveResult } from './report.ts';
-import { median, openPage, warm, type OpenPage } from './measure.ts';
-import { buildVariants, CONTAINER_SIZES, startWorld, type World } from './setup.ts';
-import type { CollectedBeacon } from '../tools/collector/server.ts';
+import { saveResult } from '../lib/report.ts';
+import { median, openPage, warm, type OpenPage } from '../lib/measure.ts';
+import { buildVariants, CONTAINER_SIZES, startWorld, type World } from '../lib/setup.ts';
+import type { CollectedBeacon } from '../../tools/collector/server.ts';
 
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const N = Number(arg('n')) || 250;

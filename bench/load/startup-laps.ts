@@ -10,10 +10,10 @@
  * so during start-up the lap after Library Loaded is the data layer, the snapshot object, the
  * post and the pagehide copy. Wall time: on a
  * shared machine it counts descheduled time too. Never asserted.
- * Run: `npx tsx bench/startup-laps.ts [loads] [--repeat]` (dist/ built first).
+ * Run: `npx tsx bench/load/startup-laps.ts [loads] [--repeat]` (dist/ built first).
  */
 import { readFileSync } from 'node:fs';
-import { DIST, startWorld } from './setup.ts';
+import { DIST, startWorld } from '../lib/setup.ts';
 let src = readFileSync(`${DIST}/offtag.js`, 'utf8');
 // Patterns with the minifier's names captured, so a rebuild that renames them keeps working.
 const rep = (a: RegExp, b: string) => { if (!a.test(src)) throw new Error(String(a)); src = src.replace(a, b); };

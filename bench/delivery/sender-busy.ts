@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/sender-busy.ts`: where a burst's time goes once beacons leave from the origin's
+ * `npx tsx bench/delivery/sender-busy.ts`: where a burst's time goes once beacons leave from the origin's
  * SharedWorker sender (docs/delivery.md, "Throughput"). 250 Page Views from one page task, as
  * `npm run bench:burst`; inside the sender, every `fetch` is timed (a wrapper installed through
  * the DevTools protocol before the samples, no change to Offtag's code): how much of the burst the
@@ -12,9 +12,9 @@
  * the machine's cores with it.
  */
 import type { CDPSession } from 'playwright';
-import { saveResult } from './report.ts';
-import { median, openPage, sample, warm } from './measure.ts';
-import { buildVariants, CONTAINER_SIZES, startWorld, type World } from './setup.ts';
+import { saveResult } from '../lib/report.ts';
+import { median, openPage, sample, warm } from '../lib/measure.ts';
+import { buildVariants, CONTAINER_SIZES, startWorld, type World } from '../lib/setup.ts';
 
 const N = 250;
 const SAMPLES = Number(process.argv.find((a) => a.startsWith('--samples='))?.slice(10)) || 5;
@@ -120,7 +120,7 @@ const row = (v: 'offtag' | 'ceiling', label: string) =>
 const md = [
   `# Where a burst's time goes in the sender: ${N} Page Views from one page task`,
   '',
-  `\`npx tsx bench/sender-busy.ts\` · ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC · median of ${SAMPLES} samples, interleaved · load average at the end: ${(await import('node:os')).loadavg()[0]!.toFixed(1)}`,
+  `\`npx tsx bench/delivery/sender-busy.ts\` · ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC · median of ${SAMPLES} samples, interleaved · load average at the end: ${(await import('node:os')).loadavg()[0]!.toFixed(1)}`,
   '',
   '| sending | beacons/s | sender busy (a request in flight) | round trip in the sender, p50 / p90 (ms) | gaps between requests, sum (ms) |',
   '|---|---:|---:|---:|---:|',

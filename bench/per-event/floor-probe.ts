@@ -7,9 +7,9 @@
  *    effect types, empty batches, acknowledgements) and the time spent in the handlers, and the
  *    page's `document.cookie` writes.
  * 2. Stolen time: the page keeps its main thread busy with back-to-back 1 ms tasks (a
- *    MessageChannel loop, as `bench/request-cost.ts`) while a burst runs, from one task: n Page
+ *    MessageChannel loop, as `bench/delivery/request-cost.ts`) while a burst runs, from one task: n Page
  *    Views or n Element Interactions until every beacon reached the collector (+60 ms, as the
- *    bench's samples), or n floor (a) / floor (b) calls (`installFloor`, bench/measure.ts) until
+ *    bench's samples), or n floor (a) / floor (b) calls (`installFloor`, bench/lib/measure.ts) until
  *    their replies are back. What the loop did not get, beyond the share of a round with no burst
  *    (`none`, as long as the last Page View round), divided by n, is each event's main-thread time
  *    with everything counted: the bridge, the message tasks, Chrome's own work for the page
@@ -21,12 +21,12 @@
  * on the first. `--cdp`: no busy loop; instead the CDP `Performance` domain's ThreadTime over the
  * same windows (the bench's measure; the domain is enabled only then), minus the CPU per ms of
  * wall of the rounds with no burst (which pay the two `getMetrics` calls too): CPU per event.
- * Run: `npx tsx bench/floor-probe.ts [--n 250] [--rounds 7] [--dists …] [--cdp]` (dist/ built). Never asserted.
+ * Run: `npx tsx bench/per-event/floor-probe.ts [--n 250] [--rounds 7] [--dists …] [--cdp]` (dist/ built). Never asserted.
  */
 import { copyFile, mkdir } from 'node:fs/promises';
 import type { CDPSession, Page } from 'playwright';
-import { installFloor, median, metrics, waitFor } from './measure.ts';
-import { BUILD, DIST, startWorld } from './setup.ts';
+import { installFloor, median, metrics, waitFor } from '../lib/measure.ts';
+import { BUILD, DIST, startWorld } from '../lib/setup.ts';
 
 const opt = (name: string, d: string) => {
   const i = process.argv.indexOf(name);

@@ -1,13 +1,13 @@
 /**
  * Section 3's data-layer scaling (`npm run bench`), also runnable on its own to find out what the
- * figure measures (issue 12): `npx tsx bench/scaling.ts [--sizes 1000,1000000] [--samples 5]
+ * figure measures (issue 12): `npx tsx bench/per-event/scaling.ts [--sizes 1000,1000000] [--samples 5]
  * [--n 200] [--variants offtag,main-thread,turbine] [--no-floor]` (dist/ built; bench/.build/ built
  * by `npm run bench` once, or by this command when it is missing). Prints the rows as JSON, with
  * each Offtag sample's raw figures. Never asserted.
  */
 import { existsSync } from 'node:fs';
-import { EVENTS, floorSample, idleCorrected, idleOf, installFloor, median, medianIdle, openPage, sample, warm, type Idle, type OpenPage, type Sample } from './measure.ts';
-import { BUILD, buildVariants, startWorld, type Variant, type World } from './setup.ts';
+import { EVENTS, floorSample, idleCorrected, idleOf, installFloor, median, medianIdle, openPage, sample, warm, type Idle, type OpenPage, type Sample } from '../lib/measure.ts';
+import { BUILD, buildVariants, startWorld, type Variant, type World } from '../lib/setup.ts';
 
 const round = (x: number, d = 4) => (Number.isFinite(x) ? Number(x.toFixed(d)) : null);
 

@@ -15,9 +15,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium } from 'playwright';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.ts';
-import { saveResult } from './report.ts';
-import { median } from './measure.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../chromium.ts';
+import { saveResult } from '../lib/report.ts';
+import { median } from '../lib/measure.ts';
 
 const N = Number(process.argv.find((a) => a.startsWith('--n='))?.slice(4)) || 200;
 const ROUNDS = Number(process.argv.find((a) => a.startsWith('--rounds='))?.slice(9)) || 9;

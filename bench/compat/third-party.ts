@@ -6,17 +6,17 @@
  * the runs, minus the same page without any third-party tag).
  *
  *   npm run bench:third-party            (builds dist/ first; 5 runs per mode)
- *   tsx bench/third-party.ts --runs 3
+ *   tsx bench/compat/third-party.ts --runs 3
  *
  * Writes bench/results/third-party.md and bench/results/third-party.json. It checks no number:
  * it measures.
  */
-import { saveResult } from './report.ts';
+import { saveResult } from '../lib/report.ts';
 import { cpus } from 'node:os';
 import { chromium, type BrowserContext } from 'playwright';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.ts';
-import { localConfig, startServers } from '../tools/dev-server.ts';
-import { SECRET, SESSION_PAGE, driveInsightsSession, leave } from '../tests/e2e/insights-session.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../chromium.ts';
+import { localConfig, startServers } from '../../tools/dev-server.ts';
+import { SECRET, SESSION_PAGE, driveInsightsSession, leave } from '../../tests/e2e/insights-session.ts';
 
 const argRuns = process.argv.indexOf('--runs');
 const RUNS = argRuns > 0 ? Number(process.argv[argRuns + 1]) : 5;
@@ -154,7 +154,7 @@ const shown = MODES.filter((m) => m.name !== 'no third-party tag').map((m) => m.
 const lines = [
   '# Third-party compatibility matrix',
   '',
-  `Measured by \`bench/third-party.ts\` on ${new Date().toISOString().slice(0, 10)} (${cpus().length} cores, headless Chromium), ` +
+  `Measured by \`bench/compat/third-party.ts\` on ${new Date().toISOString().slice(0, 10)} (${cpus().length} cores, headless Chromium), ` +
     `${RUNS} runs per mode, medians. The session: tests/e2e/insights-session.ts. Method: docs/third-party.md.`,
   '',
   `| | no tag | ${shown.join(' | ')} |`,

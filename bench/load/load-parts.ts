@@ -2,15 +2,15 @@
  * The main-thread CPU of single start-up parts, apart (issue 26, docs/bench.md "Page load"): on
  * the bench's no-tag page, loaded in a fresh context (so every part is a first use, as on a first
  * visit), one part is run from a page task and the page renderer's main thread is read from
- * /proc (`/proc/<pid>/task/<pid>/schedstat`, bench/load.ts `rendererCpu`) before it and 300 ms
+ * /proc (`/proc/<pid>/task/<pid>/schedstat`, bench/load/load.ts `rendererCpu`) before it and 300 ms
  * after it (what the part sets off on the main thread later counts too); minus the same for an
  * empty task, median over loads, the parts interleaved. Beside it, the renderer's whole process.
  * Playwright drives the page (DevTools attached; the /proc figure is the thread's CPU all the same).
- * Run: `npx tsx bench/load-parts.ts [--loads 7]` (dist/ built). Never asserted.
+ * Run: `npx tsx bench/load/load-parts.ts [--loads 7]` (dist/ built). Never asserted.
  */
-import { median } from './measure.ts';
-import { pageRenderer, rendererCpu } from './load.ts';
-import { startWorld } from './setup.ts';
+import { median } from '../lib/measure.ts';
+import { pageRenderer, rendererCpu } from '../lib/proc.ts';
+import { startWorld } from '../lib/setup.ts';
 
 const i = process.argv.indexOf('--loads');
 const loads = i < 0 ? 7 : Number(process.argv[i + 1]);

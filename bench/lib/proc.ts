@@ -28,7 +28,7 @@ export function descendants(root: number): number[] {
  * whose tid is the pid: Chromium names its threads (`CrRendererMain`, `DedicatedWorker`,
  * `SharedWorker th…`, `Compositor`, `Chrome_ChildIOThread`, …) with prctl, but not the process's
  * first thread, which would rename the process; so the main thread's comm stays `chromium`, and a
- * Chrome trace of the same renderer (bench/load.ts `loadCdp`'s /proc figure beside ThreadTime) names
+ * Chrome trace of the same renderer (bench/load/load.ts `loadCdp`'s /proc figure beside ThreadTime) names
  * that tid `CrRendererMain`. `--no-sandbox` (chromium.ts): no PID namespace, so these are the
  * system's pids.
  */

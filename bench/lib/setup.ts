@@ -9,17 +9,17 @@ import type { AddressInfo } from 'node:net';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { gzipSize } from '../tools/build/gzip-size.ts';
+import { gzipSize } from '../../tools/build/gzip-size.ts';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.ts';
-import { startCollector, type Collector } from '../tools/collector/server.ts';
-import { startIdService, type IdService } from '../tools/id-service/server.ts';
-import { serveStatic } from '../tools/static.ts';
-import { buildConstants } from '../tools/build/build.ts';
-import { storefront } from '../containers/storefront/container.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../chromium.ts';
+import { startCollector, type Collector } from '../../tools/collector/server.ts';
+import { startIdService, type IdService } from '../../tools/id-service/server.ts';
+import { serveStatic } from '../../tools/static.ts';
+import { buildConstants } from '../../tools/build/build.ts';
+import { storefront } from '../../containers/storefront/container.ts';
 
-export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const BUILD = `${ROOT}bench/.build`;
 export const DIST = `${ROOT}dist`;
 
@@ -158,17 +158,17 @@ export interface PageOptions {
   synthetic?: { dataElements: number; rules: number };
   /** The INP page: a small React app (bench/variants/react-app.ts) after the variant's script. */
   react?: boolean;
-  /** A product page: it fires one Page View right after the tag, as the storefront's pages do (the load figures, bench/load.ts). */
+  /** A product page: it fires one Page View right after the tag, as the storefront's pages do (the load figures, bench/load/load.ts). */
   pageView?: boolean;
   /** Appended to the page's body (the load figures' own end-of-load signal). */
   tail?: string;
-  /** Run before the tag, after the page's set-up lines (the load account's ablations, bench/load.ts). */
+  /** Run before the tag, after the page's set-up lines (the load account's ablations, bench/load/load.ts). */
   head?: string;
   /** Merged into `offtagConfig`. */
   config?: Record<string, unknown>;
-  /** With `variant: 'none'`: a load floor's script instead of a tag (`FLOORS`, bench/load.ts). */
+  /** With `variant: 'none'`: a load floor's script instead of a tag (`FLOORS`, bench/load/load.ts). */
   floor?: Floor;
-  /** Another build's offtag.js (its worker, sender and chunks beside it): builds side by side (`--dists`, bench/load.ts). */
+  /** Another build's offtag.js (its worker, sender and chunks beside it): builds side by side (`--dists`, bench/load/load.ts). */
   script?: string;
 }
 

@@ -3,7 +3,7 @@
  * around the inline offtag.js script, inside its own script element (its run, which is `start()`),
  * on a fresh browser context each time (a first visit: storage not yet opened, no cookie-domain
  * cache; or a repeat visit: the page loaded once before in that context), median of `reps` loads
- * per case. Run: `npx tsx bench/startup.ts [--reps 15] [--old <file> …]`; each
+ * per case. Run: `npx tsx bench/load/startup.ts [--reps 15] [--old <file> …]`; each
  * `--old` file (an earlier offtag.js) is measured interleaved with dist/offtag.js, so the ratio
  * comes from one run. Two cases:
  * - desktop: the tag in the head of a small page (as the README embeds it);
@@ -17,12 +17,12 @@ import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { chromium } from 'playwright';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.ts';
-import { startCollector } from '../tools/collector/server.ts';
-import { startIdService } from '../tools/id-service/server.ts';
-import { serveStatic } from '../tools/static.ts';
-import { median } from './measure.ts';
-import { DIST } from './setup.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../chromium.ts';
+import { startCollector } from '../../tools/collector/server.ts';
+import { startIdService } from '../../tools/id-service/server.ts';
+import { serveStatic } from '../../tools/static.ts';
+import { median } from '../lib/measure.ts';
+import { DIST } from '../lib/setup.ts';
 
 export interface StartupCase {
   name: string;

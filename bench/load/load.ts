@@ -20,7 +20,7 @@
  * `loadCdp` also reads the page renderer's main thread from /proc around the same window as
  * ThreadTime (`procMs`): the two methods' figures for the same load, side by side.
  *
- * Run alone: `npx tsx bench/load.ts [--rounds 7] [--methods cdp,proc] [--throttle 1,4,6]
+ * Run alone: `npx tsx bench/load/load.ts [--rounds 7] [--methods cdp,proc] [--throttle 1,4,6]
  * [--variants none,offtag,turbine] [--floors script,worker,post] [--dists name=dir,…] [--account] [--ablations <names>] [--no-build]` (`--account` adds `ABLATIONS`, `--ablations` the ones named; dist/ built: `npm run bench` builds them, or
  * `node tools/build.mjs` and a bench run). Never asserted (docs/bench.md).
  */
@@ -30,11 +30,11 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.ts';
-import { bootstrapCi, median, metrics, arrived, waitFor } from './measure.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../chromium.ts';
+import { bootstrapCi, median, metrics, arrived, waitFor } from '../lib/measure.ts';
 import { writeFileSync } from 'node:fs';
-import { pageRenderer, rendererCpu, type RendererCpu } from './proc.ts';
-import { BUILD, buildVariants, FLOOR_LABEL, startWorld, VARIANTS, writeFloorFiles, type Floor, type PageOptions, type Variant, type World } from './setup.ts';
+import { pageRenderer, rendererCpu, type RendererCpu } from '../lib/proc.ts';
+import { BUILD, buildVariants, FLOOR_LABEL, startWorld, VARIANTS, writeFloorFiles, type Floor, type PageOptions, type Variant, type World } from '../lib/setup.ts';
 
 export type LoadVariant = Variant | 'none';
 export const LOAD_VARIANTS: LoadVariant[] = ['none', ...VARIANTS];
@@ -228,7 +228,7 @@ const expectsBeacon = (c: LoadCase) => c.page.variant !== 'none' && c.page.pageV
 /** The ablations' worker files (`ABLATIONS`), in bench/.build/. */
 export function writeAblationFiles(): void {
   const load = `importScripts('/dist/offtag-worker.js');\n`;
-  writeFileSync(`${BUILD}/silent-worker.js`, '// says nothing (bench/load.ts ABLATIONS)\n');
+  writeFileSync(`${BUILD}/silent-worker.js`, '// says nothing (bench/load/load.ts ABLATIONS)\n');
   writeFileSync(`${BUILD}/wrapped-worker.js`, load);
   writeFileSync(`${BUILD}/quiet-worker.js`, `self.postMessage = function () {};\n${load}`);
   writeFileSync(`${BUILD}/noidb-worker.js`, `Object.defineProperty(self, 'indexedDB', { value: undefined, configurable: true });\n${load}`);
@@ -248,8 +248,6 @@ export async function loadCdp(world: World, cases: LoadCase[], rounds: number, t
 }
 
 // ---- without DevTools: Chromium by hand, /proc ------------------------------------------------------
-
-export { descendants, pageRenderer, rendererCpu, type RendererCpu } from './proc.ts';
 
 const PROFILE_TAG = 'offtag-load-';
 

@@ -17,14 +17,14 @@
  *   cookies, requests).
  * Prints, per part, the median over loads of each variant and its difference to no tag. Tracing
  * itself adds to every task (these light categories little: the total over no tag stays near
- * bench/load.ts's untraced figure), so read the parts beside `bench/load.ts`'s figures.
- * Run: `npx tsx bench/load-account.ts [--loads 7] [--variants none,offtag,turbine] [--repeat] [--detail]`
+ * bench/load/load.ts's untraced figure), so read the parts beside `bench/load/load.ts`'s figures.
+ * Run: `npx tsx bench/load/load-account.ts [--loads 7] [--variants none,offtag,turbine] [--repeat] [--detail]`
  * (`--repeat`: a returning visitor: the page loaded once before in the same context, so its
  * cookies, the cached cookie domain and the ID-sync records are there). dist/ and the variants
- * built (`npx tsx bench/load.ts` builds them). Never asserted.
+ * built (`npx tsx bench/load/load.ts` builds them). Never asserted.
  */
-import { median, type TraceEvent } from './measure.ts';
-import { startWorld, writeFloorFiles, type Floor, type Variant } from './setup.ts';
+import { median, type TraceEvent } from '../lib/measure.ts';
+import { startWorld, writeFloorFiles, type Floor, type Variant } from '../lib/setup.ts';
 import { rotated } from './load.ts';
 
 const arg = (name: string, d: string) => {
@@ -32,7 +32,7 @@ const arg = (name: string, d: string) => {
   return i < 0 ? d : process.argv[i + 1];
 };
 const loads = Number(arg('--loads', '7'));
-/** Variants, and load floors as `floor:<floor>` (bench/load.ts `floorCases`). */
+/** Variants, and load floors as `floor:<floor>` (bench/load/load.ts `floorCases`). */
 const variants = arg('--variants', 'none,offtag,turbine').split(',');
 const pageOf = (v: string) => (v.startsWith('floor:') ? { variant: 'none' as const, floor: v.slice(6) as Floor } : { variant: v as Variant | 'none' });
 const repeat = process.argv.includes('--repeat');

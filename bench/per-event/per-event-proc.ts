@@ -2,7 +2,7 @@
  * Main-thread CPU per event without DevTools (issue 26, "per event"): the bench's section 1
  * sample (a burst of `n` events of one type fired from one page task, until every beacon reached
  * the collector, + 60 ms) on pages opened by a Chromium started by hand, with no DevTools protocol
- * and no Playwright, as `loadProc` in bench/load.ts. The page renderer's main-thread CPU is read
+ * and no Playwright, as `loadProc` in bench/load/load.ts. The page renderer's main-thread CPU is read
  * from `/proc/<pid>/task/<pid>/schedstat` when the page asks for a window's start and end: the
  * page fetches `/s` before its burst and `/e` after it, and the server answers `/e` only once
  * the burst's beacons have all arrived (+ 60 ms). Each round also has a window with no events,
@@ -10,12 +10,12 @@
  * One browser per variant, all open at once; a round runs every variant's windows in turn (the
  * order rotates round by round), so the machine's drift falls on every variant alike. Round 0
  * warms up and is not counted. The per-request tasks a DevTools-attached page pays for its
- * worker's requests (bench/per-event-trace.ts) are in the bench's CDP figure; this one has none.
+ * worker's requests (bench/per-event/per-event-trace.ts) are in the bench's CDP figure; this one has none.
  * The main-thread variants lose beacons here: their bursts of `keepalive` fetches from the page
  * (bench/variants) were cut short without DevTools (2026-11-25: main-thread 125 of 250, 57 of
  * 100; turbine 15 of 100 arrived), so by default only Offtag runs, and its ratios come from
- * bench/per-event.ts.
- * Run: `npx tsx bench/per-event-proc.ts [--n 100] [--rounds 7] [--variants offtag]
+ * bench/per-event/per-event.ts.
+ * Run: `npx tsx bench/per-event/per-event-proc.ts [--n 100] [--rounds 7] [--variants offtag]
  * [--events 'Element Interactions,Page View'] [--no-build]` (dist/ built; alloy needs Playwright's
  * routed edge, so it is not offered). Never asserted.
  */
@@ -25,10 +25,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.ts';
-import { descendants } from './load.ts';
-import { median, waitFor } from './measure.ts';
-import { buildVariants, startWorld, type Variant } from './setup.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../chromium.ts';
+import { descendants } from '../lib/proc.ts';
+import { median, waitFor } from '../lib/measure.ts';
+import { buildVariants, startWorld, type Variant } from '../lib/setup.ts';
 
 const arg = (name: string, d: string) => {
   const i = process.argv.indexOf(name);

@@ -5,10 +5,10 @@
  * seen by a PerformanceObserver in the page. No DevTools protocol session is attached unless
  * `--cdp` (a session with `Performance.enable`, as the bench's load figures take) or `--trace` (a
  * Chrome trace of each load, written to bench/results/raw/) is given.
- * Run: `npx tsx bench/load-tasks.ts [--loads 5] [--variants none,offtag] [--cdp] [--trace]`. Never asserted.
+ * Run: `npx tsx bench/load/load-tasks.ts [--loads 5] [--variants none,offtag] [--cdp] [--trace]`. Never asserted.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
-import { buildVariants, startWorld, ROOT, type Variant } from './setup.ts';
+import { buildVariants, startWorld, ROOT, type Variant } from '../lib/setup.ts';
 
 const arg = (name: string, d: string) => {
   const i = process.argv.indexOf(name);

@@ -1,21 +1,21 @@
 /**
  * Where a variant's per-event main-thread time goes (issue 26, "per event"): a Chrome trace over
  * bursts of `n` events of one type fired from one page task (the bench's section 1 sample:
- * `sample` in bench/measure.ts), until every beacon reached the collector, + 60 ms. Every
+ * `sample` in bench/lib/measure.ts), until every beacon reached the collector, + 60 ms. Every
  * `RunTask` on the page's main thread between two `performance.mark`s is attributed to what it
  * ran: the burst task (`_satellite.track` × n), message events (Offtag's effect batches and
  * acknowledgements), timers, GC, network completions (the main-thread variants' `fetch`), or the
  * task's posting site (`src_func`) when it ran no script. GC that runs inside a script task is also
  * summed apart. Thread time (`tdur`), ms per event, median over rounds, beside the trace's total and
  * a round with no events (`noop`: the same wait with nothing fired).
- * Run: `npx tsx bench/per-event-trace.ts [--n 250] [--rounds 3] [--variants offtag,turbine]
+ * Run: `npx tsx bench/per-event/per-event-trace.ts [--n 250] [--rounds 3] [--variants offtag,turbine]
  * [--events 'Element Interactions,Page View'] [--dist <dir>]` (dist/ built; --dist serves another
  * offtag.js). DevTools tracing is attached: the figures are its attribution, not a measure without
- * DevTools (bench/floor-probe.ts without --cdp is). Never asserted.
+ * DevTools (bench/per-event/floor-probe.ts without --cdp is). Never asserted.
  */
 import { readFileSync } from 'node:fs';
-import { arrived, median, openPage, warm, waitFor, type OpenPage, type TraceEvent } from './measure.ts';
-import { buildVariants, startWorld, type Variant } from './setup.ts';
+import { arrived, median, openPage, warm, waitFor, type OpenPage, type TraceEvent } from '../lib/measure.ts';
+import { buildVariants, startWorld, type Variant } from '../lib/setup.ts';
 
 const arg = (name: string, d: string) => {
   const i = process.argv.indexOf(name);

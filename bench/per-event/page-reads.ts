@@ -7,18 +7,18 @@
  * library's page data elements and page conditions together, then nothing (the call alone).
  * Each figure is the median, over 15 rounds, of the mean time of 2,000 calls (interleaved rounds).
  *
- *   tsx bench/page-reads.ts
+ *   tsx bench/per-event/page-reads.ts
  *
  * Writes bench/results/page-reads.md. It checks no number: it measures.
  */
 import { chromium } from 'playwright';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.ts';
-import { defineContainer, domAttribute, localStorage as localItem, pageCode, pageTitle } from '../src/container/index.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../chromium.ts';
+import { defineContainer, domAttribute, localStorage as localItem, pageCode, pageTitle } from '../../src/container/index.ts';
 import { build } from 'vite';
-import { pageReadsIn, pageText } from '../tools/build/page-reads.ts';
-import { runImport } from '../tools/import/command.ts';
-import { loadContainer } from '../tools/build/build.ts';
-import { saveResult } from './report.ts';
+import { pageReadsIn, pageText } from '../../tools/build/page-reads.ts';
+import { runImport } from '../../tools/import/command.ts';
+import { loadContainer } from '../../tools/build/build.ts';
+import { saveResult } from '../lib/report.ts';
 
 const one = (name: string, de: ReturnType<typeof pageTitle>) => pageText(defineContainer({ name, dataElements: { x: de }, rules: [] })).data!;
 runImport({ library: 'tests/fixtures/launch/page-reads.js', out: 'test-results/bench/page-reads' });
@@ -75,7 +75,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 const lines = [
   '# Page reads: main-thread time per event',
   '',
-  `Chromium ${CHROMIUM_PATH}, ${new Date().toISOString()}; median of ${ROUNDS} rounds of ${CALLS} calls (tsx bench/page-reads.ts).`,
+  `Chromium ${CHROMIUM_PATH}, ${new Date().toISOString()}; median of ${ROUNDS} rounds of ${CALLS} calls (tsx bench/per-event/page-reads.ts).`,
   '',
   '| reads | µs per event |',
   '|---|---|',

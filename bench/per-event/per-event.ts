@@ -1,16 +1,16 @@
 /**
  * Section 1 of the bench alone (issue 26): main-thread CPU per event by the bench's own method A
- * (`sample`, `idleOf`, `idleCorrected` in bench/measure.ts: CDP ThreadTime over a burst of n
+ * (`sample`, `idleOf`, `idleCorrected` in bench/lib/measure.ts: CDP ThreadTime over a burst of n
  * events of one type from one page task until every beacon arrived, minus the measurement's fixed
  * cost and the page's idle CPU), the variants interleaved round by round, ratios to Offtag from
  * the same run. Shorter than the full bench: for a change's before/after, not for the results file.
  * Beside each figure, the page renderer's whole process per event (every thread: Offtag's worker and
- * sender too; /proc, bench/proc.ts), not idle-corrected.
- * Run: `npx tsx bench/per-event.ts [--n 250] [--rounds 5] [--variants offtag,main-thread,turbine,alloy,offtag:no-sender]
+ * sender too; /proc, bench/lib/proc.ts), not idle-corrected.
+ * Run: `npx tsx bench/per-event/per-event.ts [--n 250] [--rounds 5] [--variants offtag,main-thread,turbine,alloy,offtag:no-sender]
  * [--no-build]` (dist/ built). `offtag:no-sender`: Offtag's page without `SharedWorker` (the worker sends). Never asserted.
  */
-import { EVENTS, idleCorrected, idleOf, median, medianIdle, openPage, sample, warm, type Idle, type OpenPage, type Sample } from './measure.ts';
-import { buildVariants, startWorld, type PageOptions, type Variant } from './setup.ts';
+import { EVENTS, idleCorrected, idleOf, median, medianIdle, openPage, sample, warm, type Idle, type OpenPage, type Sample } from '../lib/measure.ts';
+import { buildVariants, startWorld, type PageOptions, type Variant } from '../lib/setup.ts';
 
 /** Pages besides the variants': Offtag's with one part changed. */
 const ABLATED: Record<string, PageOptions> = {

@@ -1,14 +1,14 @@
 /**
- * `npx tsx bench/burst-counts.ts [--samples=3] [--dist=folder]`: what a burst of 250 Page Views does
- * inside Offtag's worker, counted (docs/delivery.md, "The goal as a ratio"): IndexedDB
+ * `npx tsx bench/delivery/burst-counts.ts [--samples=3] [--dist=folder]`: what a burst of 250 Page Views does
+ * inside Offtag's worker, counted (docs/delivery.md, "Throughput"): IndexedDB
  * transactions, puts and deletes, and messages posted on MessagePorts by kind (to the sender, to
  * the page, the engine's own next-task hops), through wrappers installed in the worker with
  * Playwright after the warm-up. Counts, not timings: a loaded machine does not change them (the
  * rate and times it prints do change). `--dist=folder`: a build copied to bench/.build/folder
  * (as `bench:burst -- --dists`). Writes no result file.
  */
-import { median, openPage, warm } from './measure.ts';
-import { buildVariants, CONTAINER_SIZES, startWorld } from './setup.ts';
+import { median, openPage, warm } from '../lib/measure.ts';
+import { buildVariants, CONTAINER_SIZES, startWorld } from '../lib/setup.ts';
 
 const N = 250;
 const SAMPLES = Number(process.argv.find((a) => a.startsWith('--samples='))?.slice(10)) || 3;

@@ -6,11 +6,11 @@
  * input, caught by wrapping `MessagePort.prototype.postMessage` before the page ran), posted to a
  * worker of the script's own. `track (whole)`: 250 `_satellite.track` calls per loop at 1×
  * (the worker's beacons that start before the loop ends are in it). Loops, so the code is hot:
- * a click's single call pays more (bench/track-sync.ts).
- * Run: `npx tsx bench/send-pieces.ts` (dist/ built). Never asserted.
+ * a click's single call pays more (bench/per-event/track-sync.ts).
+ * Run: `npx tsx bench/per-event/send-pieces.ts` (dist/ built). Never asserted.
  */
-import { startWorld } from './setup.ts';
-import { openPage, warm, metrics, median } from './measure.ts';
+import { startWorld } from '../lib/setup.ts';
+import { openPage, warm, metrics, median } from '../lib/measure.ts';
 const world = await startWorld();
 try {
   const p = await openPage(world, { variant: 'offtag' });
