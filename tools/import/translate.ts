@@ -896,6 +896,11 @@ function analyticsOptions(t: Translator, extras: string[], settings: Record<stri
   else settings.trackingConsentCookie = '';
   // A currency from a data element reaches the beacon through the tracker (`s.currencyCode`); the setting is for automatic link tracking's hits.
   if (typeof tp.currencyCode === 'string' && !tp.currencyCode.includes('%')) settings.currency = tp.currencyCode;
+  const aam = (a.moduleProperties as Settings | undefined)?.audienceManager as Settings | undefined;
+  if (aam?.config)
+    extras.push(
+      "Analytics Audience Manager forwarding (the extension's AudienceManagement module) not imported: Offtag's beacons leave without it, as plain image requests (path /1/, no callback=…doPostbacks, et or d. parameters), and no Audience Manager answer (destinations, its cookies) comes back to the page",
+    );
   const setup = a.customSetup as Settings | undefined;
   const parts = [`trackerProperties: ${q(tp)}`];
   if (lib?.scopeTrackerGlobally === true) parts.push('scopeTrackerGlobally: true');

@@ -113,10 +113,20 @@ describe("an imported ECID extension's opt-in", () => {
     extensions: {
       ...library.extensions,
       'adobe-mcid': ecidExtension({ orgId: ORG, variables: [], doesOptInApply: true, preOptInApprovals: { aa: true, aam: true, ecid: true, target: true }, previousPermissions: '%consent%' }),
+      'adobe-analytics': analyticsExtension({
+        orgId: ORG,
+        libraryCode: { type: 'managed', accounts: { production: ['acmeprod'] } },
+        trackerProperties: { trackingServer: 'metrics.example.com' },
+        moduleProperties: { audienceManager: { config: { partner: 'acme', uuidCookie: { name: 'aam_uuid', days: 180 } } } },
+      }),
     },
   };
   writeFileSync(`${dir}/ecid.js`, libraryText(optIn) as string);
-  runImport({ library: `${dir}/ecid.js`, out: `${dir}/out` });
+  const { lines } = runImport({ library: `${dir}/ecid.js`, out: `${dir}/out` });
+
+  it("reports the Analytics extension's Audience Manager forwarding, which Offtag's beacons go without", () => {
+    expect(lines.filter((l) => l.startsWith('Analytics Audience Manager'))).toHaveLength(1);
+  });
   const load = async () => ((await import(/* @vite-ignore */ '../../../' + dir + '/out/container.ts')) as { container: NonNullable<Parameters<typeof replay>[1]>['container'] }).container!;
 
   it('applies as the extension configures its Visitor: the previous permissions from a data element (an object or its JSON) win over the pre-approvals, and a denied "aa" sends no beacon', async () => {
