@@ -332,6 +332,27 @@ export function setVariables(options: AnalyticsOptions, p: TrackerProperties, cu
 
 const BLOCK = 'Set Variables custom code';
 
+/**
+ * Core custom code that works on the tracker through the page (a function a data element run on
+ * the page returns, which sets `window.s.…`): it runs on the page at its place in the rule, with the
+ * page `s` as `window.s` holding the worker's variables, and what it did to `s` is replayed here.
+ * Before the tracker is made it runs with no `window.s`, as under turbine.
+ */
+export function trackerCode(options: AnalyticsOptions, page: PageBlock, o?: ActionOptions) {
+  return onPage(true, action('Custom Code', (ctx) => {
+    const state = trackers.get(ctx.services.analytics as object);
+    if (state) state.ctx = ctx;
+    const made = state ? (state.made ? state.made.then(() => state.s) : state.s) : undefined;
+    return then(made, (s) => {
+      const step = { analytics: 'block' as const, block: page.block, ...(s && options.scopeTrackerGlobally ? { global: true } : {}) };
+      return onThePage(ctx, s ?? ({ contextData: {} } as AppMeasurement), step, page.names, 'Custom Code').then((record) => {
+        if (s) replay(s, record, 'Custom Code');
+        else if (record.error) throw new Error(`Custom Code threw on the page: ${record.error}`);
+      });
+    });
+  }, o));
+}
+
 export function clearVariables(options: AnalyticsOptions, o?: ActionOptions) {
   return onPage(options.onPage === 'setup', action('Adobe Analytics: Clear Variables', (ctx) => then(tracker(ctx, options, 'clear variables'), (s) => s?.clearVars()), o));
 }

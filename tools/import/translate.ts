@@ -9,6 +9,7 @@ import { basename, join } from 'node:path';
 import vm from 'node:vm';
 import * as acorn from 'acorn';
 import { place, workerFactory, type Placement } from './custom-code.ts';
+import { analyse } from './scope.ts';
 import { installPageAnalytics } from '../../src/launch/appmeasurement/page-tracker.ts';
 import { tagContainerMarker } from '../../src/worker-engine/analytics/beacon-url.ts';
 import { isCode, type LaunchComponent, type LaunchContainer, type LaunchDataElement, type LaunchRule, type LaunchValue } from './read.ts';
@@ -163,6 +164,23 @@ class Translator {
     return named.filter((n) => this.imported.has(n) && !this.sideEffectElements.has(n) && !['session', 'visitor'].includes(String(this.c.dataElements?.[n]?.storageDuration ?? '')));
   }
 
+  /**
+   * The custom code data elements whose value a block calls (`_satellite.getVar('x')(…)`,
+   * `.getVar('x').f(…)`) and whose code reaches the Analytics tracker through the page
+   * (`window.s`, or `s`): the block works on the tracker, so it runs as Analytics code on the page.
+   */
+  trackerFunctions(code: string): string[] {
+    if (!this.c.extensions?.['adobe-analytics']) return [];
+    const out: string[] = [];
+    for (const m of code.matchAll(/getVar\(\s*(['"])([^'"]+)\1\s*\)\s*(?:\(|\.\s*[\w$]+\s*\()/g)) {
+      const de = this.c.dataElements?.[m[2]!];
+      const source = de?.modulePath === 'core/src/lib/dataElements/customCode.js' ? (de.settings as Settings | undefined)?.source : undefined;
+      if (!isCode(source) || out.includes(m[2]!)) continue;
+      if (analyse(source.code).free.some((u) => (u.name === 'window' && u.path[0] === 's') || u.name === 's')) out.push(m[2]!);
+    }
+    return out;
+  }
+
   /** The customSetup runs on the page, and so does the doPlugins it defines. */
   get pagePlugins(): boolean {
     return this.setupPlacement?.where === 'page' && /\bdoPlugins\b/.test(this.setupCode ?? '');
@@ -245,6 +263,17 @@ class Translator {
       return step(`launch.pageHtml(${q(b.text)}, ${opts({})})`);
     }
     const fn = this.functionOf(b);
+    const viaTracker = s.global === true ? [] : this.trackerFunctions(b.text);
+    if (viaTracker.length) {
+      notes.push(
+        `custom code on the page, at its place in the rule, with the Analytics tracker as window.s (the worker's s sent with it, its writes to s replayed here), because it calls the function ${viaTracker.map((n) => q(n)).join(', ')} gives, which sets window.s`,
+      );
+      this.pageSteps++;
+      this.analyticsBlocks.page++;
+      const names = this.stepValues(fn);
+      const block = this.analyticsPageBlocks.push(fn) - 1;
+      return `launch.trackerCode(analytics, ${q({ block, ...(names.length ? { names } : {}) })}, ${q(o)})`;
+    }
     // Global code declares the page's globals: it runs on the page, as a script of its own.
     const declares = s.global === true && declaresGlobals(b.text);
     const p: Placement = declares ? { where: 'page' as const, reason: 'it is global code that declares names of the page', sideEffects: false, sessionKeys: [] } : this.placeCore(fn);
@@ -773,7 +802,7 @@ const PAGE_ELEMENT = /^launch\.(pageTitle|pageVariable|localStorageItem|domAttri
 /** The runtime's actions that run on the page (src/launch/page-steps.ts). */
 const PAGE_STEP = /^launch\.(pageCode|pageHtml|externalCode|moduleAction)\(/;
 /** An Analytics action whose custom code (Set Variables' block, doPlugins) runs on the page, as a step (src/launch/analytics.ts). */
-const ANALYTICS_PAGE_STEP = /^launch\.(setVariables\(.*, \{"block":\d+|sendBeacon\(.*, true\)$)/s;
+const ANALYTICS_PAGE_STEP = /^launch\.(setVariables\(.*, \{"block":\d+|sendBeacon\(.*, true\)$|trackerCode\()/s;
 
 /** A module's name as the library's extension gives it (`Constant`), else its file's. */
 function moduleLabel(c: LaunchContainer, modulePath: string): string {

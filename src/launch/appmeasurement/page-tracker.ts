@@ -27,7 +27,7 @@ export interface PageAnalyticsStep {
   /** The worker's `s` variables now (plain values and `contextData.<key>` entries). */
   vars: Record<string, unknown>;
   block?: number;
-  /** setup: the extension makes the tracker `window.s`. */
+  /** setup, or a Core block reaching the tracker through the page: the extension makes the tracker `window.s`. */
   global?: boolean;
   /** plugins: a link call's type and name, as AppMeasurement sets them before doPlugins. */
   linkType?: string;
@@ -200,6 +200,8 @@ export const installPageAnalytics = (): void => {
         if (step.global) w.s = s;
         if (setupFn) setupFn.call(w, s);
       } else if (step.analytics === 'block') {
+        // Core custom code that reaches the tracker through window.s (the extension's global tracker).
+        if (step.global) w.s = s;
         const fn = api.blocks && api.blocks[step.block || 0];
         if (typeof fn !== 'function') throw new Error('the page has no Analytics block ' + step.block + ' (rebuild offtag.js with offtag build)');
         fn.call(el, event, s);
