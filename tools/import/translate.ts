@@ -9,7 +9,6 @@ import { basename, join } from 'node:path';
 import vm from 'node:vm';
 import * as acorn from 'acorn';
 import { place, workerFactory, type Placement } from './custom-code.ts';
-import { analyse } from './scope.ts';
 import { installPageAnalytics } from '../../src/launch/appmeasurement/page-tracker.ts';
 import { tagContainerMarker } from '../../src/worker-engine/analytics/beacon-url.ts';
 import { isCode, type LaunchComponent, type LaunchContainer, type LaunchDataElement, type LaunchRule, type LaunchValue } from './read.ts';
@@ -165,18 +164,17 @@ class Translator {
   }
 
   /**
-   * The custom code data elements whose value a block calls (`_satellite.getVar('x')(…)`,
-   * `.getVar('x').f(…)`) and whose code reaches the Analytics tracker through the page
-   * (`window.s`, or `s`): the block works on the tracker, so it runs as Analytics code on the page.
+   * The custom code data elements run on the page whose value a block calls
+   * (`_satellite.getVar('x')(…)`, `.getVar('x').f(…)`): a function of the page, which the worker
+   * cannot have. With the Analytics extension, the block runs as Analytics code on the page, so that
+   * what such site code does to the tracker (`window.s`) reaches it.
    */
   trackerFunctions(code: string): string[] {
     if (!this.c.extensions?.['adobe-analytics']) return [];
     const out: string[] = [];
     for (const m of code.matchAll(/getVar\(\s*(['"])([^'"]+)\1\s*\)\s*(?:\(|\.\s*[\w$]+\s*\()/g)) {
       const de = this.c.dataElements?.[m[2]!];
-      const source = de?.modulePath === 'core/src/lib/dataElements/customCode.js' ? (de.settings as Settings | undefined)?.source : undefined;
-      if (!isCode(source) || out.includes(m[2]!)) continue;
-      if (analyse(source.code).free.some((u) => (u.name === 'window' && u.path[0] === 's') || u.name === 's')) out.push(m[2]!);
+      if (de?.modulePath === 'core/src/lib/dataElements/customCode.js' && this.pageElements.has(m[2]!) && !out.includes(m[2]!)) out.push(m[2]!);
     }
     return out;
   }
@@ -266,7 +264,7 @@ class Translator {
     const viaTracker = s.global === true ? [] : this.trackerFunctions(b.text);
     if (viaTracker.length) {
       notes.push(
-        `custom code on the page, at its place in the rule, with the Analytics tracker as window.s (the worker's s sent with it, its writes to s replayed here), because it calls the function ${viaTracker.map((n) => q(n)).join(', ')} gives, which sets window.s`,
+        `custom code on the page, at its place in the rule, with the Analytics tracker as window.s (the worker's s sent with it, its writes to s replayed here), because it calls the function ${viaTracker.map((n) => q(n)).join(', ')} gives, site code on the page that may set the tracker`,
       );
       this.pageSteps++;
       this.analyticsBlocks.page++;
