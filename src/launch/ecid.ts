@@ -1,5 +1,6 @@
 /** The Experience Cloud ID Service extension: its start with the library, its variables, Set Customer IDs. */
 import { amcvCookieName, decodeAmcv } from '../worker-engine/visitor/amcv-cookie.ts';
+import { parseCookieString } from '../worker-engine/core/cookies.ts';
 import { finished, type Finish } from './data-elements.ts';
 import type { LaunchDataElement } from './types.ts';
 import type { VisitorOptions } from '../worker-engine/visitor/service.ts';
@@ -144,11 +145,14 @@ export function ecidRule(variables: Array<{ name: string; value: unknown }> = []
 /**
  * The ECID extension's ECID data element: the Experience Cloud ID as VisitorAPI's instance answers
  * `getMarketingCloudVisitorID` at once — from the AMCV cookie the worker's visitor service keeps
- * (undefined before the ID call answered on a visitor's first page, as the extension's is).
+ * (undefined before the ID call answered on a visitor's first page, as the extension's is). With
+ * Library Loaded, from the cookie the page had then: turbine runs those rules right after it makes
+ * the ID call, before any answer, however soon the worker's came.
  */
 export function ecidValue(finish: Finish = {}): LaunchDataElement {
   return finished((ctx) => {
-    const raw = ctx.cookies.get(amcvCookieName(ctx.settings.orgId));
+    const name = amcvCookieName(ctx.settings.orgId);
+    const raw = ctx.event?.type === 'library-loaded' ? parseCookieString(ctx.snapshot?.cookie ?? '')[name] : ctx.cookies.get(name);
     return raw ? decodeAmcv(raw).fields.get('MCMID')?.value : undefined;
   }, finish, []);
 }

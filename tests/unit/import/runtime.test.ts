@@ -189,3 +189,20 @@ describe('Core page events as the engine\'s triggers', () => {
     expect(launch.dataElementChange('cart size')).toEqual({ type: 'data-element-change', name: 'cart size' });
   });
 });
+
+describe('the ECID data element', () => {
+  const ORG = '0123456789ABCDEF01234567@AdobeOrg';
+  const AMCV = `AMCV_${encodeURIComponent(ORG)}`;
+  const withMid = 'MCMID%7C41284960711373302781577314566843810362%7CMCAAMLH-1%7C7';
+  const read = (type: string, pageCookie: string, jar: string | undefined) => {
+    const de = launch.ecidValue();
+    if (de.type !== 'custom') throw new Error('not a custom data element');
+    const session = { get: () => null, set: () => {} };
+    return de.fn({ session, settings: { orgId: ORG }, event: { type }, snapshot: { cookie: pageCookie }, cookies: { get: (n: string) => (n === AMCV ? jar : undefined) } } as never);
+  };
+  it("with Library Loaded, the page's cookie then (turbine runs those rules before the ID call answers); later, the visitor service's", () => {
+    expect(read('library-loaded', 'a=1', withMid)).toBeUndefined();
+    expect(read('library-loaded', `a=1; ${AMCV}=${withMid}`, withMid)).toBe('41284960711373302781577314566843810362');
+    expect(read('dom-ready', 'a=1', withMid)).toBe('41284960711373302781577314566843810362');
+  });
+});
