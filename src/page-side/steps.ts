@@ -9,7 +9,7 @@
  * the rule or stops it, with turbine's words.
  */
 import type { LaunchEffect, LaunchStep } from '../protocol.ts';
-import type { Host } from './host.ts';
+import { logger, type Host } from './host.ts';
 import { writeHtml, writeScript } from './html.ts';
 import { loadScript } from './reactor-modules.ts';
 import type { PageHooks, Post } from './types.ts';
@@ -144,7 +144,8 @@ export function createSteps(ctx: { host?: Host; element(seq: number): Element | 
         const why = message(x);
         // A waiting rule: the worker says it, and stops the rule. Otherwise it is said here, and the rule went on.
         if (e.answer) answer(500, why);
-        else console.error(`Failed to execute "${e.name}" for "${e.rule}" rule. ${why}`);
+        // As turbine's logger says it: with debug on only.
+        else logger().error(`Failed to execute "${e.name}" for "${e.rule}" rule. ${why}`);
       },
     );
   };

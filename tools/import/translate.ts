@@ -13,7 +13,7 @@ import { installPageAnalytics } from '../../src/launch/appmeasurement/page-track
 import { tagContainerMarker } from '../../src/worker-engine/analytics/beacon-url.ts';
 import { isCode, type LaunchComponent, type LaunchContainer, type LaunchDataElement, type LaunchRule, type LaunchValue } from './read.ts';
 import { storedKey } from '../../src/worker-engine/core/types.ts';
-import { DOM_EVENTS, ECID_VARIABLES, VISITOR_ATTRIBUTES, VISITOR_COOKIE, VISITOR_SESSION_KEY, workerReadablePath, type ActionOptions, type PageStepOptions, type VisitorAttribute } from '../../src/launch/index.ts';
+import { DOM_EVENTS, ECID_VARIABLES, VISITOR_ATTRIBUTES, VISITOR_COOKIE, VISITOR_SESSION_KEY, workerReadablePath, type ActionOptions, type ImportedFacts, type PageStepOptions, type VisitorAttribute } from '../../src/launch/index.ts';
 import type { PageSide } from '../../src/worker-engine/core/page-reads.ts';
 import { FUNCTION_MARK } from '../build/page-reads.ts';
 
@@ -114,7 +114,11 @@ function declaresGlobals(text: string): boolean {
  */
 const NATIVE = new Set(['core', 'adobe-analytics', 'adobe-mcid', DLM]);
 const ANALYTICS_COMPANIONS = new Set(['common-analytics-plugins', 'activity-map-customizer']);
+/** A companion whose library holds only data element modules: they read the page, not the tracker, and offtag.js's module host runs them as any extension's. */
+const readsOnly = (ext: { modules?: Record<string, unknown> }) => Object.keys(ext.modules ?? {}).every((p) => p.includes('/dataElements/'));
 const WEB_SDK = 'adobe-alloy';
+const WEB_SDK_XDM = 'adobe-alloy/dist/lib/dataElements/xdmObject/index.js';
+const WEB_SDK_IDENTITY_MAP = 'adobe-alloy/dist/lib/dataElements/identityMap/index.js';
 
 function finishArgs(de: LaunchDataElement, notes: string[]): string {
   const f: Record<string, unknown> = {};
@@ -424,6 +428,15 @@ class Translator {
       default:
         // The ECID extension's data element: the visitor's MCMID once the visitor service knows it.
         if (de.modulePath === 'adobe-mcid/src/lib/dataElements/ecid.js') return `launch.ecidValue(${f})`;
+        // The Web SDK's two data elements that only shape their settings: in the worker (its sending stays out).
+        if (de.modulePath === WEB_SDK_XDM) {
+          notes.push('Web SDK XDM object: its data with the tokens replaced, in the worker');
+          return `launch.xdmObject(${q(s.data ?? {})}, ${f})`;
+        }
+        if (de.modulePath === WEB_SDK_IDENTITY_MAP) {
+          notes.push('Web SDK identity map: its identities with the tokens replaced, those with an ID kept, in the worker');
+          return `launch.identityMap(${q(s)}, ${f})`;
+        }
         if (!de.modulePath.startsWith(CORE)) return this.extensionDataElement(de, f, notes);
         return skip(`${de.modulePath} is not a data element type the import supports`);
     }
@@ -743,7 +756,7 @@ class Translator {
     const ext = this.c.extensions?.[key];
     if (!ext) return skip(`${what} ${modulePath}: its extension is not in the library`);
     if (key === WEB_SDK) return skip(`${what} ${modulePath}: the Adobe Experience Platform Web SDK (alloy) is not imported in this version`);
-    if (ANALYTICS_COMPANIONS.has(key)) return skip(`${what} ${modulePath}: the ${ext.displayName} extension works on the Analytics tracker (s), which the Analytics import runs`);
+    if (ANALYTICS_COMPANIONS.has(key) && !readsOnly(ext)) return skip(`${what} ${modulePath}: the ${ext.displayName} extension works on the Analytics tracker (s), which the Analytics import runs`);
     if (NATIVE.has(key)) return skip(`${what} ${modulePath} is not one the import supports`);
     const m = ext.modules?.[modulePath];
     if (!m || !isCode(m.script)) return skip(`${what} ${modulePath}: the library has no script for this module`);
@@ -985,15 +998,18 @@ const ECID_UNSUPPORTED: Record<string, string> = {
 };
 
 /** What the imported container's `_satellite` tells of the library (src/launch `imported`). */
-function importedFacts(c: LaunchContainer): { buildInfo: Record<string, unknown>; property: { name?: string; id?: string }; company: { orgId?: string } } {
+function importedFacts(c: LaunchContainer): ImportedFacts {
   const bi = (c.buildInfo ?? {}) as Record<string, unknown>;
   const buildInfo = Object.fromEntries(['turbineVersion', 'turbineBuildDate', 'buildDate', 'minified'].filter((k) => bi[k] !== undefined).map((k) => [k, bi[k]]));
   const p = (c.property ?? {}) as { name?: unknown; id?: unknown };
   const orgId = (c.company as { orgId?: unknown } | undefined)?.orgId;
+  const ecidOrg = (c.extensions?.['adobe-mcid']?.settings as { orgId?: unknown } | undefined)?.orgId;
   return {
     buildInfo,
     property: { ...(typeof p.name === 'string' ? { name: p.name } : {}), ...(typeof p.id === 'string' ? { id: p.id } : {}) },
-    company: typeof orgId === 'string' ? { orgId } : {},
+    // turbine's `_satellite.company` is the library's whole company object (orgId, dynamicCdnEnabled…).
+    company: { ...(JSON.parse(JSON.stringify(c.company ?? {})) as Record<string, unknown>), ...(typeof orgId === 'string' ? { orgId } : {}) },
+    ...(typeof ecidOrg === 'string' ? { visitor: ecidOrg } : {}),
   };
 }
 
@@ -1129,8 +1145,8 @@ function pageSideOf(t: Translator, extras: string[], lines: string[]): string | 
   for (const [key, ext] of Object.entries(c.extensions ?? {})) {
     if (NATIVE.has(key)) continue;
     const modules = Object.entries(ext.modules ?? {}).filter(([, m]) => isCode(m.script));
-    if (key === WEB_SDK) extras.push(`extension ${q(ext.displayName)} (${key}) not imported: the Adobe Experience Platform Web SDK (alloy) is not imported in this version; its data elements, events and actions are left out`);
-    else if (ANALYTICS_COMPANIONS.has(key)) extras.push(`extension ${q(ext.displayName)} (${key}) not imported: it works on the Analytics tracker (s), which the Analytics import runs`);
+    if (key === WEB_SDK) extras.push(`extension ${q(ext.displayName)} (${key}) not imported: the Adobe Experience Platform Web SDK (alloy) is not imported in this version; its events, actions and other data elements are left out (its XDM object and identity map data elements are imported)`);
+    else if (ANALYTICS_COMPANIONS.has(key) && !readsOnly(ext)) extras.push(`extension ${q(ext.displayName)} (${key}) not imported: it works on the Analytics tracker (s), which the Analytics import runs`);
     else if (!modules.length) lines.push(`extension ${q(ext.displayName)} (${key}): nothing to run — the library holds no module of it (turbine runs none either)`);
     else {
       t.hostedExtensions.add(key);

@@ -6,6 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import * as launch from '../../../src/launch/index.ts';
 import type { AnalyticsHit } from '../../../src/worker-engine/services.ts';
+import { createResolver } from '../../../src/worker-engine/core/data-elements.ts';
+import { readSetOf } from '../../../src/worker-engine/core/data-layer.ts';
 
 function ctx(values: Record<string, unknown>) {
   const hits: AnalyticsHit[] = [];
@@ -204,5 +206,77 @@ describe('the ECID data element', () => {
     expect(read('library-loaded', 'a=1', withMid)).toBeUndefined();
     expect(read('library-loaded', `a=1; ${AMCV}=${withMid}`, withMid)).toBe('41284960711373302781577314566843810362');
     expect(read('dom-ready', 'a=1', withMid)).toBe('41284960711373302781577314566843810362');
+  });
+});
+
+describe("data elements made of their settings: the Web SDK's XDM object and identity map, Core's Merged Objects", () => {
+  const resolve = (elements: Record<string, ReturnType<typeof launch.constant>>, customVars = new Map<string, unknown>(), pageCall = false) =>
+    createResolver(launch.dataElements(elements), {
+      settings: { dataLayer: 'digitalData' } as never,
+      page: {} as never,
+      snapshot: { url: 'https://www.example.com/', time: 0, referrer: '', viewport: { width: 1, height: 1 }, dataLayer: {} } as never,
+      event: { type: 'direct-call', id: 'cart:add', detail: { sku: 'A1' } },
+      cookies: { get: () => undefined, set: () => {}, all: () => ({}) } as never,
+      session: { get: () => null, set: () => {} } as never,
+      log: () => {},
+      customVars,
+      pageCall,
+    });
+
+  it("replaces the tokens as turbine does: a whole token keeps the value's type, a longer string writes undefined as JavaScript does, an unknown name stays as written", () => {
+    const r = resolve(
+      {
+        name: launch.constant('Home'),
+        total: launch.constant(42),
+        nothing: launch.constant(undefined),
+        xdm: launch.xdmObject({ web: { webPageDetails: { name: '%name%', views: [{ value: '%total%' }] } }, eVar19: '%nothing%_%nothing%', missing: '%nothing%', type: '%CustomEventName%', id: '%event.identifier%', cart: '%cart%' }),
+      },
+      new Map([['cart', { items: 2 }]]),
+    );
+    expect(r.get('xdm')).toEqual({ web: { webPageDetails: { name: 'Home', views: [{ value: 42 }] } }, eVar19: 'undefined_undefined', missing: undefined, type: '%CustomEventName%', id: undefined, cart: { items: 2 } });
+    expect(Object.keys(r.get('xdm') as object)).toContain('missing');
+  });
+
+  it('keeps the identities whose ID is text, and the namespaces left with one', () => {
+    const r = resolve({
+      account: launch.constant('acc-1'),
+      empty: launch.constant(''),
+      map: launch.identityMap({ ACC: [{ id: '%account%', primary: true, authenticatedState: 'authenticated' }, { id: '%empty%', primary: false }], CRM: [{ id: '%empty%' }], NUM: [{ id: 7 }] }, { storageDuration: 'pageview' }),
+    });
+    expect(r.get('map')).toEqual({ ACC: [{ id: 'acc-1', primary: true, authenticatedState: 'authenticated' }] });
+  });
+
+  it("for the page's getVar, custom code, Runtime Environment and event tokens get no event, as turbine's getVar on the page gives none (a read that fails takes no default)", () => {
+    const elements = {
+      code: launch.customCode(((_w: unknown) => function (e?: { $type: string }) {
+        return e ? e.$type : 'no event';
+      }) as never),
+      type: launch.runtimeEnvironment('eventType', { defaultValue: 'fallback' }),
+      xdm: launch.xdmObject({ id: '%event.detail.sku%' }),
+    };
+    const rule = resolve(elements);
+    expect([rule.get('code'), rule.get('type'), rule.get('xdm')]).toEqual(['core.direct-call', 'core.direct-call', { id: 'A1' }]);
+    const page = resolve(elements, new Map(), true);
+    expect([page.get('code'), page.get('type'), page.get('xdm')]).toEqual(['no event', undefined, { id: undefined }]);
+  });
+
+  it("Merged Objects merges as Core's deep merge: an undefined value is kept on a key that has none and does not replace a defined one; arrays are joined", () => {
+    const r = resolve({
+      nothing: launch.constant(undefined),
+      tags: launch.constant(['a']),
+      first: launch.xdmObject({ id: '%nothing%', name: 'kept', tags: '%tags%' }),
+      second: launch.xdmObject({ name: '%nothing%', extra: '%nothing%', tags: ['b'] }),
+      merged: launch.mergedObjects(['%first%', '%second%', '%nothing%']),
+    });
+    const merged = r.get('merged') as Record<string, unknown>;
+    expect(merged).toEqual({ id: undefined, name: 'kept', tags: ['a', 'b'], extra: undefined });
+    expect(Object.keys(merged)).toEqual(['id', 'name', 'tags', 'extra']);
+  });
+});
+
+describe('Core JavaScript Variable', () => {
+  it('of the data layer itself reads all of it (the bridge sends it whole, in the page\'s key order); of a path, that path; of a page fact, none', () => {
+    expect(readSetOf({ all: launch.javascriptVariable('utag_data') })).toBeNull();
+    expect(readSetOf({ one: launch.javascriptVariable('utag_data.page.name'), url: launch.javascriptVariable('location.href') })).toStrictEqual({ page: { name: 0 } });
   });
 });
