@@ -159,6 +159,7 @@ export async function runBench(plan: Plan): Promise<{ outDir: string; markdown: 
     const idle: Record<string, Idle[]> = {};
     const floorA: number[] = [];
     const floorB: number[] = [];
+    const floorR: number[] = [];
     for (let r = 0; r < plan.samples; r++) {
       for (const v of VARIANTS) {
         (idle[v] ??= []).push(await idleOf(pages[v]));
@@ -169,6 +170,7 @@ export async function runBench(plan: Plan): Promise<{ outDir: string; markdown: 
       }
       floorA.push(await floorSample(pages.offtag, plan.n * 4, 'a'));
       floorB.push(await floorSample(pages.offtag, plan.n * 4, 'b'));
+      floorR.push(await floorSample(pages.offtag, plan.n * 4, 'r'));
       log(`  round ${r + 1}/${plan.samples} (${Math.round((Date.now() - started) / 1000)} s)`);
     }
     // Idle correction: the measurement's own fixed cost, and the page's background CPU over the sample's wall time, are not the variant's.
@@ -210,6 +212,7 @@ export async function runBench(plan: Plan): Promise<{ outDir: string; markdown: 
     }
     const floorMs = median(floorA);
     const floorBMs = median(floorB);
+    const floorRMs = median(floorR);
     results.perEvent = perEvent;
     results.idleMsPerSec = Object.fromEntries(VARIANTS.map((v) => [v, round(idleOfV[v].msPerSec, 2)]));
     results.idleFixedMs = Object.fromEntries(VARIANTS.map((v) => [v, round(idleOfV[v].fixedMs, 2)]));
@@ -219,8 +222,11 @@ export async function runBench(plan: Plan): Promise<{ outDir: string; markdown: 
       offtagMultiple: round(allMs('offtag') / floorMs, 1),
       // The goal (issue 12): Page View and Element Interactions each ≤ 1.5 × floor (b).
       vsB: Object.fromEntries([...EVENTS, 'all'].map((id) => [id, round((id === 'all' ? allMs('offtag') : typeMs('offtag', id)) / floorBMs, 2)])),
+      // Floor (r): floor (a) + the beacon's request from a same-origin SharedWorker, which Chromium charges the page's main thread.
+      rThreadMs: round(floorRMs),
+      vsR: Object.fromEntries([...EVENTS, 'all'].map((id) => [id, round((id === 'all' ? allMs('offtag') : typeMs('offtag', id)) / floorRMs, 2)])),
     };
-    log(`  floor (a) ${round(floorMs)} ms, floor (b) ${round(floorBMs)} ms; Offtag × floor (b): ${JSON.stringify((results.floor as { vsB: unknown }).vsB)}`);
+    log(`  floor (a) ${round(floorMs)} ms, floor (b) ${round(floorBMs)} ms, floor (r) ${round(floorRMs)} ms; Offtag × floor (b): ${JSON.stringify((results.floor as { vsB: unknown }).vsB)}`);
     results.consoleMessages = Object.fromEntries(VARIANTS.map((v) => [v, pages[v].consoleMessages]));
 
     // ---- 1b. per event on a phone: the same pages under CPU throttling, fewer rounds ---------------

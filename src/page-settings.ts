@@ -1,6 +1,6 @@
 /**
  * The settings the bridge needs before the worker answers (`brand`, `dataLayer`, `environment`,
- * `workerUrl`), with the one rule both sides apply (issue 9): a non-empty string (for
+ * `workerUrl`), with the one rule both sides apply: a non-empty string (for
  * `environment`, one of the three stages), else the default. The worker's settings check uses
  * this same function, so a value the bridge falls back on is reported there, never read
  * differently on the two sides. A `window.offtagConfig` whose getters throw gives the defaults.

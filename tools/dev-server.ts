@@ -56,7 +56,7 @@ export function localConfig(s: Pick<Servers, 'collectorUrl' | 'idServiceUrl' | '
       serverUrl: `${s.rumUrl}/amplitude/2/httpapi`,
       partytown: true,
       // The intake is on loopback: a browser with no other interface says it is offline
-      // (navigator.onLine false), and Amplitude would keep every event (issue 28 item 6).
+      // (navigator.onLine false), and Amplitude would keep every event.
       holdWhileOffline: false,
     },
   };

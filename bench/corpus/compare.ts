@@ -208,10 +208,16 @@ export function compareBeacons(t: RecordedBeacon[], o: RecordedBeacon[]): Beacon
   return out;
 }
 
-/** A console message as compared: its first line (a logged error's stack differs between any two scripts); a failed resource load also names its URL (the text alone does not). */
+/**
+ * A console message as compared: its first line (a logged error's stack differs between any two
+ * scripts); a failed resource load also names its URL (the text alone does not), with the query
+ * values that must differ between two loads (a random session id, a timestamp: a run of 10 or more
+ * hex digits; a JSONP callback's generated name) written `…`; an unhandled rejection as the error it carries (Chromium words the same
+ * rejection `Uncaught (in promise) Error: …` or `Error: …` depending on where it was thrown).
+ */
 export const errorKey = (text: string, url?: string) => {
-  const first = text.split('\n')[0]!;
-  return /^Failed to load resource/.test(first) && url ? `${first} ${url}` : first;
+  const first = text.split('\n')[0]!.replace(/^(uncaught )Uncaught \(in promise\) /, '$1');
+  return /^Failed to load resource/.test(first) && url ? `${first} ${url.replace(/=[0-9a-f]{10,}(?=&|$)/gi, '=…').replace(/([?&](?:callback|jsonp)=)[^&]*/gi, '$1…')}` : first;
 };
 
 /** Offtag's errors that turbine did not also produce (each of turbine's errors excuses one equal error of Offtag's). */

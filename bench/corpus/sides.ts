@@ -32,7 +32,7 @@ export interface SideRun {
   ready: { timedOut: boolean; ms: number };
   steps: StepResult[];
   completed: string[];
-  /** Turbine: rules whose condition failed or whose action failed (counts). Offtag: conditions not met. */
+  /** Rules whose condition failed, and (actionFailed) whose action failed, by count: turbine's monitors, Offtag's devtools feed. */
   failed: number;
   actionFailed: number;
   values: Record<string, string | null>;
@@ -42,7 +42,7 @@ export interface SideRun {
   missing: string[];
   /** Every request the world received. */
   requests: string[];
-  /** Rules whose condition was not met (or, turbine, whose action failed), by name. */
+  /** Rules whose condition was not met or whose action failed, by name. */
   notCompleted: string[];
   /** AppMeasurement trackers on the page at the end (turbine's) and whether each was ready to track. */
   trackers: Array<{ account: string; ready: boolean; optIn: string | null }>;
@@ -122,7 +122,7 @@ export async function readSide(browser: Browser, world: World, plan: PagePlan, o
     page.on('console', (m) => {
       if (m.type() === 'error') errors.push(errorKey(m.text(), m.location().url));
     });
-    page.on('pageerror', (e) => errors.push(`uncaught ${e.name}: ${e.message}`));
+    page.on('pageerror', (e) => errors.push(errorKey(`uncaught ${e.name}: ${e.message}`)));
     const isBeacon = (u: string) => u.includes('/b/ss/');
     page.on('request', (r) => void (isBeacon(r.url()) && inFlight++));
     page.on('requestfinished', (r) => void (isBeacon(r.url()) && inFlight--));
@@ -184,8 +184,10 @@ export async function readSide(browser: Browser, world: World, plan: PagePlan, o
     } else {
       const name = (e: FeedEntry) => launchRuleName(String((e.data as { rule?: unknown }).rule));
       completed = feed.filter((e) => e.name === 'rule-completed').map(name);
-      notCompleted = feed.filter((e) => e.name === 'rule-condition-failed').map(name);
-      failed = notCompleted.length;
+      const actions = feed.filter((e) => e.name === 'rule-action-failed').map(name);
+      notCompleted = [...feed.filter((e) => e.name === 'rule-condition-failed').map(name), ...actions];
+      failed = notCompleted.length - actions.length;
+      actionFailed = actions.length;
     }
     return { ready, steps, completed, failed, actionFailed, values, beacons: [...world.beacons], errors, missing: [...world.missing], requests: [...world.requests], notCompleted, trackers, ...(feedLost ? { feedLost } : {}), ...(beaconsPending ? { beaconsPending } : {}) };
   } finally {

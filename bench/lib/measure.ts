@@ -249,20 +249,44 @@ export async function warm(world: World, p: OpenPage, perEvent: number): Promise
  *   with a 2 KB data layer to an idle worker;
  * - floor (b): floor (a) plus what a Page View cannot avoid once a visit is warm: 6 cookie writes
  *   of ~65 bytes each (values that change), and receiving one small message back from the worker.
+ * - floor (r): floor (a) plus the event's beacon request, made as Offtag's sender makes it: the
+ *   worker hands a ~1 KB URL to a same-origin SharedWorker, which `fetch`es it (`keepalive`,
+ *   credentials included). The page's main thread makes no request, yet pays one task per request
+ *   in Chromium 150 (an `AsyncMemoryConsumerRegistration` posted to the renderer's main thread; a
+ *   request a dedicated worker makes costs it more): what any worker design that sends a beacon
+ *   per event pays there (docs/bench.md, "Per event: the floor with the beacon").
  * (`whole`, for the data layer scaling: floor (a) posting the page's whole data layer instead.)
  * No worker design pays less per event. The cookies are written on the path /__floor, so they
- * never reach the Offtag page's own `document.cookie`.
+ * never reach the Offtag page's own `document.cookie`; the requests go to /__floor/b (the page's
+ * server answers 404), never to the collector.
  */
-export type FloorKind = 'a' | 'b' | 'whole';
+export type FloorKind = 'a' | 'b' | 'r' | 'whole';
 export async function installFloor(page: Page): Promise<void> {
   await page.evaluate(() => {
     const w = window as unknown as Record<string, unknown>;
+    // The worker forwards a floor (r) message's URL to the SharedWorker (its port is the third), which
+    // fetches it and, once it has the answers it was told to expect, says so to the page (`back`: one message per burst).
     const worker = new Worker(
-      URL.createObjectURL(new Blob(['onmessage = (e) => { e.ports[0].onmessage = () => {}; const b = e.ports[1]; b.onmessage = () => b.postMessage(0); };'])),
+      URL.createObjectURL(
+        new Blob([
+          'onmessage = (e) => { const s = e.ports[2]; e.ports[0].onmessage = (m) => { if (m.data.url) s.postMessage(m.data.url); else if (m.data.expect) s.postMessage(m.data); }; const b = e.ports[1]; b.onmessage = () => b.postMessage(0); };',
+        ]),
+      ),
+    );
+    const sender = new SharedWorker(
+      URL.createObjectURL(
+        new Blob([
+          "onconnect = (c) => { const p = c.ports[0]; let want = 0, got = 0, done; p.onmessage = (e) => { if (e.data.port) return void (done = e.data.port); if (e.data.expect) return void ((want = e.data.expect), (got = 0)); fetch(e.data, { credentials: 'include', keepalive: true }).catch(() => 0).then(() => { if (++got === want) done.postMessage(0); }); }; };",
+        ]),
+      ),
     );
     const a = new MessageChannel();
     const b = new MessageChannel();
-    worker.postMessage(null, [a.port2, b.port2]);
+    const back = new MessageChannel();
+    sender.port.postMessage({ port: back.port2 }, [back.port2]);
+    worker.postMessage(null, [a.port2, b.port2, sender.port]);
+    // A beacon's URL as long as the storefront's (~1 KB).
+    const beaconUrl = `${location.origin}/__floor/b?AQB=1&pageName=${'p'.repeat(900)}&r=`;
     const keys = ['acmeUserData', 'acmePreviousPageName'];
     // A 2 KB data layer (JSON length), the size of the storefront's.
     const small = { page: { pageInfo: { pageType: 'product detail', pageUID: 'product 4km91', language: 'en' } }, items: [] as unknown[] };
@@ -280,6 +304,7 @@ export async function installFloor(page: Page): Promise<void> {
     b.port1.onmessage = () => {
       if (++replies === expected) allBack?.();
     };
+    back.port1.onmessage = () => allBack?.();
     // Runs `n` events of a kind from one task; resolves once they are done: for floor (b), once every
     // reply came back (a fixed wait undercounted them and let their tail fall into the next measurement).
     w.__floorRun = (kind: string, n: number) =>
@@ -287,15 +312,18 @@ export async function installFloor(page: Page): Promise<void> {
         replies = 0;
         expected = kind === 'b' ? n : 0;
         allBack = resolve;
+        // Floor (r) resolves once the SharedWorker has every answer (told through the worker, before the burst's task).
+        if (kind === 'r') a.port1.postMessage({ expect: n });
         setTimeout(() => {
           const f = (w.__floor as Record<string, () => void>)[kind]!;
           for (let i = 0; i < n; i++) f();
-          if (kind !== 'b') resolve();
+          if (kind !== 'b' && kind !== 'r') resolve();
         }, 0);
       });
     w.__floor = {
       a: () => a.port1.postMessage({ ...read(), dataLayer: small }),
       whole: () => a.port1.postMessage({ ...read(), dataLayer: w.digitalData }),
+      r: () => a.port1.postMessage({ ...read(), dataLayer: small, url: beaconUrl + k++ }),
       b: () => {
         b.port1.postMessage({ ...read(), dataLayer: small });
         k++;

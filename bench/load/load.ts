@@ -21,7 +21,7 @@
  * ThreadTime (`procMs`): the two methods' figures for the same load, side by side.
  *
  * Run alone: `npx tsx bench/load/load.ts [--rounds 7] [--methods cdp,proc] [--throttle 1,4,6]
- * [--variants none,offtag,turbine] [--floors script,worker,post] [--dists name=dir,…] [--account] [--ablations <names>] [--no-build]` (`--account` adds `ABLATIONS`, `--ablations` the ones named; dist/ built: `npm run bench` builds them, or
+ * [--variants none,offtag,turbine] [--floors script,worker,post] [--dists name=dir,…] [--returning] [--account] [--ablations <names>] [--no-build]` (`--account` adds `ABLATIONS`, `--ablations` the ones named; dist/ built: `npm run bench` builds them, or
  * `node tools/build.mjs` and a bench run). Never asserted (docs/bench.md).
  */
 import { spawn } from 'node:child_process';
@@ -359,6 +359,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     for (const f of readdirSync(dir).filter((x) => /^offtag.*\.js$/.test(x))) copyFileSync(`${dir}/${f}`, `${BUILD}/dist-${name}/${f}`);
   }
   const distCases: LoadCase[] = dists.map(([name]) => ({ name: `offtag@${name}`, page: { variant: 'offtag', script: `/build/dist-${name}/offtag.js` } }));
+  // `--returning`: each build also as a returning visitor (`offtag@<name>:returning`), against the no-tag page's second load.
+  if (process.argv.includes('--returning'))
+    distCases.push(
+      ...(ablations.some((c) => c.name === 'none:returning') ? [] : ABLATIONS.filter((c) => c.name === 'none:returning')),
+      ...distCases.map((c) => ({ ...c, name: `${c.name}:returning`, repeat: true })),
+    );
   const cases = [...variantCases(variants), ...floorCases(floors), ...distCases, ...ablations];
   if (!process.argv.includes('--no-build')) await buildVariants([]);
   else await writeFloorFiles();

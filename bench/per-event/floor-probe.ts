@@ -110,7 +110,7 @@ const HOOKS = () => {
 
 const world = await startWorld();
 try {
-  type Kind = 'none' | 'Page View' | 'Element Interactions' | 'floor a' | 'floor b';
+  type Kind = 'none' | 'Page View' | 'Element Interactions' | 'floor a' | 'floor b' | 'floor r';
   interface P { label: string; page: Page; cdp?: CDPSession; kinds: Kind[] }
   const ps: P[] = [];
   for (const [i, dir] of DISTS.entries()) {
@@ -131,7 +131,7 @@ try {
     const cdp = CDP ? await ctx.newCDPSession(page) : undefined;
     await cdp?.send('Performance.enable');
     if (i === 0) await installFloor(page);
-    ps.push({ label: dir, page, cdp, kinds: i === 0 ? ['none', 'Page View', 'Element Interactions', 'floor a', 'floor b'] : ['none', 'Page View', 'Element Interactions'] });
+    ps.push({ label: dir, page, cdp, kinds: i === 0 ? ['none', 'Page View', 'Element Interactions', 'floor a', 'floor b', 'floor r'] : ['none', 'Page View', 'Element Interactions'] });
   }
   const beacons = () => world.collector.beacons.length;
   const round = async ({ page, cdp }: P, kind: Kind, noneMs: number) => {
@@ -192,6 +192,7 @@ try {
     }
     const f = CDP ? cpu : stolen;
     if (f['floor b']) console.log(`  ÷ floor (b): Page View ${(f['Page View'] / f['floor b']).toFixed(2)}, Element Interactions ${(f['Element Interactions'] / f['floor b']).toFixed(2)}`);
+    if (f['floor r']) console.log(`  ÷ floor (r): Page View ${(f['Page View'] / f['floor r']).toFixed(2)}, Element Interactions ${(f['Element Interactions'] / f['floor r']).toFixed(2)}`);
   }
 } finally {
   await world.close();

@@ -44,7 +44,9 @@ function label(task: TraceEvent, kids: TraceEvent[], base: string): string {
   const inner = kids.find((k) => k.name === 'ThreadControllerImpl::RunTask' && k.args && Object.keys(k.args).length);
   if (process.env.PET_DEBUG && !task.args?.src_func) console.error(JSON.stringify(task.args), JSON.stringify(inner?.args), kids.map((k) => k.name + ':' + JSON.stringify(k.args ?? {}).slice(0, 200)).slice(0, 6));
   const names = [...new Set(kids.filter((k) => k.name !== 'RunTask').map((k) => k.name))].slice(0, 3).join(', ');
-  return `no script: ${task.args?.src_file ? String(task.args.src_file).split('/').slice(-2).join('/') + ' ' : ''}${task.args?.src_func ?? ''}${names ? ` [${names}]` : ''}`;
+  // The posting site: the task's own, or (an outer `RunTask`) its inner task's.
+  const at = task.args?.src_func ? task.args : (inner?.args ?? {});
+  return `no script: ${at.src_file ? String(at.src_file).split('/').slice(-2).join('/') + ' ' : ''}${at.src_func ?? ''}${names ? ` [${names}]` : ''}`;
 }
 
 function attribute(events: TraceEvent[], base: string, windows: Array<{ key: string; id: string }>) {
@@ -52,7 +54,15 @@ function attribute(events: TraceEvent[], base: string, windows: Array<{ key: str
   for (const e of events) if (e.name.startsWith('pet:') && (e.cat ?? '').includes('user_timing')) marks.set(e.name, e);
   const any = marks.values().next().value as TraceEvent;
   const main = events.filter((e) => e.pid === any.pid && e.tid === any.tid && e.ph === 'X').sort((a, b) => a.ts - b.ts);
-  const tasks = main.filter((e) => e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask');
+  // Top-level tasks only: Chromium 150 nests a `ThreadControllerImpl::RunTask` inside a `RunTask`,
+  // and counting both counted such a task twice (once as its own label, once as "no script").
+  const tasks: TraceEvent[] = [];
+  let end = -Infinity;
+  for (const e of main)
+    if ((e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask') && e.ts >= end) {
+      tasks.push(e);
+      end = e.ts + (e.dur ?? 0);
+    }
   const out: Array<{ id: string; parts: Record<string, number>; gcInside: number; total: number }> = [];
   for (const w of windows) {
     const s = marks.get(`pet:s:${w.key}`)!;

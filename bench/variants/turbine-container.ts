@@ -202,6 +202,7 @@ mod('dataElements/customCode.js', 'custom-code', (module, _e, _r, turbine) => {
       event: current.event,
       dataLayer: (path) => readPath(dl, path),
       get: (name) => turbine.getDataElementValue(name),
+      has: (name) => name in container.dataElements,
       cookies,
       session,
       log,

@@ -13,7 +13,7 @@ export interface RuleFiring {
   seq: number;
   rule: string;
   event: string;
-  outcome: 'fired' | 'condition not met' | 'pending';
+  outcome: 'fired' | 'condition not met' | 'action failed' | 'pending';
   stoppedAt?: string;
   /** Set when part of the rule ran on the page (an imported Launch rule's custom code, docs/import.md). */
   where?: 'worker and page';
@@ -53,10 +53,10 @@ export function ruleFirings(monitor: MonitorEntry[], pageRuns: PageRun[] = []): 
       }
     }
     if (m.name === 'rule-triggered') rows.push({ seq: m.data.seq, rule: m.data.rule, event: m.data.event, outcome: 'pending' });
-    if (m.name === 'rule-completed' || m.name === 'rule-condition-failed') {
+    if (m.name === 'rule-completed' || m.name === 'rule-condition-failed' || m.name === 'rule-action-failed') {
       const row = [...rows].reverse().find((r) => r.rule === m.data.rule && r.seq === m.data.seq && r.outcome === 'pending');
       if (row) {
-        row.outcome = m.name === 'rule-completed' ? 'fired' : 'condition not met';
+        row.outcome = m.name === 'rule-completed' ? 'fired' : m.name === 'rule-action-failed' ? 'action failed' : 'condition not met';
         row.stoppedAt = m.data.stoppedAt;
       }
     }

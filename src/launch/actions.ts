@@ -33,7 +33,10 @@ export function rule(def: LaunchRuleDef): LaunchRule {
 export interface ImportedFacts {
   buildInfo: Record<string, unknown>;
   property: { name?: string; id?: string };
-  company: { orgId?: string };
+  /** The library's company (its `orgId`, `dynamicCdnEnabled`…), as turbine's `_satellite.company`. */
+  company: { orgId?: string; [k: string]: unknown };
+  /** The Experience Cloud ID Service extension's org, when the library has the extension (`_satellite.getVisitorId()`). */
+  visitor?: string;
 }
 
 /**

@@ -82,5 +82,7 @@ export type Factory = WorkerBlock;
 
 /** Runs a worker block with the turbine event; `this` is the event's element. */
 export function run(factory: Factory, ctx: DCtx | Ctx, rule: string): unknown {
+  // The page's `_satellite.getVar` gives a data element no event, nor an element (turbine's passes none).
+  if ('pageCall' in ctx && ctx.pageCall) return runBlock(factory, { ...ctx, event: { type: 'get-var', name: '' } }, 'element', [undefined]);
   return runBlock(factory, ctx, 'element', [blockEvent(ctx, rule)]);
 }

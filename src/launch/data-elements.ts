@@ -7,12 +7,13 @@ import { safeDecode } from '../worker-engine/core/cookies.ts';
 import { readPath } from '../worker-engine/core/data-layer.ts';
 import { safeJson } from '../worker-engine/core/safe-json.ts';
 import { storedKey, type SessionStore } from '../worker-engine/core/types.ts';
+import { eventToken, isEventToken } from '../worker-engine/core/event-tokens.ts';
 import { pageValue, type PageRead } from '../worker-engine/core/page-reads.ts';
 import type { Settings } from '../worker-engine/core/settings.ts';
 import { run, type Factory } from './custom-code.ts';
 import { compare, type Operator } from './conditions.ts';
 import { turbineEvent } from '../page-side/event.ts';
-import { asString, type DCtx, type LaunchDataElement, type Name } from './types.ts';
+import { type DCtx, type LaunchDataElement, type Name } from './types.ts';
 
 export interface Finish {
   defaultValue?: string;
@@ -100,10 +101,13 @@ export function globalPath(ctx: { settings: Settings; snapshot: DCtx['snapshot']
   throw new Error(`"${path}" is not the data layer (${ctx.settings.dataLayer}) and not a page fact the worker receives.`);
 }
 
-/** Core JavaScript Variable: a global path; the data layer's part is what the bridge snapshots. */
+/**
+ * Core JavaScript Variable: a global path; the data layer's part is what the bridge snapshots — all
+ * of it for the data layer itself, whose every key (in the page's order) is the value.
+ */
 export function javascriptVariable(path: string, finish: Finish = {}): LaunchDataElement {
   const [, ...rest] = splitPath(path);
-  return finished((ctx) => globalPath(ctx, path), finish, rest.length ? [rest.join('.')] : []);
+  return finished((ctx) => globalPath(ctx, path), finish, path in PAGE_PATHS ? [] : rest.length ? [rest.join('.')] : undefined);
 }
 
 /** Core Cookie (decoded, as turbine's cookie module reads). */
@@ -145,15 +149,20 @@ export function pageInfo(attribute: PageAttribute, finish: Finish = {}): LaunchD
 const isPlainObject = (v: unknown): v is Record<string, unknown> => Object.prototype.toString.call(v) === '[object Object]';
 const copyOf = (v: unknown): unknown => (isPlainObject(v) ? mergeInto({}, [v]) : Array.isArray(v) ? mergeInto([], [v]) : v);
 
-/** Core's deep merge: arrays on the same key are concatenated, objects merged, undefined skipped, the rest copied. */
+/**
+ * Core's deep merge: arrays on the same key are concatenated, objects merged, the rest copied; an
+ * undefined value does not replace a defined one, but is kept on a key that has none (the key is
+ * there, undefined); null and undefined sources are skipped, and a text source gives its characters
+ * by index, as `Object.keys` gives them.
+ */
 function mergeInto<T extends object>(into: T, sources: unknown[]): T {
   const target = into as Record<string, unknown>;
   for (const source of sources) {
-    if (source === null || source === undefined || typeof source !== 'object') continue;
+    if (source == null) continue;
     for (const key of Object.keys(source)) {
       const have = target[key];
       const add = (source as Record<string, unknown>)[key];
-      if (add === undefined) continue;
+      if (add === undefined && have !== undefined) continue;
       if (Array.isArray(have) && Array.isArray(add)) target[key] = have.concat(copyOf(add) as unknown[]);
       else if (isPlainObject(have) && isPlainObject(add)) target[key] = mergeInto(have, [add]);
       else target[key] = copyOf(add);
@@ -162,16 +171,50 @@ function mergeInto<T extends object>(into: T, sources: unknown[]): T {
   return into;
 }
 
-/** Core Merged Objects: the objects (each a `%data element%` token, or a value) deep-merged into a new one. */
+/** Core Merged Objects: the objects (each a `%data element%` token, or a value; tokens replaced as turbine's `moduleSettings`) deep-merged into a new one. */
 export function mergedObjects(objects: unknown[], finish: Finish = {}): LaunchDataElement {
-  return finished((ctx) => mergeInto({}, objects.map((o) => (typeof o === 'string' ? tokenValue(ctx, o) : o))), finish, []);
+  return finished((ctx) => mergeInto({}, moduleSettings(ctx, objects) as unknown[]), finish, []);
 }
 
-/** A setting's value with tokens replaced as turbine does: one whole token keeps the value's type. */
-export function tokenValue(ctx: DCtx, text: string): unknown {
-  const whole = /^%([^%\n]+)%$/.exec(text);
-  if (whole) return ctx.get(whole[1]!);
-  return text.replace(/%([^%\n]+)%/g, (_t, n: string) => asString(ctx.get(n)));
+/**
+ * A module's settings with their `%tokens%` replaced as turbine replaces them before it calls a data
+ * element's module: deep in objects and arrays; a string that is one token keeps the value's type;
+ * in a longer string each value is written as JavaScript writes it (`undefined`, `[object Object]`),
+ * as turbine's string replacement does; a name that is no data element, `setVar` value or event
+ * token (`%event.…%`) stays as written.
+ */
+export function moduleSettings(ctx: DCtx, v: unknown): unknown {
+  if (typeof v === 'string') {
+    const known = (n: string) => ctx.has(n) || isEventToken(n);
+    const value = (n: string) => (ctx.has(n) ? ctx.get(n) : ctx.pageCall ? undefined : eventToken(n, ctx.event));
+    const whole = /^%([^%]+)%$/.exec(v);
+    if (whole) return known(whole[1]!) ? value(whole[1]!) : v;
+    return v.replace(/%(.+?)%/g, (token, n: string) => (known(n) ? String(value(n)) : token));
+  }
+  if (Array.isArray(v)) return v.map((x) => moduleSettings(ctx, x));
+  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).map((k) => [k, moduleSettings(ctx, (v as Record<string, unknown>)[k])]));
+  return v;
+}
+
+/** The Web SDK's XDM object data element: its `data` with the tokens replaced (the Web SDK's module returns it as it is). */
+export function xdmObject(data: unknown, finish: Finish = {}): LaunchDataElement {
+  return finished((ctx) => moduleSettings(ctx, data), finish, []);
+}
+
+/**
+ * The Web SDK's identity map data element: each namespace's identities with the tokens replaced,
+ * keeping those whose `id` is text that is not empty, and the namespaces left with one at least.
+ */
+export function identityMap(map: Record<string, unknown>, finish: Finish = {}): LaunchDataElement {
+  return finished((ctx) => {
+    const out: Record<string, unknown[]> = {};
+    for (const [namespace, ids] of Object.entries(moduleSettings(ctx, map) as Record<string, unknown>)) {
+      if (!Array.isArray(ids)) throw new Error(`the identity map's namespace ${namespace} is not a list of identities`);
+      const kept = ids.filter((x) => typeof (x as { id?: unknown } | null)?.id === 'string' && (x as { id: string }).id.length > 0);
+      if (kept.length) out[namespace] = kept;
+    }
+    return out;
+  }, finish, []);
 }
 
 /**
@@ -180,7 +223,7 @@ export function tokenValue(ctx: DCtx, text: string): unknown {
  * `fallbackValue` (each with its tokens replaced too).
  */
 export function conditionalValue(left: unknown, operator: Operator, right: unknown, caseInsensitive: boolean, values: { conditionalValue?: unknown; fallbackValue?: unknown }, finish: Finish = {}): LaunchDataElement {
-  const token = (ctx: DCtx, v: unknown) => (typeof v === 'string' ? tokenValue(ctx, v) : v);
+  const token = moduleSettings;
   return finished((ctx) => token(ctx, compare(operator, token(ctx, left), token(ctx, right), caseInsensitive) ? values.conditionalValue : values.fallbackValue), finish, []);
 }
 
@@ -192,6 +235,8 @@ export function conditionalValue(left: unknown, operator: Operator, right: unkno
 export function runtimeEnvironment(attribute: 'environmentStage' | 'eventType' | 'eventDetail' | 'DCRIdentifier', finish: Finish = {}): LaunchDataElement {
   return finished((ctx) => {
     if (attribute === 'environmentStage') return ctx.settings.environment;
+    // Core's module reads the event it is given: the page's getVar gives none, and the read fails (no default), as there.
+    if (ctx.pageCall) throw new TypeError(`Runtime Environment ${attribute} needs an event; getVar gives none`);
     const e = turbineEvent(ctx.event);
     return attribute === 'eventType' ? e.$type : attribute === 'eventDetail' ? e.detail : e.identifier;
   }, finish, []);

@@ -197,7 +197,7 @@ const init = (wk: Worker, cookieDomain: string): void => {
 
 /**
  * The next way to start the worker: the worker file itself when it is on the page's origin, else
- * (or when that is blocked) a same-origin blob that loads it (README.md, "Content-Security-Policy").
+ * (or when that is blocked) a same-origin blob that loads it (docs/embedding.md, "Content-Security-Policy").
  * The one that says hello gets the ports. A way the policy blocks (at once, or by an error event)
  * or that fails to load gives the next; none left: said once.
  */

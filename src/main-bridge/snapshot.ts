@@ -44,7 +44,7 @@ export function takeSnapshot(seq: number, applied: number, dataLayerName: string
   } as Snapshot;
 }
 
-/** How deep `cloneable` copies; what lies deeper is left out, by path (issue 9). */
+/** How deep `cloneable` copies; what lies deeper is left out, by path, so no page value can overflow the stack. */
 export const MAX_DEPTH = 100;
 
 /**

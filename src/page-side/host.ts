@@ -58,7 +58,7 @@ export interface Host {
   /** A module's exports, its script run the first time. */
   exports(path: string): unknown;
   /** Runs a data element, condition or action module with `settings` (tokens replaced here when `replace`). */
-  call(path: string, settings: unknown, event: Record<string, unknown>, replace?: boolean): unknown;
+  call(path: string, settings: unknown, event: Record<string, unknown> | undefined, replace?: boolean): unknown;
   /** Runs every module, then the extensions' events: `trigger(key)` is what each one's module gets (it sends the event's direct call). */
   start(trigger: (key: string) => (synthetic?: unknown) => void): void;
 }

@@ -55,6 +55,9 @@ function place(s: HTMLScriptElement, parent: Node, old: Node | null, nonce?: str
 async function writeBefore(html: string, mark: Node, nonce?: string): Promise<void> {
   const t = document.createElement('template');
   t.innerHTML = html;
+  // A template parses as a page with scripting off: a noscript's content would be live markup (its
+  // pixel loaded). The page, scripting on, keeps it as text.
+  for (const n of Array.from(t.content.querySelectorAll('noscript'))) n.textContent = n.innerHTML;
   for (const node of Array.from(t.content.childNodes)) {
     mark.parentNode!.insertBefore(node, mark);
     const scripts = node.nodeName == 'SCRIPT' ? [node as HTMLScriptElement] : Array.from((node as Element).querySelectorAll?.('script') ?? []);

@@ -36,7 +36,7 @@ export function pageSide(data: PageData): PageSideRuntime {
   let busy = false;
 
   /** One read; `condition`: a Launch block gets the element as `this` (Core calls a condition so, a data element without). */
-  const exec = (r: Read, e: EngineEvent, element: Element | undefined, event: () => Record<string, unknown>, condition?: boolean): unknown => {
+  const exec = (r: Read, e: EngineEvent, element: Element | undefined, event: () => Record<string, unknown> | undefined, condition?: boolean): unknown => {
     switch (r[0]) {
       case 'l':
         try {
@@ -81,7 +81,8 @@ export function pageSide(data: PageData): PageSideRuntime {
           if (elements.size > KEPT_ELEMENTS) elements.delete(elements.keys().next().value!);
         }
         let ev: Record<string, unknown> | undefined;
-        const event = () => (ev ??= turbineEvent(e, element));
+        // The page's getVar gives a data element no event (turbine's passes none).
+        const event = () => (e.type == 'get-var' ? undefined : (ev ??= turbineEvent(e, element)));
         const o: PageValues = {};
         const one = (g: 'd' | 'c', k: string, r: Read) => {
           try {

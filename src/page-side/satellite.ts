@@ -13,13 +13,15 @@
  *   dotted paths (`getVar('cart.total')`).
  * - `setVar`, `cookie` (js-cookie 2.2.1's reading and writing, as turbine's `@adobe/reactor-cookie`),
  *   `logger` (printed only with debug on, prefixed as turbine's), `notify`, the deprecated cookie
- *   calls, `setDebug`, `pageBottom()`, `getVisitorId()`, `buildInfo`, `property`, `company`.
+ *   calls, `setDebug`, `pageBottom()`, `getVisitorId()` (the ID getters from the AMCV cookie),
+ *   `buildInfo`, `property`, `company`.
  *
  * No call throws into the site: src/main-bridge/satellite.ts guards these calls as it guards its own.
  */
 import type { PageValues, SnapshotProblem } from '../protocol.ts';
 import { debugOn as isDebug } from './host.ts';
 import { cookieApi } from './reactor-modules.ts';
+import { decodeAmcv } from '../worker-engine/visitor/amcv-cookie.ts';
 import type { PageHooks } from './types.ts';
 
 /** What the build writes for an imported container (tools/build/launch.ts). */
@@ -27,11 +29,13 @@ export interface LaunchFacts {
   /** The Launch library's `buildInfo` (turbineVersion, turbineBuildDate, buildDate, minified). */
   buildInfo: Record<string, unknown>;
   property: { name?: string; id?: string };
-  company: { orgId?: string };
+  company: { orgId?: string; [k: string]: unknown };
   /** Every data element's name: getVar answers a data element before a `setVar` value of the same name, as turbine. */
   names: string[];
   /** The data elements read on the page, with turbine's finishing: [default value, clean text, lower case, storage duration]. */
   reads: Record<string, [unknown, 0 | 1, 0 | 1, string | 0]>;
+  /** The Experience Cloud ID Service extension's org, when the library has it: `getVisitorId()` answers its instance, else null. */
+  visitor?: string;
 }
 
 /** The page side's read of one data element (src/page-side `read` with its name). */
@@ -117,6 +121,7 @@ export function launchSatellite(s: object, facts: LaunchFacts, hooks: PageHooks,
     },
   });
   let bottom = false;
+  let visitor: object | undefined;
   const setDebug = (s as { setDebug(on: boolean): void }).setDebug;
 
   Object.assign(s, {
@@ -127,7 +132,10 @@ export function launchSatellite(s: object, facts: LaunchFacts, hooks: PageHooks,
       return host == 'this' || host == 'event' || host == 'target' ? undefined : walk(custom[host], chain);
     },
     setVar(name: unknown, value?: unknown) {
-      const values: Record<string, unknown> = typeof name == 'string' ? { [name]: value } : name && typeof name == 'object' ? { ...(name as object) } : {};
+      // turbine's: an object's keys (its inherited enumerable ones too), else the name as text.
+      const values: Record<string, unknown> = {};
+      if (typeof name != 'object') values[String(name)] = value;
+      else for (const k in name) values[k] = (name as Record<string, unknown>)[k];
       Object.assign(custom, values);
       // The worker's `%name%` tokens read them too.
       if (Object.keys(values).length) send({ type: 'set-var', values });
@@ -159,10 +167,36 @@ export function launchSatellite(s: object, facts: LaunchFacts, hooks: PageHooks,
       if (!bottom && document.readyState == 'loading') send({ type: 'page-bottom' });
       bottom = true;
     },
-    // The Experience Cloud ID Service's instance: Offtag's `Visitor` facade (offtag-visitor.js) when the page loads it.
+    /**
+     * The Experience Cloud ID Service's instance (null without the extension, as turbine's): its ID
+     * getters answer at once, as VisitorAPI answers an ID it knows, from the visitor's AMCV cookie
+     * the worker's visitor service writes (a callback is called with a known ID; one still unknown,
+     * "", is the `Visitor` facade's to answer when offtag-visitor.js is on the page); its other
+     * methods are the facade's.
+     */
     getVisitorId() {
-      const v = (window as { Visitor?: { getInstance?(org: string): unknown } }).Visitor;
-      return facts.company.orgId && typeof v?.getInstance == 'function' ? v.getInstance(facts.company.orgId) : null;
+      const org = facts.visitor;
+      if (!org) return null;
+      if (!visitor) {
+        const V = (window as { Visitor?: { getInstance?(org: string): Record<string, (...a: unknown[]) => unknown> } }).Visitor;
+        const facade = typeof V?.getInstance == 'function' ? V.getInstance(org) : undefined;
+        const id = (field: string, method: string) => (callback?: unknown) => {
+          const value = decodeAmcv(String(jar.get('AMCV_' + org) ?? '')).fields.get(field)?.value ?? '';
+          if (typeof callback == 'function') {
+            if (value) callback(value);
+            else facade?.[method]?.(callback);
+          }
+          return value;
+        };
+        visitor = Object.assign(Object.create(facade ?? {}) as object, {
+          marketingCloudOrgID: org,
+          getMarketingCloudVisitorID: id('MCMID', 'getMarketingCloudVisitorID'),
+          getAnalyticsVisitorID: id('MCAID', 'getAnalyticsVisitorID'),
+          getAudienceManagerLocationHint: id('MCAAMLH', 'getAudienceManagerLocationHint'),
+          getAudienceManagerBlob: id('MCAAMB', 'getAudienceManagerBlob'),
+        });
+      }
+      return visitor;
     },
     buildInfo,
     property: { ...facts.property },

@@ -246,7 +246,9 @@ export function loadScript(e: ScriptEffect): void {
     s.onload = () => whenGlobal(e, s);
     s.onerror = () => {
       setStatus(s, 'failed');
-      console.error(failedToLoad(e.src));
+      // A tracker whose init will not run is said; a plain script (a Launch HTML block's) fails as
+      // the page's own script tag does: the browser's failed load is all the console shows.
+      if (e.init) console.error(failedToLoad(e.src));
     };
   }
   // Like Launch's custom code, tags are written into the body, which may not exist yet.

@@ -40,6 +40,10 @@ export const browserEnv: EngineEnv = {
   now: () => Date.now(),
   random: () => Math.random(),
   sha256: sha256Hex,
+  userAgentHints: (names) => {
+    const ua = (navigator as { userAgentData?: { getHighEntropyValues(n: string[]): Promise<Record<string, unknown>> } }).userAgentData;
+    return ua ? ua.getHighEntropyValues(names) : Promise.resolve({});
+  },
 };
 
 export interface WorkerOptions<N extends string, S extends object, X = unknown> {
@@ -88,13 +92,15 @@ function servePage<N extends string, S extends object, X>(opts: WorkerOptions<N,
   const pageInfo = completePageInfo(page, navigator);
   /** The session so far, for the devtools' "export session as replay fixture". */
   const recorder = createSessionRecorder(config, pageInfo);
-  const link = createPageLink({ port: events, holdMs: opts.batchHoldMs ?? BATCH_HOLD_MS, now, started: () => acks.acknowledge() });
+  // An acknowledgement and the page effects that wait for it go in one message (`acking`, `Outbox.ack`).
+  const link = createPageLink({ port: events, holdMs: opts.batchHoldMs ?? BATCH_HOLD_MS, now, started: () => acks.acknowledge(), acking: () => acks.busy() });
   const acks = createAcknowledger({
     beacons,
     pid,
     pendingHits: () => main.pendingHits(),
     orphansDone: () => replayed,
-    post: (seq) => events.postMessage({ n: 0, effects: [], a: seq }),
+    post: (seq) => link.ack(seq),
+    settled: () => link.ack(0),
     ready: () => !link.starting(),
   });
   const boot: BootOptions<N, S, X> = {
@@ -136,9 +142,10 @@ function servePage<N extends string, S extends object, X>(opts: WorkerOptions<N,
       .then(() => main.host.input(link.fromBridge(input)))
       .catch((err: unknown) => say('error', inputFailed(input, err)))
       .then(() => {
+        // The acknowledgement's commit starts first, so that the page effects the input made wait for it (`acking`).
         acks.handled(input);
-        link.handled();
         acks.acknowledge();
+        link.handled();
       });
   };
   serveApi({ settings: main.settings, values: link.values, beacons, feed, session: () => recorder.fixture() }, api);

@@ -142,7 +142,7 @@ describe('applying effects', () => {
         },
       h,
     );
-    // Not in the effect batch's task: the frame is inserted after the page's load, when the main thread is idle (issues 12, 26).
+    // Not in the effect batch's task: the frame is inserted after the page's load, when the main thread is idle.
     expect(document.getElementById('sync-frame')).toBeNull();
     await new Promise<void>((resolve) => {
       const inserted = new MutationObserver(() => document.getElementById('sync-frame') && (inserted.disconnect(), resolve()));
@@ -164,14 +164,18 @@ describe('applying effects', () => {
     await expect.poll(() => (window as unknown as { FAKE_RUM?: { got?: unknown } }).FAKE_RUM?.got, { timeout: 5000 }).toEqual({ a: 1 });
   });
 
-  it('says "Failed to load script" when a script does not load', async () => {
+  it('says "Failed to load script" when a tracker script (one with an init) does not load; a plain script fails as a page\'s script tag does, saying nothing more', async () => {
     const errors: string[] = [];
     const original = console.error;
     console.error = (m: string) => errors.push(m);
     try {
+      const plain = `${location.origin}/no-such-plain-script-${Date.now()}.js`;
+      applyRareEffect({ type: 'script', id: 'missing-plain-script', src: plain }, { frameMessage: () => {} });
       const src = `${location.origin}/no-such-script-${Date.now()}.js`;
-      applyRareEffect({ type: 'script', id: 'missing-script', src }, { frameMessage: () => {} });
+      applyRareEffect({ type: 'script', id: 'missing-script', src, init: { fn: 'NO_RUM.init', args: [] } }, { frameMessage: () => {} });
       await expect.poll(() => errors, { timeout: 5000 }).toContain(`Failed to load script ${src}`);
+      await expect.poll(() => document.getElementById('missing-plain-script')?.getAttribute('data-offtag-status'), { timeout: 5000 }).toBe('failed');
+      expect(errors).toEqual([`Failed to load script ${src}`]);
     } finally {
       console.error = original;
     }
@@ -211,7 +215,7 @@ describe('page info', () => {
   });
 });
 
-describe('clicks as AppMeasurement sees them (issue 29)', () => {
+describe('clicks as AppMeasurement sees them', () => {
   const w = window as unknown as { s_objectID?: unknown };
   it('the region is the nearest ancestor with a data-id, else an id (empty ones skipped), else BODY', () => {
     document.body.innerHTML = `<section id="outer"><div data-id="promo-box" id="inner"><p id=""><a id="a1" href="/x">Spring sale</a></p></div></section>

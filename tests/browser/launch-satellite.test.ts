@@ -39,7 +39,7 @@ let page: Record<string, unknown>;
 let sent: EngineEvent[];
 let reads: Array<string | undefined>;
 
-function make(vars: Record<string, unknown> = {}) {
+function make(vars: Record<string, unknown> = {}, facts: Partial<LaunchFacts> = {}) {
   sent = [];
   reads = [];
   const hooks: ApplyHooks = {
@@ -61,7 +61,7 @@ function make(vars: Record<string, unknown> = {}) {
     return { d };
   };
   const s = installSatellite(send, async () => ({}), hooks, 'production', () => {}) as unknown as Satellite;
-  launchSatellite(s, FACTS, hooks, readOne);
+  launchSatellite(s, { ...FACTS, ...facts }, hooks, readOne);
   return s;
 }
 
@@ -146,6 +146,18 @@ describe('getVar', () => {
     expect(sent).toEqual([
       { type: 'set-var', values: { cart: { total: 3, items: [{ sku: 'A' }] } } },
       { type: 'set-var', values: { 'page type': 'Other', plan: 'pro' } },
+    ]);
+  });
+
+  it("setVar takes names as turbine's: any name as text, an object's keys inherited ones included, null nothing", () => {
+    const s = make();
+    s.setVar(7, 'seven');
+    s.setVar(Object.create({ inherited: 'yes' }, { own: { value: 'mine', enumerable: true } }));
+    s.setVar(null, 'x');
+    expect([s.getVar('7'), s.getVar('inherited'), s.getVar('own'), s.getVar('null')]).toEqual(['seven', 'yes', 'mine', undefined]);
+    expect(sent).toEqual([
+      { type: 'set-var', values: { 7: 'seven' } },
+      { type: 'set-var', values: { own: 'mine', inherited: 'yes' } },
     ]);
   });
 });
@@ -234,12 +246,35 @@ describe('pageBottom, getVisitorId', () => {
     expect(sent).toEqual([]);
   });
 
-  it("getVisitorId: the Visitor facade's instance for the library's org when the page has it, else null", () => {
-    const s = make();
-    expect(s.getVisitorId()).toBeNull();
-    const instance = { marketingCloudOrgID: 'ORG@AdobeOrg' };
-    (window as unknown as { Visitor?: unknown }).Visitor = { getInstance: (org: string) => (org === 'ORG@AdobeOrg' ? instance : null) };
-    expect(s.getVisitorId()).toBe(instance);
-    delete (window as unknown as { Visitor?: unknown }).Visitor;
+  it('getVisitorId: null without the Experience Cloud ID Service extension, as turbine\'s', () => {
+    expect(make().getVisitorId()).toBeNull();
+  });
+
+  it("getVisitorId: the extension's instance; its ID getters answer at once from the visitor's AMCV cookie, as VisitorAPI answers an ID it knows, and call a callback with it", () => {
+    const s = make({}, { visitor: 'ORG@AdobeOrg' });
+    const v = s.getVisitorId() as Record<string, (...a: unknown[]) => unknown>;
+    // Not known yet: "" (VisitorAPI's answer before its ID call), and the callback waits.
+    const called: unknown[] = [];
+    expect([v.marketingCloudOrgID, v.getMarketingCloudVisitorID!((x: unknown) => called.push(x))]).toEqual(['ORG@AdobeOrg', '']);
+    document.cookie = `AMCV_ORG%40AdobeOrg=${encodeURIComponent('179643557|MCIDTS|20000|MCMID|41284960711373302781577314566843810362|MCAAMLH-1800000000|7|MCAAMB-1800000000|blob|MCAID|NONE|vVersion|5.5.0')}; path=/`;
+    expect(v.getMarketingCloudVisitorID!((x: unknown) => called.push(x))).toBe('41284960711373302781577314566843810362');
+    expect([v.getAudienceManagerLocationHint!(), v.getAudienceManagerBlob!(), v.getAnalyticsVisitorID!()]).toEqual(['7', 'blob', 'NONE']);
+    expect(called).toEqual(['41284960711373302781577314566843810362']);
+    // The same instance each time, as the extension's.
+    expect(s.getVisitorId()).toBe(v);
+  });
+
+  it("getVisitorId with the Visitor facade on the page: an ID not known yet is the facade's to call back with; the other methods are the facade's", () => {
+    const asked: string[] = [];
+    const facade = { getMarketingCloudVisitorID: (cb: (id: string) => void) => (asked.push('mid'), cb('later')), setCustomerIDs: () => 'facade' };
+    (window as unknown as { Visitor?: unknown }).Visitor = { getInstance: (org: string) => (org === 'ORG@AdobeOrg' ? facade : null) };
+    try {
+      const v = make({}, { visitor: 'ORG@AdobeOrg' }).getVisitorId() as Record<string, (...a: unknown[]) => unknown>;
+      const called: unknown[] = [];
+      expect(v.getMarketingCloudVisitorID!((x: unknown) => called.push(x))).toBe('');
+      expect([asked, called, v.setCustomerIDs!()]).toEqual([['mid'], ['later'], 'facade']);
+    } finally {
+      delete (window as unknown as { Visitor?: unknown }).Visitor;
+    }
   });
 });

@@ -34,6 +34,14 @@ describe('HTML written as Core writes it', () => {
     expect(Array.from(document.body.children).map((e) => e.tagName + (e.id ? '#' + e.id : ''))).toEqual(['P#one', 'SCRIPT', 'I#written', 'SCRIPT', 'DIV', 'P#two']);
     expect(document.write).toBe(Document.prototype.write);
   });
+
+  it('a noscript stays text, as the page parses it with scripting on: its image is not loaded', async () => {
+    const seen = performance.getEntriesByType('resource').length;
+    await writeHtml('<noscript><img id="pixel" src="/noscript-pixel.gif?x=1"></noscript><p id="after">a</p>');
+    expect(document.getElementById('pixel')).toBeNull();
+    expect(document.querySelector('noscript')!.textContent).toContain('noscript-pixel.gif');
+    expect(performance.getEntriesByType('resource').slice(seen).filter((e) => e.name.includes('noscript-pixel'))).toEqual([]);
+  });
 });
 
 function runtime(data: PageData = {}) {
@@ -60,6 +68,31 @@ describe('page steps answer the worker', () => {
     step({ js: "return new Promise(function (r) { setTimeout(function () { __order.push('later'); r(); }, 30); });" }, 'c');
     expect((await answered('c'))?.response.status).toBe(200);
     expect(w.__order).toEqual(['ran core.direct-call undefined', 'later']);
+  });
+
+  it("a block that throws in a rule that does not wait is said as turbine's logger says it: only with debug on", async () => {
+    const error: unknown[][] = [];
+    const original = console.error;
+    console.error = (...a: unknown[]) => void error.push(a);
+    try {
+      const { step } = runtime();
+      const thrown = async (debug: boolean) => {
+        localStorage.setItem('com.adobe.reactor.debug', String(debug));
+        error.length = 0;
+        step({ js: "__order.push('about to throw'); document.getElementById('nothing').x = 1;" });
+        // The block ran as its script was written; its failure is said once its promise settled, before the next task.
+        expect(w.__order).toEqual(['about to throw']);
+        await new Promise((r) => setTimeout(r, 0));
+        w.__order = [];
+        return error.slice();
+      };
+      w.__order = [];
+      expect(await thrown(false)).toEqual([]);
+      expect(await thrown(true)).toEqual([['🚀', "Failed to execute \"Custom Code\" for \"R\" rule. Cannot set properties of null (setting 'x')"]]);
+    } finally {
+      console.error = original;
+      localStorage.removeItem('com.adobe.reactor.debug');
+    }
   });
 
   it('HTML with ${reactorCallbackId} ends when the code calls _satellite._onCustomCodeSuccess (or fails with _onCustomCodeFailure)', async () => {

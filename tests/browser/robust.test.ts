@@ -1,5 +1,5 @@
 /**
- * Issue 9, point 2: one hostile value or one failing input must not stop the worker. Each test
+ * One hostile value or one failing input must not stop the worker. Each test
  * starts the real worker shell (tests/browser/test-worker.ts), sends one probe, then a plain
  * "Page View" that must still be processed. On the old shell the probe rejected the input chain
  * and nothing after it was ever processed.
@@ -9,7 +9,7 @@ import { startTestWorker as start } from './start-test-worker.ts';
 
 const dl = window as unknown as { digitalData?: unknown };
 
-describe('the worker survives any single input (issue 9, point 2)', () => {
+describe('the worker survives any single input', () => {
   it('a BigInt in the data layer: the event is processed, its value sent as a string, and the next event too', async () => {
     const w = start();
     dl.digitalData = { page: { pageInfo: { pageType: 10n } } };

@@ -37,7 +37,7 @@ describe('Visitor facade', () => {
     expect(a.then).toBeUndefined();
   });
 
-  it('an option function or a site callback that throws is said, and the call goes on (issue 9)', async () => {
+  it('an option function or a site callback that throws is said, and the call goes on', async () => {
     const said: string[] = [];
     const original = console.error;
     console.error = (m: string) => said.push(m);

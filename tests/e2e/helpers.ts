@@ -91,15 +91,15 @@ export async function caughtUp(page: Page): Promise<void> {
 }
 
 /**
- * Waits for the worker's verdict on a rule (its devtools feed): `fired` or `condition not met`.
+ * Waits for the worker's verdict on a rule (its devtools feed): `fired`, `condition not met` or `action failed`.
  * `timeout`: the verdict comes once the page has loaded, which takes longer on a loaded machine.
  */
-export async function ruleVerdict(page: Page, rule: string, timeout = 15_000): Promise<'fired' | 'condition not met'> {
-  let verdict: 'fired' | 'condition not met' | undefined;
+export async function ruleVerdict(page: Page, rule: string, timeout = 15_000): Promise<'fired' | 'condition not met' | 'action failed'> {
+  let verdict: 'fired' | 'condition not met' | 'action failed' | undefined;
   await expect
     .poll(async () => {
-      const entry = (await monitorOf(page)).find((m) => (m.name === 'rule-completed' || m.name === 'rule-condition-failed') && m.data?.rule === rule);
-      verdict = entry && (entry.name === 'rule-completed' ? 'fired' : 'condition not met');
+      const entry = (await monitorOf(page)).find((m) => ['rule-completed', 'rule-condition-failed', 'rule-action-failed'].includes(m.name) && m.data?.rule === rule);
+      verdict = entry && (entry.name === 'rule-completed' ? 'fired' : entry.name === 'rule-action-failed' ? 'action failed' : 'condition not met');
       return verdict;
     }, { timeout })
     .toBeDefined();

@@ -1,5 +1,5 @@
 /**
- * Issue 9 against the built dist/: each probe a hostile page (or network, or policy) can make,
+ * Robustness against the built dist/: each probe a hostile page (or network, or policy) can make,
  * then the beacons the collector received. On the old main each of these stopped tracking or
  * threw into the page.
  */
@@ -40,7 +40,7 @@ const errorsOf = (page: Page) => {
   return errors;
 };
 
-test.describe('Content-Security-Policy (issue 9, point 5)', () => {
+test.describe('Content-Security-Policy', () => {
   test(`offtag.js from the page's origin under "worker-src blob:" (its URL blocked) falls back to the blob and tracks`, async ({ page, request }) => {
     await serve(page, { csp: `script-src 'self' 'unsafe-inline'; worker-src blob:` });
     await page.goto('/test/minimal.html?host=same');

@@ -236,7 +236,7 @@ test('debug mode: rule messages appear only after _satellite.setDebug(true), and
   await page.evaluate(() => (window as any)._satellite.setDebug(false));
 });
 
-test.describe('start-up and the hot path (issue 12)', () => {
+test.describe('start-up and the hot path', () => {
   /**
    * A page that records, by phase, every read of `localStorage`, `sessionStorage`,
    * `innerWidth`/`innerHeight` and every `document.cookie` read and write: `start` while offtag.js (a
@@ -354,7 +354,7 @@ test.describe('start-up and the hot path (issue 12)', () => {
     });
     await waitForBeacons(request, 61);
     await expect.poll(unacknowledged, { timeout: 15_000 }).toBe(0);
-    // One per event until issue 12; now one once the worker's queue has caught up (a few, as commits interleave).
+    // Not one per event: one once the worker's queue has caught up (a few, as commits interleave).
     expect((await page.evaluate(() => (window as any).__acks)) - before).toBeLessThanOrEqual(10);
   });
 });

@@ -51,7 +51,7 @@ test('the ID-sync iframe loads dest5.html from the ID service and gets the combi
   expect(combined.query.origin).toBe(SERVERS.page);
 });
 
-test('the ID-sync iframe waits for the page to load (issue 26): none while an image holds the load event, then it loads', async ({ page, request }) => {
+test('the ID-sync iframe waits for the page to load: none while an image holds the load event, then it loads', async ({ page, request }) => {
   let release!: () => void;
   const held = new Promise<void>((r) => (release = r));
   // An image in the document holds its load event until the test releases it.

@@ -26,6 +26,8 @@ export interface ResolverDeps {
   random?: () => number;
   /** Values set with `_satellite.setVar`. */
   customVars: Map<string, unknown>;
+  /** Values for the page's `_satellite.getVar` (DataElementContext `pageCall`). */
+  pageCall?: boolean;
 }
 
 export interface Resolver<N extends string> {
@@ -150,8 +152,10 @@ export function createResolver<N extends string>(
     session: deps.session,
     log: deps.log,
     ...(deps.random ? { random: deps.random } : {}),
+    ...(deps.pageCall ? { pageCall: true } : {}),
     dataLayer: (path) => readPath(deps.snapshot.dataLayer, path),
     get: (n) => resolver.get(n),
+    has: (n) => resolver.has(n),
   };
   return resolver;
 }

@@ -121,7 +121,7 @@ export function createEventHandler<N extends string, S>({ container, ctx, servic
     Object.entries(all).map(([name, de]) => [name, de.sideEffects ? ({ type: 'constant', value: undefined } as DataElement<N>) : de]),
   ) as Record<N, DataElement<N>>;
   const publishPureValues = (event: EngineEvent) => {
-    const early = createResolver(pure, { settings, page, snapshot: ctx.snapshot(), event, cookies, session, log: () => {}, customVars });
+    const early = createResolver(pure, { settings, page, snapshot: ctx.snapshot(), event, cookies, session, log: () => {}, customVars, pageCall: true });
     // Only what changed since the last event's: most events change few values, and an unchanged batch is not sent at all.
     const values: Record<string, unknown> = {};
     let changed = false;
@@ -163,12 +163,13 @@ export function createEventHandler<N extends string, S>({ container, ctx, servic
       // The devtools' rule table names a page trigger by its kind (`trigger scroll-depth`).
       ctx.monitor('rule-triggered', { rule: rule.name, event: event.type === 'trigger' ? `trigger ${event.on}` : event.type, seq: snapshot.seq });
       const outcome = await runRule(rule, ruleContext(event, resolver, rule.name, snapshot), ctx.sleep);
-      ctx.monitor(outcome.fired ? 'rule-completed' : 'rule-condition-failed', { ...outcome, seq: snapshot.seq });
+      // As turbine's monitors: an action that failed stops the rule, which does not complete.
+      ctx.monitor(!outcome.fired ? 'rule-condition-failed' : outcome.stoppedAt ? 'rule-action-failed' : 'rule-completed', { ...outcome, seq: snapshot.seq });
     }
   };
 
   /** After each page event: the watched data elements read on its snapshot, and the rules of each that changed. */
-  const checkChanges = async (resolver: Resolver<N>, snapshot: Snapshot) => {
+  const checkChanges = async (resolver: Resolver<N>, snapshot: Snapshot, publish: (values: Record<string, unknown>) => void) => {
     if (!watch) return;
     const changes = watch.check((name) => (resolver.has(name) ? resolver.get(name as N) : undefined));
     for (const change of changes) {
@@ -176,7 +177,7 @@ export function createEventHandler<N extends string, S>({ container, ctx, servic
       await runRules(change, resolver, snapshot);
     }
     // What the change rules read, for `getVar` (the shell sends only values that changed).
-    if (changes.length) emit({ type: 'vars', values: resolver.values() });
+    if (changes.length) publish(resolver.values());
   };
 
   const resolverFor = (event: EngineEvent) =>
@@ -202,8 +203,16 @@ export function createEventHandler<N extends string, S>({ container, ctx, servic
 
   async function handle(event: EngineEvent, resolver: Resolver<N>, snapshot: Snapshot): Promise<void> {
     ctx.monitor('event', { type: event.type, id: event.type === 'direct-call' ? event.id : event.type === 'trigger' ? event.key : undefined, seq: snapshot.seq });
-    const publishValues = () => {
-      const values = resolver.values();
+    /**
+     * What the rules read, for getVar. A container whose getVar answers as turbine's on every event:
+     * the values again as the page's call computes them (without the event, after what the rules
+     * changed), and a rule's read only for an element whose reading writes.
+     */
+    const publishValues = (values = resolver.values()) => {
+      if (container.getVarValues === 'every-event') {
+        publishPureValues(event);
+        for (const k of Object.keys(values)) if (!(all as Record<string, DataElement<N> | undefined>)[k]?.sideEffects) delete values[k];
+      }
       if (Object.keys(values).length) emit({ type: 'vars', values });
     };
 
@@ -235,7 +244,7 @@ export function createEventHandler<N extends string, S>({ container, ctx, servic
       await linkTracking;
       await runRules(event, resolver, snapshot);
       publishValues();
-      await checkChanges(resolver, snapshot);
+      await checkChanges(resolver, snapshot, publishValues);
     });
   }
 }

@@ -13,6 +13,8 @@ export interface EngineEnv {
   random(): number;
   /** Lowercase hex SHA-256 of the UTF-8 text. */
   sha256(text: string): Promise<string>;
+  /** `navigator.userAgentData.getHighEntropyValues(names)`; absent (or `{}`) where the browser has no client hints. */
+  userAgentHints?(names: string[]): Promise<Record<string, unknown>>;
 }
 
 /** Cookies as the engine sees them: the latest snapshot plus the engine's own writes not yet seen in one. */
@@ -124,6 +126,13 @@ export interface DataElementContext<N extends string, X = unknown> {
   dataLayer(path: string): unknown;
   /** Another data element's value (memoised per event). */
   get(name: N): unknown;
+  /**
+   * The value is for the page's `_satellite.getVar`, which turbine calls without an event: a Launch
+   * data element that reads the event (custom code, Runtime Environment) reads none, as there.
+   */
+  readonly pageCall?: boolean;
+  /** Whether `name` is a data element or a `setVar` value: a `%token%` turbine replaces. */
+  has(name: string): boolean;
   readonly cookies: CookieJar;
   readonly session: SessionStore;
   log(level: LogLevel, message: string): void;

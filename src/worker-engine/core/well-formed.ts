@@ -1,5 +1,5 @@
 /**
- * Total text encoders (issue 9): a string from the page may hold a lone surrogate (half an emoji
+ * Total text encoders: a string from the page may hold a lone surrogate (half an emoji
  * cut by a length limit), on which `encodeURIComponent` throws "URI malformed". Lone surrogates
  * become U+FFFD first, as `String.prototype.toWellFormed` does, so no string can stop a beacon,
  * a request or a cookie write.

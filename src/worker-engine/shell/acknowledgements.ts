@@ -16,6 +16,8 @@ export interface Acknowledger {
   beaconMade(): void;
   /** Commits and acknowledges the events handled so far, once no hit of theirs is pending. */
   acknowledge(rechecking?: boolean): void;
+  /** An acknowledgement is about to be posted: its commit is being written, or starts in the next task (a beacon just made). */
+  busy(): boolean;
 }
 
 export interface AcknowledgerOptions {
@@ -28,6 +30,8 @@ export interface AcknowledgerOptions {
   orphansDone(): Promise<void>;
   /** Tells the page: every event up to `seq` is safe. */
   post(seq: number): void;
+  /** A commit ended without telling the page anything new, or a look started none: what waited for an acknowledgement (`busy`) may go. */
+  settled?(): void;
   /** False while the events the page posted before the worker started are being handled: their acknowledgement is one, after the last (page-link.ts `starting`). */
   ready?(): boolean;
 }
@@ -43,6 +47,8 @@ export function createAcknowledger(o: AcknowledgerOptions): Acknowledger {
   let fresh = false;
   let recheck: ReturnType<typeof setTimeout> | undefined;
   let recheckMs = 0;
+  /** Commits written and not yet answered. */
+  let committing = 0;
   function acknowledgeSoon(ms = 0): void {
     if (recheck !== undefined) {
       if (recheckMs <= ms) return;
@@ -52,6 +58,8 @@ export function createAcknowledger(o: AcknowledgerOptions): Acknowledger {
     recheck = setTimeout(() => {
       recheck = undefined;
       acknowledge(true);
+      // No commit started (a hit still waits): what waited for this one goes now.
+      if (!ms && !committing) o.settled?.();
     }, ms);
   }
   function acknowledge(rechecking = false): void {
@@ -66,11 +74,19 @@ export function createAcknowledger(o: AcknowledgerOptions): Acknowledger {
     // message to the page instead of one per event; docs/runtime.md, "Messages per event"), nor one
     // the page already has (a late batch's commit: at load, the Page View's beacon waits for the
     // visitor ids and is committed after its event was acknowledged).
-    void Promise.all([o.orphansDone(), beacons.commit(o.pid, seq)]).then(() => {
-      if (asked > seq || seq <= said) return;
-      said = seq;
-      o.post(seq);
-    });
+    committing++;
+    void Promise.all([o.orphansDone(), beacons.commit(o.pid, seq)])
+      .then(() => {
+        committing--;
+        if (asked > seq || seq <= said) return o.settled?.();
+        said = seq;
+        o.post(seq);
+      })
+      // A failed commit tells the page nothing (its events stay kept for the pagehide copy); what waited goes.
+      .catch(() => {
+        committing--;
+        o.settled?.();
+      });
   }
   return {
     handled(input) {
@@ -81,5 +97,6 @@ export function createAcknowledger(o: AcknowledgerOptions): Acknowledger {
       acknowledgeSoon();
     },
     acknowledge,
+    busy: () => committing > 0 || (recheck !== undefined && recheckMs === 0),
   };
 }

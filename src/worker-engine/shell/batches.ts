@@ -68,8 +68,13 @@ export interface Outbox {
   add(n: number, effects: Effect[], keys: Array<string | undefined>): void;
   /** Effects of the shell's own (the read set, the page triggers, start-up logs): they go with the next batch, or alone (unnumbered) when there is none. */
   extra(effects: Effect[]): void;
-  /** Posts what is held, as the bridge's next numbered batch. */
+  /** Posts what is held, as the bridge's next numbered batch, with the acknowledgement waiting (`ack`), if any. */
   post(): void;
+  /**
+   * An acknowledgement for the page (every event up to `seq` is safe): it goes with the next
+   * batch, now when no input waits (alone if nothing is held), else within `holdMs`.
+   */
+  ack(seq: number): void;
   /** Start-up is over while inputs still wait: what is held goes after `holdMs` at the latest, as in a burst. */
   arm(): void;
   /** `BatchNumbers.applied`, for the page's `applied` count. */
@@ -85,22 +90,26 @@ export function createOutbox(o: {
   waiting(): boolean;
   /** Start-up (page-link.ts `starting`): held without the `holdMs` limit; the page link posts (or `arm`s) when it ends. */
   starting?(): boolean;
-  send(n: number, effects: Effect[]): void;
+  send(n: number, effects: Effect[], a?: number): void;
 }): Outbox {
   const numbers = createBatchNumbers();
   let held: HeldEffects | undefined;
   let extras: Effect[] = [];
   let extrasTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The acknowledgement that goes with the next message (0: none). */
+  let a = 0;
   const post = () => {
     const x = extras;
+    const seq = a;
     extras = [];
+    a = 0;
     clearTimeout(extrasTimer);
     extrasTimer = undefined;
-    if (!held) return void (x.length && o.send(0, x));
+    if (!held) return void ((x.length || seq) && o.send(0, x, seq));
     const h = held;
     held = undefined;
     clearTimeout(h.timer);
-    o.send(numbers.posted(h.first), [...x, ...h.effects.filter((e): e is Effect => e !== undefined)]);
+    o.send(numbers.posted(h.first), [...x, ...h.effects.filter((e): e is Effect => e !== undefined)], seq);
   };
   return {
     add(n, effects, keys) {
@@ -120,9 +129,14 @@ export function createOutbox(o: {
       else if (!o.starting?.()) extrasTimer ??= setTimeout(post, o.holdMs);
     },
     post,
+    ack(seq) {
+      a = Math.max(a, seq);
+      if (!o.waiting()) post();
+      else if (!held && !o.starting?.()) extrasTimer ??= setTimeout(post, o.holdMs);
+    },
     arm() {
       if (held) held.timer ??= setTimeout(post, o.holdMs);
-      else if (extras.length) extrasTimer ??= setTimeout(post, o.holdMs);
+      else if (extras.length || a) extrasTimer ??= setTimeout(post, o.holdMs);
     },
     applied: (m) => numbers.applied(m, held?.first),
   };

@@ -29,6 +29,8 @@ export interface PageLink {
   starting(): boolean;
   /** The latest data element values (`getVar`). */
   values(): Record<string, unknown>;
+  /** An acknowledgement for the page: with the batch that waits for it, or the next one (`Outbox.ack`). */
+  ack(seq: number): void;
 }
 
 /**
@@ -44,6 +46,11 @@ export function createPageLink(o: {
   now?: Snapshot;
   /** The start-up events are handled (or no longer waited for): acknowledgements may go. */
   started?(): void;
+  /**
+   * An acknowledgement is on its way (its commit is being written): page effects wait for it, at
+   * most `holdMs`, so that both reach the page in one message, one task of its main thread.
+   */
+  acking?(): boolean;
 }): PageLink {
   const writes = createPageWrites();
   const vars = createVarCache();
@@ -59,12 +66,13 @@ export function createPageLink(o: {
     startupSeq = 0;
     startupOver();
   }, STARTUP_WAIT_MAX_MS);
-  const outbox = createOutbox({ holdMs: o.holdMs, waiting: () => waiting > 0 || starting(), starting, send: (n, effects) => postBatch(o.port, n, effects) });
-  /** Start-up is over: what was held goes now, or, while inputs still wait, within `holdMs`. */
+  const busy = () => waiting > 0 || starting() || !!o.acking?.();
+  const outbox = createOutbox({ holdMs: o.holdMs, waiting: busy, starting, send: (n, effects, a) => postBatch(o.port, n, effects, a) });
+  /** Start-up is over: what was held goes now (with the acknowledgement it starts), or, while inputs still wait, within `holdMs`. */
   const startupOver = () => {
-    if (waiting) outbox.arm();
-    else outbox.post();
     o.started?.();
+    if (busy()) outbox.arm();
+    else outbox.post();
   };
   return {
     toBridge(b) {
@@ -88,10 +96,11 @@ export function createPageLink(o: {
       if (was && !starting()) {
         clearTimeout(stopWaiting);
         startupOver();
-      } else if (!waiting && !starting()) outbox.post();
+      } else if (!busy()) outbox.post();
     },
     extra: (effects) => outbox.extra(effects),
     starting,
     values: vars.values,
+    ack: (seq) => outbox.ack(seq),
   };
 }

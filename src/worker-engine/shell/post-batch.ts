@@ -2,12 +2,14 @@
 import type { Effect } from '../../protocol.ts';
 
 /**
- * Posts the batch `n`. A value the page cannot receive (a function from a custom data element…)
- * is left out, by name, and said in the page's console; the rest of the batch goes.
+ * Posts the batch `n`, with the acknowledgement `a` when one goes with it. A value the page cannot
+ * receive (a function from a custom data element…) is left out, by name, and said in the page's
+ * console; the rest of the batch goes.
  */
-export function postBatch(port: { postMessage(m: unknown): void }, n: number, effects: Effect[]): void {
+export function postBatch(port: { postMessage(m: unknown): void }, n: number, effects: Effect[], a?: number): void {
+  const ack = a ? { a } : {};
   try {
-    port.postMessage({ n, effects });
+    port.postMessage({ n, effects, ...ack });
   } catch (err) {
     const dropped: string[] = [];
     const safe: Effect[] = [];
@@ -32,6 +34,6 @@ export function postBatch(port: { postMessage(m: unknown): void }, n: number, ef
       safe.push({ type: 'vars', values });
     }
     const message = `Offtag could not send these values to the page (${(err as Error).name}); left out: ${dropped.join(', ')}.`;
-    port.postMessage({ n, effects: [...safe, { type: 'log', level: 'error', message }] });
+    port.postMessage({ n, effects: [...safe, { type: 'log', level: 'error', message }], ...ack });
   }
 }

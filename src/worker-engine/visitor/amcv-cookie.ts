@@ -102,7 +102,7 @@ export function decodeAmcv(raw: string): DecodedAmcv {
 export function encodeAmcv(fields: AmcvFields, digest: number): string {
   const parts: string[] = [String(digest)];
   for (const [key, f] of fields) {
-    // A value holding the separator would add fields: it is never written (issue 9).
+    // A value holding the separator would add fields: it is never written, so a reply cannot inject fields.
     if (f.value === '' || f.value.includes('|') || key.includes('|')) continue;
     const suffix = f.expiry !== undefined ? `-${f.expiry}${f.session ? 's' : ''}` : '';
     parts.push(key + suffix, f.value);

@@ -30,7 +30,7 @@ export interface IdReply {
   optOutTtl: number;
   /** `error_msg`: when present, `MCCIDH` is not updated. */
   errorMsg?: string;
-  /** Reply fields left out because they would change the structure they are stored in (issue 9). */
+  /** Reply fields left out because they would change the structure they are stored in (the AMCV cookie's `|`-separated fields). */
   rejected: string[];
 }
 

@@ -13,7 +13,7 @@ describe('fallback visitor id (s_fid)', () => {
     let i = 0;
     expect(newFallbackId(() => draws[i++] ?? 0)).toBe('7000000000000000-3800000000000000');
   });
-  it('takes any cookie value with a "-" in it, as AppMeasurement does (issue 29)', () => {
+  it('takes any cookie value with a "-" in it, as AppMeasurement does', () => {
     expect(isFallbackId('7FFFFFFFFFFFFFFF-3FFFFFFFFFFFFFFF')).toBe(true);
     expect(isFallbackId('8FFF-x')).toBe(true);
     expect(isFallbackId(undefined)).toBe(false);

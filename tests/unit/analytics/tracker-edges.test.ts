@@ -116,7 +116,7 @@ describe('ids on the beacon', () => {
     const fid = decodeBeacon(none.ctx.requests[0]!.url).fid!;
     expect(none.ctx.effects.find((e) => e.type === 'cookie' && e.name === 's_fid')).toMatchObject({ value: fid, path: '/', domain: 'example.com' });
   });
-  it('an s_fid without a "-" is replaced; one with a "-" is kept and written again (issue 29)', async () => {
+  it('an s_fid without a "-" is replaced; one with a "-" is kept and written again, as AppMeasurement does', async () => {
     const good = '0123456789ABCDEF-0123456789ABCDEF';
     const kept = setup({ cookies: { s_fid: good } }, { values: { MCMID: undefined } });
     await kept.analytics.track({ type: 't', vars: { pageName: 'p' } });

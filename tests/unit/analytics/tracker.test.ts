@@ -284,14 +284,14 @@ describe('automatic link tracking', () => {
     const next = setup({ cookies: { s_sq: sq } });
     await next.analytics.track({ type: 't', vars: { pageName: 'acme:next:1' } });
     expect(next.ctx.requests[0]!.url).toContain('&c.&a.&activitymap.&page=acme%3Aproduct%20detail%3A12345&link=Spec%20sheet&region=product-docs&pageIDType=1&.activitymap&.a&.c');
-    // Emptied the way AppMeasurement writes every cookie value: escaped (issue 11 point 5).
+    // Emptied the way AppMeasurement writes every cookie value: escaped.
     expect(next.ctx.jar.get('s_sq')).toBe('%5B%5BB%5D%5D');
     await next.analytics.track({ type: 't', vars: { pageName: 'acme:next:1' } });
     expect(next.ctx.requests[1]!.url).not.toContain('activitymap');
   });
 });
 
-describe('wire parity with AppMeasurement 2.27.0 (issue 11)', () => {
+describe('wire parity with AppMeasurement 2.27.0', () => {
   const click = (href: string, over: Record<string, unknown> = {}) => ({ href, text: 'catalog', region: 'BODY', hasTlCall: false, tag: 'A', ...over });
 
   it('sdid: asks without generating (expectSupplementalData is off), so no id means no sdid', async () => {
@@ -326,7 +326,7 @@ describe('wire parity with AppMeasurement 2.27.0 (issue 11)', () => {
   });
   it('ClickMap: without a page name the page is its URL and pidt is left out; s_objectID names the object', async () => {
     const { ctx, analytics } = setup();
-    // A page view without a pageName first: the ClickMap page id is then the URL (issue 29: none before any hit).
+    // A page view without a pageName first: the ClickMap page id is then the URL (before any hit there is none).
     await analytics.track({ type: 't', vars: {} });
     await analytics.onClick(click('https://www.example.com/a.pdf', { objectId: 'hero pdf', tag: 'area' }));
     expect(ctx.requests[1]!.url).toContain('&.c&pid=https%3A%2F%2Fwww.example.com%2Fshop%2Fproduct%3Fid%3D1&oid=hero%20pdf&oidt=1&ot=AREA&oi=1&s=');
@@ -412,5 +412,26 @@ describe('wire parity with AppMeasurement 2.27.0 (issue 11)', () => {
     expect(b.prop3).toBe(long);
     expect(b.list1).toBe(long);
     expect(b.hier1).toBe('é'.repeat(255));
+  });
+});
+
+describe('client hints (collectHighEntropyUserAgentHints)', () => {
+  it('a hit that asks for them carries the browser\'s non-empty high-entropy hints as the h. block after c., asked for once; link hits whatever linkTrackVars', async () => {
+    const { ctx, analytics } = setup();
+    const asked: string[][] = [];
+    Object.assign(ctx.env, {
+      userAgentHints: async (names: string[]) => {
+        asked.push(names);
+        return { architecture: 'x86', bitness: '64', model: '', platformVersion: '6.5.0', wow64: false, brands: [] };
+      },
+    });
+    await analytics.track({ ...PAGE_VIEW, clientHints: true, contextData: { k: 'v' } });
+    await analytics.track({ ...LINK, clientHints: true });
+    await analytics.track(PAGE_VIEW);
+    const [view, link, plain] = ctx.requests.map((r) => r.url);
+    expect(view).toContain('&c.&k=v&.c&h.&architecture=x86&bitness=64&platformVersion=6.5.0&.h&cc=USD');
+    expect(link).toContain('&h.&architecture=x86&bitness=64&platformVersion=6.5.0&.h');
+    expect(plain).not.toContain('h.');
+    expect(asked).toEqual([['architecture', 'bitness', 'model', 'platformVersion', 'wow64']]);
   });
 });

@@ -30,7 +30,7 @@ describe('variable names', () => {
   });
 });
 
-describe('values go out whole, as AppMeasurement sends them (issue 11 point 7)', () => {
+describe('values go out whole, as AppMeasurement sends them', () => {
   it('pageName, props, eVars and lists are never cut on the client', () => {
     expect(wireValue('pageName', 'x'.repeat(300))).toHaveLength(300);
     expect(wireValue('c1', 'x'.repeat(150))).toHaveLength(150);

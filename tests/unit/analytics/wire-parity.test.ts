@@ -1,5 +1,5 @@
 /**
- * Issue 29: rules of AppMeasurement 2.27.0 learned from its public source (adobe/appmeasurement,
+ * Rules of AppMeasurement 2.27.0 learned from its public source (adobe/appmeasurement,
  * dist/AppMeasurement.js) that a parameter-by-parameter comparison found Offtag breaking.
  * docs/analytics.md, "Click rules learned from AppMeasurement.js", names each test here.
  */
@@ -23,7 +23,7 @@ const clickOn = (html: string, text: string, over: Partial<LinkClick> = {}): Lin
 });
 const amOf = (url: string) => (decodeBeacon(url).contextData.a as { activitymap?: Record<string, string> } | undefined)?.activitymap;
 
-describe('ActivityMap link names (issue 29 item 1)', () => {
+describe('ActivityMap link names', () => {
   it('data-s-object-id names the link before its text', () => {
     expect(linkName(clickOn('<a href="/x" data-s-object-id="promo-a">Spring sale</a>', 'Spring sale'))).toBe('promo-a');
   });
@@ -64,7 +64,7 @@ describe('ActivityMap link names (issue 29 item 1)', () => {
   });
 });
 
-describe('ClickMap before any hit (issue 29 item 4)', () => {
+describe('ClickMap before any hit', () => {
   it('a link beacon before any page view has no pid, oid or ot; after one it has them', async () => {
     const ctx = makeContext();
     const analytics = createAnalyticsService(ctx, stubVisitor());
@@ -80,7 +80,7 @@ describe('ClickMap before any hit (issue 29 item 4)', () => {
   });
 });
 
-describe('s_objectID lives until the next hit (issue 29 item 2)', () => {
+describe('s_objectID lives until the next hit', () => {
   it('every track call (page view or rule link hit) tells the page to reset window.s_objectID', async () => {
     const ctx = makeContext();
     const analytics = createAnalyticsService(ctx, stubVisitor());
@@ -90,7 +90,7 @@ describe('s_objectID lives until the next hit (issue 29 item 2)', () => {
   });
 });
 
-describe('the first hit\'s referrer (issue 29 item 6)', () => {
+describe('the first hit\'s referrer', () => {
   const firstR = async (url: string, referrer = 'https://search.example.net/?q=gloves') => {
     const ctx = makeContext({ snapshot: { url, referrer } });
     const analytics = createAnalyticsService(ctx, stubVisitor());

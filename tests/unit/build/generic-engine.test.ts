@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-/** Issue 24's seam: the engine, the bridge, protocol.ts and page-settings.ts name no container (docs/containers.md). */
+/** The seam between Offtag and a container: the engine, the bridge, protocol.ts and page-settings.ts name no container (docs/containers.md). */
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
 function files(path: string): string[] {

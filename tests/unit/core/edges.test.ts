@@ -169,6 +169,20 @@ describe('early values and cookies', () => {
     expect(vars(await every.fire({ type: 'window-loaded' }, { dataLayer: { page: { type: 'cart' } } }))).toEqual([{ type: 'vars', values: { t: 'cart' } }]);
   });
 
+  it("every event: the page's values are computed without the event, as turbine's getVar on the page gives none, and again after the rules; a rule's read is sent only for an element whose reading writes", async () => {
+    const seen = (c: { event: EngineEvent; pageCall?: boolean }) => (c.pageCall ? 'no event' : c.event.type);
+    let writes = 0;
+    const { fire, call } = engineWith({
+      getVarValues: 'every-event',
+      dataElements: { e: { type: 'custom', fn: seen }, w: { type: 'custom', sideEffects: true, fn: () => ++writes }, cart: { type: 'cookie', name: 'cart' } },
+      actions: { go: (c) => void [c.get('e'), c.get('w'), c.cookies.set('cart', '2')] },
+    });
+    const vars = (b: EffectBatch) => b.effects.filter((x) => x.type === 'vars');
+    expect(vars(await fire({ type: 'library-loaded' }, { cookie: 'cart=1' }))).toEqual([{ type: 'vars', values: { e: 'no event', cart: '1' } }]);
+    // The rule read `e` with its event (not sent) and `w` (sent); the cookie it wrote is in the values computed after it.
+    expect(vars(await call('go', { cookie: 'cart=1' }))).toEqual([{ type: 'vars', values: { cart: '2' } }, { type: 'vars', values: { w: 1 } }]);
+  });
+
   it('a value the page cannot receive (a function) is not among the values sent with each event, and nothing is said of it', async () => {
     const { fire } = engineWith({ dataElements: { f: { type: 'custom', fn: () => () => 1 }, c: { type: 'constant', value: 'x' } } });
     const b = await fire({ type: 'library-loaded' });

@@ -69,7 +69,7 @@ const container: Container<never, object> = {
 };
 
 const monitors = (effects: Effect[]) =>
-  effects.filter((e) => e.type === 'monitor' && /^rule-(completed|condition-failed)$/.test(e.name)).map((e) => {
+  effects.filter((e) => e.type === 'monitor' && /^rule-(completed|condition-failed|action-failed)$/.test(e.name)).map((e) => {
     const m = e as Extract<Effect, { type: 'monitor' }>;
     const { rule, fired, stoppedAt } = m.data as { rule: string; fired: boolean; stoppedAt?: string };
     return { name: m.name, rule, fired, stoppedAt };
@@ -118,7 +118,7 @@ describe('rule components', () => {
     const b = await fire({ type: 'direct-call', id: 'gate' });
     expect(monitors(b.effects)).toEqual([
       { name: 'rule-condition-failed', rule: 'not met', fired: false, stoppedAt: 'never true' },
-      { name: 'rule-completed', rule: 'failing action', fired: true, stoppedAt: 'throws' },
+      { name: 'rule-action-failed', rule: 'failing action', fired: true, stoppedAt: 'throws' },
     ]);
     expect(levels(b.effects)).toEqual([
       'debug: Condition "never true" for rule "not met" not met.',

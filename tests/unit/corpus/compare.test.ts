@@ -5,7 +5,7 @@
  * joined (bench/corpus/sides.ts `mergeFeed`).
  */
 import { describe, expect, test } from 'vitest';
-import { compareBeacons, compareRules, compareValues, diffBeacon, extraErrors, launchRuleName, pairBeacons } from '../../../bench/corpus/compare.ts';
+import { compareBeacons, compareRules, compareValues, diffBeacon, errorKey, extraErrors, launchRuleName, pairBeacons } from '../../../bench/corpus/compare.ts';
 import { beaconLines } from '../../../bench/corpus/report.ts';
 import { mergeFeed } from '../../../bench/corpus/sides.ts';
 import type { RecordedBeacon } from '../../../bench/corpus/world.ts';
@@ -107,6 +107,16 @@ describe('rules, values and errors', () => {
 
   test("Offtag's console errors turbine does not also produce, each of turbine's excusing one", () => {
     expect(extraErrors(['e1', 'e2'], ['e2', 'e2', 'e3'])).toEqual(['e2', 'e3']);
+  });
+
+  test("a failed load's random query values (a session id, a timestamp) and an unhandled rejection's wording do not make two errors different", () => {
+    const failed = 'Failed to load resource: the server responded with a status of 404 (Not Found)';
+    const t = [errorKey(failed, 'https://x.tt.omtrdc.net/rest/v1/delivery?client=x&sessionId=269a9f5f79194b97b59c42f3ebe0a053&version=2.10.3'), errorKey('uncaught Uncaught (in promise) Error: Failed to load script https://a.example/t.js')];
+    const o = [errorKey(failed, 'https://x.tt.omtrdc.net/rest/v1/delivery?client=x&sessionId=be0b5aa92c8c4238ad6b50b124182b96&version=2.10.3'), errorKey('uncaught Error: Failed to load script https://a.example/t.js\n    at s.onerror')];
+    expect(extraErrors(t, o)).toEqual([]);
+    expect(extraErrors([errorKey(failed, 'https://sync.example/segment?token=6Sxp&callback=TDWrapper.tdw_4os7up.onReceive')], [errorKey(failed, 'https://sync.example/segment?token=6Sxp&callback=TDWrapper.tdw_z6xk9.onReceive')])).toEqual([]);
+    // A short value, the page's own, still tells two loads apart.
+    expect(extraErrors([errorKey(failed, 'https://a.example/p?id=42')], [errorKey(failed, 'https://a.example/p?id=43')])).toEqual([`${failed} https://a.example/p?id=43`]);
   });
 });
 

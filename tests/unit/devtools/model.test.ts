@@ -2,14 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { beaconRows, beaconVariables, ruleFirings } from '../../../src/devtools/model.ts';
 
 describe('devtools model', () => {
-  it('joins rule firings with their outcome, newest first', () => {
+  it('joins rule firings with their outcome (fired, condition not met, action failed), newest first', () => {
     const rows = ruleFirings([
       { name: 'rule-triggered', data: { rule: 'Page View', event: 'direct-call', seq: 4 } },
       { name: 'rule-completed', data: { rule: 'Page View', fired: true, seq: 4 } },
       { name: 'rule-triggered', data: { rule: 'Real user monitoring', event: 'window-loaded', seq: 5 } },
       { name: 'rule-condition-failed', data: { rule: 'Real user monitoring', fired: false, stoppedAt: 'URL contains /insights', seq: 5 } },
+      { name: 'rule-triggered', data: { rule: 'Tag the body', event: 'dom-ready', seq: 6 } },
+      { name: 'rule-action-failed', data: { rule: 'Tag the body', fired: true, stoppedAt: 'Custom Code', seq: 6 } },
     ]);
     expect(rows).toEqual([
+      { seq: 6, rule: 'Tag the body', event: 'dom-ready', outcome: 'action failed', stoppedAt: 'Custom Code' },
       { seq: 5, rule: 'Real user monitoring', event: 'window-loaded', outcome: 'condition not met', stoppedAt: 'URL contains /insights' },
       { seq: 4, rule: 'Page View', event: 'direct-call', outcome: 'fired', stoppedAt: undefined },
     ]);

@@ -3,10 +3,11 @@
  * know what to do and what happens, a maintainer who wants the design that is still true. So they
  * carry no issue numbers (there is no tracker to follow them to), no dated runs (measured figures
  * live in bench/results/, which the bench writes), no "the spec" or "the issue" cited as a document,
- * and the README stays short enough to read in one sitting. Links that leave the repository or
+ * and the README stays short enough to read in one sitting. The code, its comments and test
+ * titles carry no issue numbers either: they say the reason itself. Links that leave the repository or
  * point at missing files are checked for every markdown file by standalone.test.ts.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -32,8 +33,11 @@ function proseLines(md: string): string[] {
   });
 }
 
+/** "issue 9", "issues 10 and 12", "Issue #26": what code and docs alike never carry. */
+const ISSUE_NUMBER = /\bissues?\s+#?\d+/i;
+
 const CHECKS: Array<[string, (prose: string) => boolean]> = [
-  ['an issue number', (l) => /\bissues?\s+#?\d+/i.test(l) || /(^|[^\w&/])#\d+\b/.test(l.replace(/`[^`]*`/g, ''))],
+  ['an issue number', (l) => ISSUE_NUMBER.test(l) || /(^|[^\w&/])#\d+\b/.test(l.replace(/`[^`]*`/g, ''))],
   ['a dated run', (l) => [...l.matchAll(/\b\d{4}-\d{2}-\d{2}\b/g)].some((m) => !DATA_DATES.has(m[0]))],
   ['"the spec" or "the issue" cited as a document', (l) => /\b(the|this|that|its|our) (spec|specification|issue)\b|\bspec §/i.test(l)],
 ];
@@ -53,6 +57,23 @@ describe('README and docs are written for readers of the repository', () => {
   it(`README.md is at most ${README_MAX_LINES} lines`, () => {
     const lines = readFileSync(join(ROOT, 'README.md'), 'utf8').replace(/\n$/, '').split('\n').length;
     expect(lines).toBeLessThanOrEqual(README_MAX_LINES);
+  });
+
+  it('no issue numbers in the code either: src, tests, tools, containers, demo', () => {
+    const walk = (dir: string): string[] =>
+      readdirSync(join(ROOT, dir)).flatMap((name) => {
+        const rel = `${dir}/${name}`;
+        return name === 'node_modules' ? [] : statSync(join(ROOT, rel)).isDirectory() ? walk(rel) : [rel];
+      });
+    // This file's own examples of what the checks catch are the one exception.
+    const code = ['src', 'tests', 'tools', 'containers', 'demo'].flatMap(walk).filter((f) => /\.(m?[jt]sx?|md)$/.test(f) && !f.endsWith('docs/for-readers.test.ts'));
+    const found = code.flatMap((f) =>
+      readFileSync(join(ROOT, f), 'utf8')
+        .split('\n')
+        .flatMap((line, i) => (ISSUE_NUMBER.test(line) ? [`${f}:${i + 1}: ${line.trim().slice(0, 100)}`] : [])),
+    );
+    expect(code.length).toBeGreaterThan(100);
+    expect(found).toEqual([]);
   });
 
   it('no issue numbers, dated runs, or "the spec" / "the issue" as documents', () => {

@@ -26,7 +26,8 @@ describe('offtag build of imported containers', () => {
     expect(buildConstants(container, 'production', '2026-01-01T00:00:00Z').__OFFTAG_LAUNCH__).toBe('1');
     expect(facts.buildInfo).toEqual({ turbineVersion: '28.1.0', turbineBuildDate: '2026-01-20T10:00:00Z', buildDate: '2026-01-21T09:30:00Z', minified: true });
     expect(facts.property).toEqual({ name: 'Timing and events', id: 'PR00000000000000000000000000000006' });
-    expect(facts.company).toEqual({ orgId: '0123456789ABCDEF01234567@AdobeOrg' });
+    // The library's whole company object, as turbine's `_satellite.company`.
+    expect(facts.company).toEqual({ orgId: '0123456789ABCDEF01234567@AdobeOrg', dynamicCdnEnabled: false });
     expect(facts.names).toContain('dlm page name');
     expect(facts.reads).toEqual({ title: [null, 0, 1, 0], basket: ['empty', 0, 0, 0], heading: [null, 1, 0, 0], currency: [null, 0, 0, 0], 'card count': [null, 0, 0, 0] });
   });

@@ -10,6 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { parseImportArgs, runImport } from '../../../tools/import/command.ts';
 import { place } from '../../../tools/import/custom-code.ts';
 import { LibraryReadError, readLibrary } from '../../../tools/import/read.ts';
+// @ts-expect-error -- the fixtures' writers are plain ES modules without types
+import { code, libraryText } from '../../fixtures/launch/library-text.mjs';
 
 const FIX = 'tests/fixtures/launch';
 const TMP = 'test-results/import-unit';
@@ -64,8 +66,10 @@ describe('the report', () => {
     // Other extensions: their modules run on the page by offtag.js's module host.
     expect(line('rule', 'Target')).toBe("rule \"Target\": partly on the page — 1 event(s), 0 condition(s) and 0 action(s) in the worker, 1 action(s) on the page; action 1: adobe-target-v2/src/lib/loadTarget.js run on the page by offtag.js's module host");
     expect(line('data element', 'vendor segment')).toBe("data element \"vendor segment\": on the page — acme-vendor/src/lib/dataElements/segment.js (offtag.js's module host runs the extension's module) read on the page with each event (offtag.js, built with it)");
-    // The Web SDK stays out: its data element, a rule of its action alone, and its action in a rule that keeps its other one.
-    expect(line('data element', 'xdm page')).toBe('data element "xdm page": not imported — data element adobe-alloy/dist/lib/dataElements/xdmObject/index.js: the Adobe Experience Platform Web SDK (alloy) is not imported in this version');
+    // The Web SDK stays out: a data element that is more than its settings, a rule of its action alone, and its action in a rule that keeps its other one; its XDM object is in the worker.
+    expect(line('data element', 'merge id')).toBe('data element "merge id": not imported — data element adobe-alloy/dist/lib/dataElements/eventMergeId/index.js: the Adobe Experience Platform Web SDK (alloy) is not imported in this version');
+    expect(line('data element', 'xdm page')).toBe('data element "xdm page": worker — Web SDK XDM object: its data with the tokens replaced, in the worker');
+    expect(readFileSync(`${TMP}/paths/container.ts`, 'utf8')).toContain('"xdm page": launch.xdmObject({"web":{"webPageDetails":{"name":"%page type%","viewName":"page %page type%"}}}, {})');
     expect(line('rule', 'web sdk event')).toContain(': not imported — no action could be imported (action 1 not imported: action adobe-alloy/dist/lib/actions/sendEvent/index.js: the Adobe Experience Platform Web SDK (alloy) is not imported in this version)');
     expect(line('rule', 'worker rule with a web sdk action')).toBe('rule "worker rule with a web sdk action": in the worker — 1 event(s), 0 condition(s) and 1 action(s) in the worker; action 1: custom code in the worker; action 2 not imported: action adobe-alloy/dist/lib/actions/sendEvent/index.js: the Adobe Experience Platform Web SDK (alloy) is not imported in this version');
     expect(line('rule', 'vendor script')).toContain('third-party script https://cdn.vendor.example/tag.js');
@@ -80,7 +84,11 @@ describe('the report', () => {
     expect(lines).toContain("extension \"Acme Vendor Pixel\" (acme-vendor): on the page — offtag.js's module host runs its 2 module(s) as turbine does");
     expect(lines).toContain("extension \"Adobe Target v2\" (adobe-target-v2): on the page — offtag.js's module host runs its 1 module(s) as turbine does");
     expect(lines).toContain('extension "Social Pixel" (social-pixel): nothing to run — the library holds no module of it (turbine runs none either)');
-    expect(lines).toContain('extension "Adobe Experience Platform Web SDK" (adobe-alloy) not imported: the Adobe Experience Platform Web SDK (alloy) is not imported in this version; its data elements, events and actions are left out');
+    // An Analytics companion whose library holds only data elements reads the page: hosted; one with a module that works on s is left to the Analytics import.
+    expect(line('data element', 'link region')).toBe("data element \"link region\": on the page — activity-map-customizer/src/lib/dataElements/linkClickRegionPath.js (offtag.js's module host runs the extension's module) read on the page with each event (offtag.js, built with it)");
+    expect(lines).toContain("extension \"Activity Map Customizer\" (activity-map-customizer): on the page — offtag.js's module host runs its 1 module(s) as turbine does");
+    expect(line('data element', 'plugin value')).toBe('data element "plugin value": not imported — data element common-analytics-plugins/src/lib/dataElements/getValOnce.js: the Common Analytics Plugins extension works on the Analytics tracker (s), which the Analytics import runs');
+    expect(lines).toContain('extension "Adobe Experience Platform Web SDK" (adobe-alloy) not imported: the Adobe Experience Platform Web SDK (alloy) is not imported in this version; its events, actions and other data elements are left out (its XDM object and identity map data elements are imported)');
     expect(lines).toContain("ECID variable marketingCloudServer not imported: the engine's visitor service sends its ID calls to the container's idServiceHost setting (its Audience Manager server), and makes no call to a marketingCloudServer CNAME");
     expect(readFileSync(`${TMP}/paths/container.ts`, 'utf8')).toContain('launch.ecidRule([{"name":"trackingServer","value":"metrics.keepstock.example"},{"name":"cookieDomain","value":"keepstock.example"}])');
     expect(readFileSync(`${TMP}/paths/container.ts`, 'utf8')).toContain('events: [launch.customEvent("cart:add", "button.add", {"bubbleFireIfParent":true})]');
@@ -92,15 +100,15 @@ describe('the report', () => {
     // The summary counts the report's own labels.
     const labelled = (kind: string, label: string) => lines.filter((l) => l.startsWith(`${kind} "`) && l.includes(`": ${label}`)).length;
     // `element id` (a data element reading this.id) and `element custom code condition` run in the worker with the event's element.
-    expect(labelled('data element', 'worker')).toBe(3);
-    expect(labelled('data element', 'on the page')).toBe(6);
-    expect(labelled('data element', 'not imported')).toBe(3);
+    expect(labelled('data element', 'worker')).toBe(4);
+    expect(labelled('data element', 'on the page')).toBe(7);
+    expect(labelled('data element', 'not imported')).toBe(4);
     expect(labelled('rule', 'in the worker')).toBe(8);
     expect(labelled('rule', 'partly on the page')).toBe(7);
     expect(labelled('rule', 'not imported')).toBe(3);
     expect(lines.filter((l) => /^rule "[^"]*": (in the worker|partly on the page) — .*action \d+ not imported/.test(l))).toHaveLength(1);
-    expect(lines.filter((l) => / not imported: /.test(l) && !/^(rule|data element) "/.test(l))).toHaveLength(2);
-    expect(lines.at(-1)).toBe('data elements: 3 worker, 6 on the page, 3 not imported; rules: 8 in the worker, 7 partly on the page, 3 not imported; 1 actions not imported; 2 other items not imported.');
+    expect(lines.filter((l) => / not imported: /.test(l) && !/^(rule|data element) "/.test(l))).toHaveLength(3);
+    expect(lines.at(-1)).toBe('data elements: 4 worker, 7 on the page, 4 not imported; rules: 8 in the worker, 7 partly on the page, 3 not imported; 1 actions not imported; 3 other items not imported.');
     const source = readFileSync(`${TMP}/paths/container.ts`, 'utf8');
     expect(source).toContain("_satellite.logger.log('external code ran');");
     expect(source).toContain('launch.loadScript(');
@@ -120,6 +128,14 @@ describe('reading a library', () => {
   it('stops at the container assignment: nothing after it runs', () => {
     const text = readFileSync(`${FIX}/storefront.js`, 'utf8') + "\nthrow new Error('turbine ran');\n";
     expect(Object.keys(readLibrary(text, 'x.js').dataElements ?? {})).toContain('page name');
+  });
+
+  it("reads the blocks of a library a site's bundle assigns through its own name for the window (`e._satellite.container`) with that name as `window`", () => {
+    const block = (w: string) => `function () {\n  var own = (function (e) { return e + 1; })(1);\n  return ${w}.avatarDL.page + own + JSON.stringify({ ${w === 'e' ? 'e' : 'e: window'} });\n}`;
+    const container = { dataElements: { page: { modulePath: 'core/src/lib/dataElements/customCode.js', settings: { source: code(block('e')) } } } };
+    expect(readLibrary(libraryText(container, '', 'bundle'), 'bundle.js').dataElements!.page!.settings!.source).toEqual({ code: block('window') });
+    // A standalone library's `e` is the page's own global: left as it is.
+    expect(readLibrary(libraryText(container), 'plain.js').dataElements!.page!.settings!.source).toEqual({ code: block('e') });
   });
 
   it('gives one line when the file is no Launch library, or fails before the container', () => {

@@ -6,6 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import * as launch from '../../../src/launch/index.ts';
 import type { AnalyticsHit } from '../../../src/worker-engine/services.ts';
+import { createResolver } from '../../../src/worker-engine/core/data-elements.ts';
+import { readSetOf } from '../../../src/worker-engine/core/data-layer.ts';
 
 function ctx(values: Record<string, unknown>) {
   const hits: AnalyticsHit[] = [];
@@ -89,7 +91,12 @@ describe('ECID and sequencing', () => {
   it('Set Customer IDs hands the visitor service the ids with their auth states, tokens replaced', async () => {
     const { c, calls } = ctx({ crm: 'u-1' });
     await launch.setCustomerIds([{ integrationCode: 'crm', value: '%crm%', authState: 'AUTHENTICATED' }, { integrationCode: 'empty', value: '%none%' }]).fn(c);
-    expect(calls).toEqual([['setCustomerIDs', { crm: { id: 'u-1', authState: 1 } }]]);
+    // Deployed libraries store VisitorAPI's number (1: authenticated, 2: logged out).
+    await launch.setCustomerIds([{ integrationCode: 'crm', value: '%crm%', authState: 1 }, { integrationCode: 'out', value: '%crm%', authState: 2 }, { integrationCode: 'odd', value: '%crm%', authState: 7 }]).fn(c);
+    expect(calls).toEqual([
+      ['setCustomerIDs', { crm: { id: 'u-1', authState: 1 } }],
+      ['setCustomerIDs', { crm: { id: 'u-1', authState: 1 }, out: { id: 'u-1', authState: 2 }, odd: { id: 'u-1', authState: 0 } }],
+    ]);
   });
 
   it('ECID variables as the Visitor instance reads them: tokens replaced, "true"/"false" booleans, empty values dropped, a container id that is no whole number said, one the engine does not take left out', () => {
@@ -311,31 +318,7 @@ describe('Analytics extension: what the tracker is given and sends', () => {
     expect(hits).toHaveLength(1);
   });
 
-  it('with custom code on the page: each action sends the page the variables; the page\'s records are replayed in order; a missing record is said; a block that threw fails its action', async () => {
-    const { c, hits, logs, emitted } = withLogs();
-    const rule = 'r';
-    at(c, { snapshot: { url: 'https://www.example.com/p?q=1', time: 0, referrer: '', viewport: { width: 1, height: 1 }, page: { c: { [`${rule}#0`]: { ops: [['set', 'prop1', 'from setup']] }, [`${rule}#1`]: { ops: [['set', 'eVar2', 'x'], ['t'], ['clear'], ['set', 'prop3', 'y'], ['tl', 'o', 'n']] }, [`${rule}#2`]: { ops: [], error: 'TypeError: oops' } } } } });
-    const options = { onPage: 'setup' as const };
-    await launch.setVariables(options, { pageName: 'p' }, undefined, undefined, { setup: 0, block: 1 }).fn(c);
-    expect(hits.map((h) => [h.type, h.vars.prop1, h.vars.eVar2, h.vars.prop3])).toEqual([['t', 'from setup', 'x', undefined], ['tl', undefined, undefined, 'y']]);
-    expect(emitted).toEqual([{ type: 'vars', values: { 'offtag:s': expect.objectContaining({ prop3: 'y' }) } }]);
-    expect(() => launch.setVariables(options, {}, undefined, undefined, { block: 2 }).fn(c)).toThrow('Set Variables custom code threw on the page: TypeError: oops');
-    await launch.sendBeacon(options, { type: 'page' }, undefined, { plugins: 5 }).fn(c);
-    expect(logs.some((l) => l.startsWith('warn: Analytics doPlugins of rule "r" ran on the page and its record is missing: '))).toBe(true);
-    await launch.sendBeacon(options, { type: 'page' }, undefined, { plugins: 2 }).fn(c);
-    expect(logs).toContain('error: Analytics doPlugins threw on the page: TypeError: oops');
-    const quiet = withLogs();
-    await launch.clearVariables({}).fn(quiet.c);
-    expect(quiet.emitted).toEqual([]);
-  });
 
-  it('the page values rule sends the values of the data elements page blocks read, at each page event before every rule; one that fails is left out', () => {
-    const r = launch.pageValuesRule(['a', 'bad', 'b']);
-    expect(r).toMatchObject({ name: launch.PAGE_VALUES_RULE, events: [{ type: 'library-loaded' }, { type: 'dom-ready' }, { type: 'window-loaded' }], order: Number.MIN_SAFE_INTEGER, conditions: [] });
-    const emitted: unknown[] = [];
-    void r.actions[0]!.fn({ get: (n: string) => { if (n === 'bad') throw new Error('x'); return n.toUpperCase(); }, emit: (e: unknown) => emitted.push(e) } as never);
-    expect(emitted).toEqual([{ type: 'vars', values: { a: 'A', b: 'B' } }]);
-  });
 
   it('plugins the Common Analytics Plugins extension initializes reach the tracker only if they come before it is made', async () => {
     const { c } = withLogs();
@@ -374,5 +357,94 @@ describe('the rest of Core\'s events as the engine\'s triggers', () => {
     expect(launch.customCodeEvent('function (trigger) { trigger(); }', 3)).toEqual({ type: 'direct-call', id: 'offtag-launch:core.custom-code:3', code: 'function (trigger) { trigger(); }' });
     expect(launch.dataLayerPush('dataLayer')).toEqual({ type: 'data-layer-push', global: 'dataLayer' });
     expect(launch.dataLayerPush('appEventData', '', 'dlm')).toEqual({ type: 'data-layer-push', global: 'appEventData', event: '', flavor: 'dlm' });
+  });
+});
+
+describe('the ECID data element', () => {
+  const ORG = '0123456789ABCDEF01234567@AdobeOrg';
+  const AMCV = `AMCV_${encodeURIComponent(ORG)}`;
+  const withMid = 'MCMID%7C41284960711373302781577314566843810362%7CMCAAMLH-1%7C7';
+  const read = (type: string, pageCookie: string, jar: string | undefined) => {
+    const de = launch.ecidValue();
+    if (de.type !== 'custom') throw new Error('not a custom data element');
+    const session = { get: () => null, set: () => {} };
+    return de.fn({ session, settings: { orgId: ORG }, event: { type }, snapshot: { cookie: pageCookie }, cookies: { get: (n: string) => (n === AMCV ? jar : undefined) } } as never);
+  };
+  it("with Library Loaded, the page's cookie then (turbine runs those rules before the ID call answers); later, the visitor service's", () => {
+    expect(read('library-loaded', 'a=1', withMid)).toBeUndefined();
+    expect(read('library-loaded', `a=1; ${AMCV}=${withMid}`, withMid)).toBe('41284960711373302781577314566843810362');
+    expect(read('dom-ready', 'a=1', withMid)).toBe('41284960711373302781577314566843810362');
+  });
+});
+
+describe("data elements made of their settings: the Web SDK's XDM object and identity map, Core's Merged Objects", () => {
+  const resolve = (elements: Record<string, ReturnType<typeof launch.constant>>, customVars = new Map<string, unknown>(), pageCall = false) =>
+    createResolver(launch.dataElements(elements), {
+      settings: { dataLayer: 'digitalData' } as never,
+      page: {} as never,
+      snapshot: { url: 'https://www.example.com/', time: 0, referrer: '', viewport: { width: 1, height: 1 }, dataLayer: {} } as never,
+      event: { type: 'direct-call', id: 'cart:add', detail: { sku: 'A1' } },
+      cookies: { get: () => undefined, set: () => {}, all: () => ({}) } as never,
+      session: { get: () => null, set: () => {} } as never,
+      log: () => {},
+      customVars,
+      pageCall,
+    });
+
+  it("replaces the tokens as turbine does: a whole token keeps the value's type, a longer string writes undefined as JavaScript does, an unknown name stays as written", () => {
+    const r = resolve(
+      {
+        name: launch.constant('Home'),
+        total: launch.constant(42),
+        nothing: launch.constant(undefined),
+        xdm: launch.xdmObject({ web: { webPageDetails: { name: '%name%', views: [{ value: '%total%' }] } }, eVar19: '%nothing%_%nothing%', missing: '%nothing%', type: '%CustomEventName%', id: '%event.identifier%', cart: '%cart%' }),
+      },
+      new Map([['cart', { items: 2 }]]),
+    );
+    expect(r.get('xdm')).toEqual({ web: { webPageDetails: { name: 'Home', views: [{ value: 42 }] } }, eVar19: 'undefined_undefined', missing: undefined, type: '%CustomEventName%', id: undefined, cart: { items: 2 } });
+    expect(Object.keys(r.get('xdm') as object)).toContain('missing');
+  });
+
+  it('keeps the identities whose ID is text, and the namespaces left with one', () => {
+    const r = resolve({
+      account: launch.constant('acc-1'),
+      empty: launch.constant(''),
+      map: launch.identityMap({ ACC: [{ id: '%account%', primary: true, authenticatedState: 'authenticated' }, { id: '%empty%', primary: false }], CRM: [{ id: '%empty%' }], NUM: [{ id: 7 }] }, { storageDuration: 'pageview' }),
+    });
+    expect(r.get('map')).toEqual({ ACC: [{ id: 'acc-1', primary: true, authenticatedState: 'authenticated' }] });
+  });
+
+  it("for the page's getVar, custom code, Runtime Environment and event tokens get no event, as turbine's getVar on the page gives none (a read that fails takes no default)", () => {
+    const elements = {
+      code: launch.customCode(((_w: unknown) => function (e?: { $type: string }) {
+        return e ? e.$type : 'no event';
+      }) as never),
+      type: launch.runtimeEnvironment('eventType', { defaultValue: 'fallback' }),
+      xdm: launch.xdmObject({ id: '%event.detail.sku%' }),
+    };
+    const rule = resolve(elements);
+    expect([rule.get('code'), rule.get('type'), rule.get('xdm')]).toEqual(['core.direct-call', 'core.direct-call', { id: 'A1' }]);
+    const page = resolve(elements, new Map(), true);
+    expect([page.get('code'), page.get('type'), page.get('xdm')]).toEqual(['no event', undefined, { id: undefined }]);
+  });
+
+  it("Merged Objects merges as Core's deep merge: an undefined value is kept on a key that has none and does not replace a defined one; arrays are joined", () => {
+    const r = resolve({
+      nothing: launch.constant(undefined),
+      tags: launch.constant(['a']),
+      first: launch.xdmObject({ id: '%nothing%', name: 'kept', tags: '%tags%' }),
+      second: launch.xdmObject({ name: '%nothing%', extra: '%nothing%', tags: ['b'] }),
+      merged: launch.mergedObjects(['%first%', '%second%', '%nothing%']),
+    });
+    const merged = r.get('merged') as Record<string, unknown>;
+    expect(merged).toEqual({ id: undefined, name: 'kept', tags: ['a', 'b'], extra: undefined });
+    expect(Object.keys(merged)).toEqual(['id', 'name', 'tags', 'extra']);
+  });
+});
+
+describe('Core JavaScript Variable', () => {
+  it('of the data layer itself reads all of it (the bridge sends it whole, in the page\'s key order); of a path, that path; of a page fact, none', () => {
+    expect(readSetOf({ all: launch.javascriptVariable('utag_data') })).toBeNull();
+    expect(readSetOf({ one: launch.javascriptVariable('utag_data.page.name'), url: launch.javascriptVariable('location.href') })).toStrictEqual({ page: { name: 0 } });
   });
 });

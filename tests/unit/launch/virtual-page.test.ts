@@ -68,35 +68,38 @@ describe('the page-side s', () => {
     delete w.__offtagAnalytics;
     delete w._satellite;
   });
-  it("records what a block does to s, from the worker's last variables, and what a customSetup defined stays for the next block", () => {
+  it("records what a step's block does to s, from the worker's variables sent with the step, and what a customSetup defined stays for the next step", () => {
     w.window = w;
     w.document = { cookie: '' };
-    w._satellite = { getVar: (n: string) => (n === 'offtag:s' ? { pageName: 'home', eVar1: 'a', 'contextData.k': 'v' } : undefined) };
+    w._satellite = {};
     installPageAnalytics();
     const api = w.__offtagAnalytics;
-    api.define(function (s: Record<string, any>) {
-      s.apl = (l: string, v: string) => (l ? `${l},${v}` : v);
-      s.usePlugins = true;
-      s.doPlugins = (t: Record<string, any>) => {
-        t.prop9 = `${t.pageName}:${t.linkType}`;
-      };
-    });
-    expect(api.setup(true).ops).toEqual([
-      ['set', 'usePlugins', true],
-    ]);
-    expect(w.s).toBe(api.s);
-    const record = api.run(
-      function (this: unknown, e: { $type: string }, s: Record<string, any>) {
-        s.eVar1 = undefined;
-        s.eVar2 = s.eVar1 + e.$type;
-        s.linkTrackVars = s.apl(s.linkTrackVars, 'eVar2');
-        s.contextData.k = 'w';
-        s.tl(true, 'o', 'n');
-        s.prop1 = 'after';
-        delete s.pageName;
+    const block = function (this: unknown, e: { $type: string }, s: Record<string, any>) {
+      s.eVar1 = undefined;
+      s.eVar2 = s.eVar1 + e.$type;
+      s.linkTrackVars = s.apl(s.linkTrackVars, 'eVar2');
+      s.contextData.k = 'w';
+      s.tl(true, 'o', 'n');
+      s.prop1 = 'after';
+      delete s.pageName;
+    };
+    const throws = () => {
+      throw new TypeError('no');
+    };
+    api.define(
+      function (s: Record<string, any>) {
+        s.apl = (l: string, v: string) => (l ? `${l},${v}` : v);
+        s.usePlugins = true;
+        s.list = ['kept on the page'];
+        s.doPlugins = (t: Record<string, any>) => {
+          t.prop9 = `${t.pageName}:${t.linkType}:${t.eVar5}:${t.list[0]}`;
+        };
       },
-      { $type: 'core.direct-call' },
+      [block, throws],
     );
+    expect(api.step({ analytics: 'setup', vars: { pageName: 'home' }, global: true }, {}).ops).toEqual([['set', 'usePlugins', true]]);
+    expect(w.s).toBe(api.s);
+    const record = api.step({ analytics: 'block', block: 0, vars: { pageName: 'home', eVar1: 'a', 'contextData.k': 'v' } }, { $type: 'core.direct-call' });
     expect(record).toEqual({
       ops: [
         ['set', 'eVar1', undefined],
@@ -108,10 +111,11 @@ describe('the page-side s', () => {
         ['set', 'pageName', undefined],
       ],
     });
-    expect(api.plugins('o', 'n').ops).toContainEqual(['set', 'prop9', 'undefined:o']);
-    expect(api.run(() => {
-      throw new TypeError('no');
-    }, { $type: 'core.dom-ready' })).toEqual({ ops: [], error: 'TypeError: no' });
+    // doPlugins reads what the worker's s holds at the beacon (eVar5, set by its rule just before; usePlugins, replayed from the setup), not what the page s held at the last step.
+    expect(api.step({ analytics: 'plugins', vars: { pageName: 'cart', eVar5: 'set by the rule', usePlugins: true }, linkType: 'o', linkName: 'n' }, {}).ops).toEqual([['set', 'prop9', 'cart:o:set by the rule:kept on the page']]);
+    expect(api.s.eVar2).toBeUndefined();
+    expect(api.step({ analytics: 'block', block: 1, vars: {} }, { $type: 'core.dom-ready' })).toEqual({ ops: [], error: 'TypeError: no' });
+    expect(api.step({ analytics: 'block', block: 7, vars: {} }, {}).error).toMatch(/no Analytics block 7/);
   });
 });
 
@@ -149,74 +153,6 @@ describe("the page-side s: AppMeasurement's helpers, the Visitor facade, notify"
     expect(jar.gone).toBe('%5B%5BB%5D%5D');
     expect([s.escape(''), s.escape('~*'), s.unescape(''), s.unescape('a+b'), s.Util.urlEncode('a b'), s.Util.urlDecode('a%20b')]).toEqual(['', '%7E%2A', '', 'a b', 'a%20b', 'a b']);
     expect([s.Util.getQueryParam('cid'), s.Util.getQueryParam('x.y'), s.Util.getQueryParam('xxy'), s.Util.getQueryParam('q', 'https://o.example/?q=1#q=2'), s.Util.getQueryParam('q', 'https://o.example/')]).toEqual(['a b', '1', '', '1', '']);
-  });
-  it('clearVars records a clear and empties what AppMeasurement clears; loadModule, the callbacks and ActivityMap are there to call', () => {
-    page();
-    w._satellite = { getVar: () => ({ prop1: 'p', eVar2: 'e', list1: 'l', hier1: 'h', channel: 'c', events: 'ev', products: 'pr', purchaseID: 'i', transactionID: 't', state: 's', zip: 'z', campaign: 'cp', pageName: 'keep', server: 'keep', 'contextData.k': 'kept' }) };
-    installPageAnalytics();
-    const api = w.__offtagAnalytics;
-    const record = api.run((_e: object, s: Record<string, any>) => {
-      s.clearVars();
-      s.loadModule('Media');
-      s.Media.open = 1;
-      s.loadModule('Media');
-      s.registerPreTrackCallback(() => 1);
-      s.registerPostTrackCallback(() => 1);
-      s.ActivityMap.link();
-      s.ActivityMap.region();
-      s.t();
-    }, {});
-    expect(record.ops).toEqual([['clear'], ['t']]);
-    expect(api.s.Media).toEqual({ open: 1 });
-    expect(Object.fromEntries(Object.entries(api.s).filter(([, v]) => typeof v === 'string'))).toEqual({ pageName: 'keep', server: 'keep' });
-    expect(api.s.contextData).toEqual({ k: 'kept' });
-  });
-  it("takes the worker's variables again only when they changed, dropping the ones it had", () => {
-    page();
-    let vars: Record<string, unknown> = { eVar1: 'a', 'contextData.k': 'v' };
-    w._satellite = { getVar: () => vars };
-    installPageAnalytics();
-    const api = w.__offtagAnalytics;
-    api.run((_e: object, s: Record<string, any>) => void (s.eVar3 = 'mine'), {});
-    expect([api.s.eVar1, api.s.eVar3]).toEqual(['a', 'mine']);
-    api.run(() => {}, {});
-    expect(api.s.eVar3).toBe('mine');
-    vars = { eVar2: 'b' };
-    api.run(() => {}, {});
-    expect([api.s.eVar1, api.s.eVar2, api.s.eVar3, api.s.contextData]).toEqual([undefined, 'b', undefined, {}]);
-    w._satellite = {};
-    api.run(() => {}, {});
-    expect(api.s.eVar2).toBeUndefined();
-  });
-  it('customSetup: the first definition, run once with the window as this; doPlugins only with usePlugins, its link fields reset after', () => {
-    page();
-    installPageAnalytics();
-    const api = w.__offtagAnalytics;
-    let runs = 0;
-    api.define(function (this: unknown, s: Record<string, any>) {
-      runs++;
-      s.prop5 = String(this === w);
-    });
-    api.define(() => {
-      throw new Error('second definition');
-    });
-    const first = api.setup(false);
-    expect(api.setup(true)).toBe(first);
-    expect(first.ops).toEqual([['set', 'prop5', 'true']]);
-    expect([runs, w.s]).toEqual([1, undefined]);
-    expect(api.plugins('o', 'n')).toEqual({ ops: [] });
-    api.s.doPlugins = (s: Record<string, any>) => void (s.prop6 = `${s.linkType}|${s.linkName}`);
-    expect(api.plugins('o', 'n')).toEqual({ ops: [] });
-    api.s.usePlugins = true;
-    expect(api.plugins('', '').ops).toContainEqual(['set', 'prop6', 'undefined|undefined']);
-    expect(api.plugins('d', 'file').ops).toContainEqual(['set', 'prop6', 'd|file']);
-    expect([api.s.linkType, api.s.linkName]).toEqual([undefined, undefined]);
-    api.s.doPlugins = () => {
-      throw 'plain';
-    };
-    expect(api.plugins('o', 'n')).toEqual({ ops: [], error: 'plain' });
-    installPageAnalytics();
-    expect(w.__offtagAnalytics).toBe(api);
   });
   it("Visitor.getInstance answers from the AMCV cookie and hands setCustomerIDs to offtag.js; a page's own Visitor is kept", async () => {
     page({ AMCV_ORG: 'MCMID|m-1|MCAID|NONE|MCAAMLH|9|MCAAMB|' });

@@ -17,7 +17,7 @@ describe('getTimeSinceLastVisit', () => {
   it('measures the gap at the first hit of a visit and keeps it for the visit', () => {
     const jar = memoryJar({ s_tslv: String(T0 - 3 * DAY) });
     expect(getTimeSinceLastVisit(jar, T0)).toBe('3 days');
-    // The bucket text, escaped as the plugin writes it (issue 29 item 7), not the seconds.
+    // The bucket text, escaped as the plugin writes it, not the seconds.
     expect(jar.store.s_inv).toBe('3%20days');
     expect(getTimeSinceLastVisit(jar, T0 + 10 * MIN)).toBe('3 days');
     expect(jar.store.s_inv).toBe('3%20days');

@@ -1,5 +1,5 @@
 /**
- * Issue 9, point 8: no string from the page may stop a beacon. Lone surrogates become U+FFFD in
+ * No string from the page may stop a beacon. Lone surrogates become U+FFFD in
  * every encoder; a modal page name cut never splits an emoji; a drop that remains is said in the
  * console and in the devtools feed.
  */
@@ -16,7 +16,7 @@ const EMOJI = '\u{1F600}'; // two UTF-16 units
 const LONE_HIGH = '\uD83D';
 const LONE_LOW = '\uDE00';
 
-describe('total encoders (issue 9, point 8)', () => {
+describe('total encoders', () => {
   it('wellFormed turns lone surrogates into U+FFFD and keeps pairs, like String.prototype.toWellFormed', () => {
     for (const s of [`a${LONE_HIGH}b`, `${LONE_LOW}x`, `x${LONE_HIGH}`, EMOJI, `${LONE_LOW}${LONE_HIGH}`, 'plain']) {
       expect(wellFormed(s)).toBe((s as string & { toWellFormed(): string }).toWellFormed());

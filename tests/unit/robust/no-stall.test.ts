@@ -1,5 +1,5 @@
 /**
- * Issue 9, point 1: nothing a dispatch awaits may wait on an effect of that same dispatch. Each
+ * Nothing a dispatch awaits may wait on an effect of that same dispatch. Each
  * test drives the real engine with the real visitor service and a world that answers requests
  * only after the batch that holds them has left (as the worker does). On the old engine every
  * one of these hung: the dispatch waited for tracked work that waited for its own `/id` answer.
@@ -81,7 +81,7 @@ function world(options: VisitorOptions = {}, answer = () => idReply()) {
   };
 }
 
-describe('no dispatch waits on its own effects (issue 9, point 1)', () => {
+describe('no dispatch waits on its own effects', () => {
   it('setCustomerIDs with sha256 hashing: the /id request leaves in the same batch, and getCustomerIDs answers', async () => {
     const w = world();
     await w.call('getMarketingCloudVisitorID');

@@ -3,7 +3,7 @@ import { safeJson } from '../../../src/worker-engine/core/safe-json.ts';
 import { replaceTokens } from '../../../src/worker-engine/core/tokens.ts';
 import { resolveSettings } from '../../../src/worker-engine/core/settings.ts';
 
-describe('safeJson: values from the page never throw (issue 9, point 2)', () => {
+describe('safeJson: values from the page never throw', () => {
   it('writes a BigInt as its decimal string', () => {
     expect(safeJson({ n: 10n, list: [1n] })).toBe('{"n":"10","list":["1"]}');
   });

@@ -1,6 +1,6 @@
 /**
- * Issue 9, points 6 and 7: values from the network are data, not structure; and the ID call's
- * messages say what really happened.
+ * Values from the network are data, not structure; and the ID call's messages say what really
+ * happened.
  */
 import { describe, expect, it } from 'vitest';
 import { decodeAmcv, encodeAmcv } from '../../../src/worker-engine/visitor/amcv-cookie.ts';
@@ -10,7 +10,7 @@ import { idReply, makeContext } from '../visitor/helpers.ts';
 const AMCV = 'AMCV_0123456789ABCDEF01234567%40AdobeOrg';
 const MID = '87281349862349576210981234567890123456';
 
-describe('network values cannot inject AMCV fields (issue 9, point 6)', () => {
+describe('network values cannot inject AMCV fields', () => {
   it('a d_blob of "x|MCMID|DEADBEEF" is left out, said, and the cookie keeps the real MID on the next page', async () => {
     const ctx = makeContext({ fetch: () => idReply({ d_blob: 'x|MCMID|DEADBEEF' }) });
     const svc = createVisitorService(ctx);
@@ -58,7 +58,7 @@ describe('network values cannot inject AMCV fields (issue 9, point 6)', () => {
   });
 });
 
-describe('the ID call says what happened (issue 9, point 7)', () => {
+describe('the ID call says what happened', () => {
   for (const [what, res, cause] of [
     ['HTTP 404', { status: 404, body: 'not found' }, 'ID service answered HTTP 404'],
     ['HTTP 500', { status: 500, body: '' }, 'ID service answered HTTP 500'],

@@ -15,7 +15,7 @@ const handOff = (mid: string) => `https://www.example.com/?adobe_mc=${encodeURIC
 describe('reading the visitor cookies', () => {
   it('takes the AID of an s_vi cookie when there is no AMCV cookie (with a tracking server); an s_vi without a hex id gives none', async () => {
     const ctx = makeContext({ cookies: { s_vi: '[CS]v1|2B5F6A1D05158B6E-40000604C0002C49[CE]' }, fetch: () => idReply() });
-    // VisitorAPI reads s_vi only when it has a tracking server (issue 29).
+    // VisitorAPI reads s_vi only when it has a tracking server.
     const svc = createVisitorService(ctx, { trackingServer: 'metrics.example.com' });
     expect((await svc.call('getAnalyticsVisitorID', [null])).value).toBe('2B5F6A1D05158B6E-40000604C0002C49');
     expect((await svc.getVisitorValues()).MCAID).toBe('2B5F6A1D05158B6E-40000604C0002C49');
@@ -99,7 +99,7 @@ describe('answers that read the cookie', () => {
     expect((await svc2.call('getOptOut', [null])).value).toBe('NONE');
   });
 
-  it('getVisitorValues carries an AID from the cookie when the service has a tracking server (issue 29: none without)', async () => {
+  it('getVisitorValues carries an AID from the cookie when the service has a tracking server (none without)', async () => {
     const ctx = makeContext({ cookies: { [AMCV]: cookie({ MCMID: MID, MCAID: '2B5F6A1D05158B6E-40000604C0002C49' }) }, fetch: () => idReply() });
     expect((await createVisitorService(ctx, { trackingServer: 'metrics.example.com' }).getVisitorValues()).MCAID).toBe('2B5F6A1D05158B6E-40000604C0002C49');
   });

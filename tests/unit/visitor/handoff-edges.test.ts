@@ -15,7 +15,7 @@ const mc = (pairs: string) => `adobe_mc=${encodeURIComponent(pairs)}`;
 const INVALID = '`serverState` has an invalid format.';
 
 describe('appendVisitorIDsTo: where adobe_mc goes', () => {
-  // Where VisitorAPI 5.5.0's _addQuerystringParam puts it (issue 29: Offtag tidied these before).
+  // Where VisitorAPI 5.5.0's _addQuerystringParam puts it, odd URLs included.
   it('a URL that is only a fragment gets the query after it, as the library writes it', () => {
     expect(appendVisitorIDsTo('#top', { MCMID: '123' }, ORG, FIXED_NOW)).toBe(`#top?${mc(`MCMID=123|MCORGID=${encodeURIComponent(ORG)}|TS=${T}`)}`);
   });

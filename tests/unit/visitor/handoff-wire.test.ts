@@ -1,5 +1,5 @@
 /**
- * Issue 29 item 5: the `adobe_mc` hand-off as VisitorAPI 5.5.0 writes and reads it, and where a handed
+ * The `adobe_mc` hand-off as VisitorAPI 5.5.0 writes and reads it, and where a handed
  * analytics id goes. docs/visitor.md, "adobe_mc hand-off and the analytics id", names each test here.
  */
 import { describe, expect, it } from 'vitest';

@@ -45,7 +45,7 @@ describe('SDID between consumers', () => {
 
 describe('hand-off parameters in a URL', () => {
   it('reads K=V pairs; a part without a name or without "=" is no pair', () => {
-    // As VisitorAPI 5.5.0 splits a pair: the value ends at a second "=" (issue 29).
+    // As VisitorAPI 5.5.0 splits a pair: the value ends at a second "=".
     expect(readPairs('=x|SDID=1|flag|TS=2=3')).toEqual({ SDID: '1', TS: '2' });
   });
 

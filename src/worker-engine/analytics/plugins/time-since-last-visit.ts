@@ -35,7 +35,7 @@ export function formatTimeSinceLastVisit(gapMs: number): string {
   return plural(round(gapMs / MINUTE_MS, 0.5), 'minute');
 }
 
-/** What a kept `s_inv` says: bucket text as it is; whole seconds (what Offtag wrote before issue 29) formatted; anything else none. */
+/** What a kept `s_inv` says: bucket text as it is; whole seconds (what earlier Offtag versions wrote) formatted; anything else none. */
 function keptAnswer(kept: string): string | undefined {
   if (kept === NEW_VISITOR || /^\d+(\.\d+)? (minute|hour|day)s?$/.test(kept)) return kept;
   if (/^\d+$/.test(kept)) return formatTimeSinceLastVisit(Number(kept) * 1000);
