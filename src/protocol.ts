@@ -203,9 +203,11 @@ export interface ElementProperty {
 
 /**
  * A listener the worker asks the bridge to install (the `listen` effect). One per distinct rule
- * event; `key` comes back in each `trigger` event it causes.
+ * event; `key` comes back in each `trigger` event it causes; `rules`: the names of the rules whose
+ * events it serves, for the bridge's message when the browser cannot install it (a selector it
+ * does not take).
  */
-export type TriggerListener =
+export type TriggerListener = { rules?: string[] } & (
   | {
       key: string;
       type: 'click' | 'form-submit';
@@ -262,7 +264,8 @@ export type TriggerListener =
    * An object pushed into the array `window[global]` (created when absent) whose `event` is `event`
    * (absent: any object with an `event`). `flavor`: how the data layer's state is kept (docs/triggers.md).
    */
-  | { key: string; type: 'data-layer-push'; global: string; event?: string; flavor: DataLayerFlavor };
+  | { key: string; type: 'data-layer-push'; global: string; event?: string; flavor: DataLayerFlavor }
+);
 
 /**
  * Whose data layer a push event follows: Adobe Client Data Layer (`adobeDataLayer`), Google Tag
@@ -396,7 +399,7 @@ export type Effect =
  * written as a script of its own, HTML written into the page, an external code file loaded from
  * the library's host, another extension's action run by the page's module host. `answer`: the id
  * of the input `{type: 'response', id, response}` the page posts once the step has ended (status
- * 200, or 500 with the error in `body`), for a rule that waits for it (turbine's component
+ * 200 — for an Analytics step with its record in `body` —, or 500 with the error in `body`), for a rule that waits for it (turbine's component
  * sequencing). Only offtag.js built with page code (offtag build) runs it.
  */
 export interface LaunchEffect {
@@ -428,7 +431,14 @@ export type LaunchStep =
   /** An external custom code file (`_satellite.__registerScript(url, code)`), loaded at run time. */
   | { url: string; language: 'javascript' | 'html'; global?: boolean }
   /** An extension's action module (its settings with tokens replaced). */
-  | { module: string; settings: unknown };
+  | { module: string; settings: unknown }
+  /**
+   * Analytics custom code that needs the page, at its place in the rule (the customSetup, a Set
+   * Variables block, doPlugins for a beacon), run against the page-side `s` with the worker's
+   * variables `vars`; the answer's body is the record of what it did to `s`, as JSON
+   * (src/launch/appmeasurement/page-tracker.ts).
+   */
+  | { analytics: 'setup' | 'block' | 'plugins'; vars: Record<string, unknown>; block?: number; global?: boolean; linkType?: string; linkName?: string };
 
 /** Data layer keys the container reads, as a tree: 0 marks a path's end, whose whole value is read. */
 export interface ReadSet {

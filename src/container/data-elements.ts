@@ -8,6 +8,8 @@
 import type { DataElement, DataElementContext } from '../worker-engine/core/types.ts';
 import type { EngineEvent } from '../protocol.ts';
 import type { Settings } from '../worker-engine/core/settings.ts';
+import { eventToken, isEventToken } from '../worker-engine/core/event-tokens.ts';
+import type { EventToken } from './tokens.ts';
 
 /**
  * How long a value outlives the event it was read on, as Launch's "storage duration": `pageview`
@@ -94,6 +96,21 @@ export const fn = <N extends string = string, X = object>(
     f,
   );
 
+/**
+ * A value of the event, read as its `%token%` reads it (the engine's one reader,
+ * core/event-tokens.ts): `event.detail.…`, a data layer push's object (a custom event's or a
+ * direct call's detail); `event.state.…`, the data layer's state after that push; `event.url`, the
+ * URL after a history change; `this.…` and `target.…`, the element a trigger matched and the DOM
+ * event's target. Undefined (so the default) on an event without it. A token that does not begin
+ * with `event.`, `this.` or `target.` is refused by the build.
+ */
+export const fromEvent = (token: EventToken, f?: Finish): Element =>
+  Object.assign(
+    finish({ type: 'custom', reads: [], fn: (ctx) => eventToken(token, ctx.event) }, f),
+    { def: { fromEvent: token } },
+    isEventToken(token) ? {} : { problem: `fromEvent(${JSON.stringify(token)}): the token must begin with "event.", "this." or "target." (as \`%event.detail.sku%\` reads the event)` },
+  );
+
 /** What a page code data element or page condition gets: the event the bridge is sending (its `type`, a direct call's `id` and `detail`…). */
 export type PageEvent = EngineEvent;
 
@@ -165,31 +182,36 @@ export interface RegexTableOptions extends Finish {
  * A regular-expression table (GTM's RegEx Table): the value of the data element `input`, as text,
  * tried against each row's pattern in order; the first that matches gives the row's output, in
  * which `$1`… are the pattern's capture groups; none: the finishing's `default`. A pattern that is
- * not a regular expression stops the build, naming it.
+ * not a regular expression is refused by the build, at the element, naming the pattern.
  */
 export const regexTable = <N extends string = string>(input: N, rows: ReadonlyArray<readonly [pattern: string, output: unknown]>, f?: RegexTableOptions): Element<N> => {
-  const compiled = rows.map(([pattern, output]) => {
+  const problems: string[] = [];
+  const compiled = rows.flatMap(([pattern, output]) => {
     try {
       const source = f?.partialMatches ? pattern : `^(?:${pattern})$`;
-      return [new RegExp(source, f?.matchCase ? '' : 'i'), output] as const;
+      return [[new RegExp(source, f?.matchCase ? '' : 'i'), output] as const];
     } catch (err) {
-      throw new Error(`regexTable(${JSON.stringify(input)}): ${JSON.stringify(pattern)} is not a regular expression (${(err as Error).message})`);
+      problems.push(`regexTable(${JSON.stringify(input)}): ${JSON.stringify(pattern)} is not a regular expression (${(err as Error).message})`);
+      return [];
     }
   });
-  return finish<N>(
-    {
-      type: 'custom',
-      reads: [],
-      fn: (ctx) => {
-        const value = text(ctx.get(input));
-        for (const [re, output] of compiled) {
-          const m = re.exec(value);
-          if (m) return typeof output === 'string' ? output.replace(/\$(\d)/g, (_, i: string) => m[Number(i)] ?? '') : output;
-        }
-        return undefined;
+  return Object.assign(
+    finish<N>(
+      {
+        type: 'custom',
+        reads: [],
+        fn: (ctx) => {
+          const value = text(ctx.get(input));
+          for (const [re, output] of compiled) {
+            const m = re.exec(value);
+            if (m) return typeof output === 'string' ? output.replace(/\$(\d)/g, (_, i: string) => m[Number(i)] ?? '') : output;
+          }
+          return undefined;
+        },
       },
-    },
-    f,
+      f,
+    ),
+    problems.length ? { problem: problems.join('; ') } : {},
   );
 };
 
@@ -213,6 +235,7 @@ export function elements<N extends string, X = object>() {
     pageTitle,
     pageVariable,
     pageCode,
+    fromEvent,
   };
 }
 

@@ -137,6 +137,9 @@ export interface ContainerDef<D extends Record<string, DataElement<any, any>>, S
 /** A defined container: the engine's `Container`, its settings typed. */
 export type DefinedContainer<N extends string, S, X> = Container<N, S, X>;
 
+/** `rules: (k) => [...]`. */
+type KitRules<N extends string, S, X> = (kit: Kit<N, S, X>) => RuleDef<N, S, X>[];
+
 /** Only texts with a `%token%` go into `uses` (a plain text is a constant, not a name). */
 const hasToken = (text: string) => text.includes('%');
 
@@ -175,13 +178,14 @@ function kit<N extends string, S, X>(): Kit<N, S, X> {
     }),
     anyOf: (...conditions) => {
       const page = conditions.find((c) => !c.fn);
-      if (page) throw new Error(`k.anyOf: "${page.name}" is a page condition, which cannot be in a group (give it its own place in the rule's conditions)`);
       return {
         name: `any of (${conditions.map((c) => c.name).join(', ')})`,
+        // The build refuses it at the group's line (the page answers a page condition before the worker runs a group).
+        ...(page ? { problem: `"${page.name}" is a page condition, which cannot be in a group (give it its own place in the rule's conditions)` } : {}),
         uses: conditions.flatMap((c) => c.uses ?? []),
         def: { anyOf: conditions.map((c) => ({ ...(c.def ?? { name: c.name }), ...(c.negate ? { negate: true } : {}) })) },
         fn: async (ctx) => {
-          for (const c of conditions) if ((await c.fn!(ctx)) !== (c.negate === true)) return true;
+          for (const c of conditions) if (c.fn && (await c.fn(ctx)) !== (c.negate === true)) return true;
           return false;
         },
       };
@@ -237,8 +241,11 @@ export function sessionKeysOf(keys: readonly string[], elements: Record<string, 
 
 /**
  * A container as one typed object (docs/containers.md). Two signatures, so that the editor points
- * at a mistake inside `rules` (an event type, a field) in either form: the array of rules, and
- * `rules: (k) => [...]`, the kit's form.
+ * at a mistake inside `rules` (an event type, a field) in either form, the array of rules or
+ * `rules: (k) => [...]`, the kit's form. TypeScript explains a call no signature matches by its
+ * last signature, so the last takes both forms; its array is also a kit function only so that
+ * every member of that union has a call signature, which TypeScript needs to follow a kit
+ * function's mistake into its body (a bare array in the union would leave the error at `rules`).
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an element's own N is checked by its helper
 export function defineContainer<const D extends Record<string, DataElement<any, any>>, S extends object = object, X extends object = object, V extends Record<string, DataElement<any, any>> = {}>(
@@ -246,7 +253,7 @@ export function defineContainer<const D extends Record<string, DataElement<any, 
 ): DefinedContainer<Extract<keyof D | keyof V, string>, S, OwnSettings<X>>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an element's own N is checked by its helper
 export function defineContainer<const D extends Record<string, DataElement<any, any>>, S extends object = object, X extends object = object, V extends Record<string, DataElement<any, any>> = {}>(
-  def: ContainerBase<D, V, S, X> & { rules: (kit: Kit<Extract<keyof D | keyof V, string>, S, OwnSettings<X>>) => RuleDef<Extract<keyof D | keyof V, string>, S, OwnSettings<X>>[] },
+  def: ContainerBase<D, V, S, X> & { rules: KitRules<Extract<keyof D | keyof V, string>, S, OwnSettings<X>> | (RuleDef<Extract<keyof D | keyof V, string>, S, OwnSettings<X>>[] & KitRules<Extract<keyof D | keyof V, string>, S, OwnSettings<X>>) },
 ): DefinedContainer<Extract<keyof D | keyof V, string>, S, OwnSettings<X>>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function defineContainer(def: ContainerDef<Record<string, DataElement<any, any>>, object, object, Record<string, DataElement<any, any>>>): DefinedContainer<string, object, object> {

@@ -9,10 +9,12 @@
  * - two rules with one name;
  * - a rule event of no known type, with a field its type does not have, or a field of the wrong
  *   type or out of range (the engine's own trigger checks, core/triggers.ts), a CSS selector that
- *   does not parse, a data element change of no data element;
+ *   does not parse, a data element change of no data element, a data layer push's global written
+ *   with `window.`;
  * - a setting whose name is one letter or two from an engine setting's (a misspelling would
  *   otherwise become a setting of the container's own);
- * - an action that needs a service the container does not have (`k.link` without `adobeServices()`).
+ * - an action that needs a service the container does not have (`k.link` without `adobeServices()`);
+ * - a data element helper's own finding (`fromEvent` of a token that is no event token).
  * Each problem says where it is (`Where`): `offtag build` turns that into `file:line:column`.
  * Function elements are run once on an empty page to see what they read; one that throws there
  * is not a problem (it may need a real page), and what it did not read is not checked.
@@ -194,8 +196,9 @@ export function eventProblem(spec: unknown, known: (name: string) => boolean): {
     if (typeof l === 'string') {
       const field = /^(\w+) must/.exec(l)?.[1];
       const v = field && field in e ? e[field] : undefined;
-      const got = field && field in e ? `; got ${JSON.stringify(v)}${typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v)) ? ' (a text: write the number without quotes)' : ''}` : '';
-      return { what: l + got, ...(field && field in e ? { field } : {}) };
+      const got = !field ? '' : field in e ? `; got ${JSON.stringify(v)}${typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v)) ? ' (a text: write the number without quotes)' : ''}` : `; the event has no ${field}`;
+      const hint = type === 'data-layer-push' && field === 'global' && typeof v === 'string' && /^window\.[A-Za-z_$][\w$]*$/.test(v) ? ` (the global's name alone: "${v.slice(7)}")` : '';
+      return { what: l + got + hint, ...(field && field in e ? { field } : {}) };
     }
   }
   return undefined;
@@ -290,6 +293,9 @@ function elementReferences(container: AnyContainer): Problem[] {
       if (cycle) say(name, `circular reference: ${shortestCycle(cycle[1].split(' -> '))}`);
     }
   }
+  // What a helper found wrong with how it was written (`fromEvent` of a token that is no event token).
+  for (const [name, de] of Object.entries(container.dataElements as Record<string, DataElement<string> & { problem?: unknown }>))
+    if (typeof de.problem === 'string') say(name, de.problem);
   // Strings of the elements' own `%tokens%` (a constant text) are checked too.
   for (const [name, de] of Object.entries(container.dataElements as Record<string, DataElement<string>>))
     if (de.type === 'constant' && typeof de.value === 'string')

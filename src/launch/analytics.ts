@@ -22,9 +22,11 @@ import type { ServicesDef } from '../container/define.ts';
 import type { VisitorOptions } from '../worker-engine/visitor/service.ts';
 import { installPlugins, type PluginInit } from './appmeasurement/plugins.ts';
 import { createAppMeasurement, getQueryParam, plainValues, setPath, type AppMeasurement } from './appmeasurement/tracker.ts';
-import type { PageOp, PageRecord } from './appmeasurement/page-tracker.ts';
-import { conditionKey, pageValue } from '../worker-engine/core/page-reads.ts';
-import { action, asString, type ActionOptions, type Ctx, type LaunchRule } from './types.ts';
+import type { PageAnalyticsStep, PageOp, PageRecord } from './appmeasurement/page-tracker.ts';
+import type { LaunchStep } from '../protocol.ts';
+import { launchEvent } from './custom-code.ts';
+import type { PageChannel } from './page-steps.ts';
+import { action, asString, type ActionOptions, type Ctx, type LaunchAction } from './types.ts';
 import { elementOf, runBlock, turbineEvent, virtualPage, type LaunchServices, type WorkerBlock } from './virtual-page.ts';
 
 /** An eVar or prop as Set Variables stores it: a value, or an alias (`D=` copy) of another eVar or prop. */
@@ -58,21 +60,19 @@ export interface AnalyticsOptions {
   /** The extension's "make the tracker globally accessible": `window.s`. */
   scopeTrackerGlobally?: boolean;
   /**
-   * Some of the library's Analytics custom code runs on the page (page-tracker.ts): after each
-   * Analytics action the worker sends the page its variables (`_satellite.getVar('offtag:s')`).
-   * `'setup'`: the customSetup itself is one of them (with its doPlugins, if it defines one).
+   * `'setup'`: the customSetup needs the page: it runs there as a step of the rule whose Analytics
+   * action makes the tracker, and the doPlugins it defines runs there for each beacon
+   * (page-tracker.ts).
    */
-  onPage?: boolean | 'setup';
+  onPage?: 'setup';
+  /** Data elements the page customSetup and its doPlugins name (`_satellite.getVar('…')`): their values for the event go with each of its steps. */
+  pageValues?: string[];
 }
 
-/** Where a rule's page records are: the indexes of its page conditions (the import appends them after the rule's own). */
-export interface PageParts {
-  /** The customSetup's record (every rule with an Analytics action has it, as any may make the tracker). */
-  setup?: number;
-  /** A Set Variables custom code block's record. */
-  block?: number;
-  /** doPlugins' record for this Send Beacon. */
-  plugins?: number;
+/** A Set Variables action's custom code that runs on the page: its number in the page's list, and the data elements it names. */
+export interface PageBlock {
+  block: number;
+  names?: string[];
 }
 
 const NO_CONSENT = 'EU compliance was not acknowledged by the user.';
@@ -148,6 +148,8 @@ function queryParameter(url: string, name: string): string | undefined {
 
 interface TrackerState {
   s: AppMeasurement;
+  /** While the tracker is being made (its customSetup runs on the page): settles once it is made. */
+  made?: Promise<void>;
   /** The context of the action running now: the tracker's host reads the page through it. */
   ctx: Ctx;
 }
@@ -180,18 +182,8 @@ function addPlugins(state: TrackerState): void {
   });
 }
 
-/** The page record of this rule's page condition `index`, or undefined (said) when the event has none. */
-function pageRecord(ctx: Ctx, index: number, what: string): PageRecord | undefined {
-  try {
-    return pageValue(ctx.snapshot, 'c', conditionKey(ctx.rule.name, index)) as PageRecord;
-  } catch (e) {
-    ctx.log('warn', `Analytics ${what} of rule "${ctx.rule.name}" ran on the page and its record is missing: ${e instanceof Error ? e.message : String(e)}`);
-    return undefined;
-  }
-}
-
 /** Replays what a page block did to the page `s` on the worker's `s`, in order; a block that threw fails its action, as under turbine. */
-function replay(ctx: Ctx, s: AppMeasurement, record: PageRecord | undefined, what: string): void {
+function replay(s: AppMeasurement, record: PageRecord | undefined, what: string): void {
   for (const op of (record?.ops ?? []) as PageOp[]) {
     if (op[0] === 'set') setPath(s, op[1], op[2]);
     else if (op[0] === 't') s.t();
@@ -201,18 +193,51 @@ function replay(ctx: Ctx, s: AppMeasurement, record: PageRecord | undefined, wha
   if (record?.error) throw new Error(`${what} threw on the page: ${record.error}`);
 }
 
-/** Sends the page the worker's variables, for the page-side `s` of the next event. */
-function syncPage(ctx: Ctx, options: AnalyticsOptions, s: AppMeasurement | undefined): void {
-  if (options.onPage && s) ctx.emit({ type: 'vars', values: { 'offtag:s': plainValues(s) } });
+/**
+ * Runs Analytics custom code on the page at its place in the rule: the page `s` takes the
+ * worker's variables of this moment, the block runs, and the rule goes on once the page has
+ * answered with what the block did (its record). It always waits, sequencing or not: turbine's
+ * Analytics actions each run on the tracker's promise, so a block runs after the actions before it
+ * and before the ones after it, whatever the property says.
+ */
+async function onThePage(ctx: Ctx, s: AppMeasurement, step: Omit<PageAnalyticsStep, 'vars'>, names: string[] | undefined, what: string): Promise<PageRecord> {
+  const page = (ctx.services as { page?: PageChannel }).page;
+  if (!page) throw new Error(`${what} runs on the page, and the container has no page channel (write its services as launch.withPage(launch.launchServices()))`);
+  const values: Record<string, unknown> = {};
+  for (const n of names ?? []) {
+    try {
+      values[n] = ctx.get(n);
+    } catch {
+      /* a data element that fails has no value, as under turbine */
+    }
+  }
+  ctx.emit({ type: 'monitor', name: 'rule-page-part', data: { rule: ctx.rule.name, block: what, seq: ctx.snapshot.seq } });
+  const body = await page.run(
+    {
+      step: { ...step, vars: plainValues(s) } as LaunchStep,
+      name: what,
+      rule: ctx.rule.name,
+      seq: ctx.snapshot.seq,
+      event: launchEvent(ctx.event, ctx.rule.name),
+      ...(names?.length ? { values } : {}),
+    },
+    true,
+  );
+  try {
+    return JSON.parse(body ?? '') as PageRecord;
+  } catch {
+    throw new Error(`${what} ran on the page, which sent back no record of it`);
+  }
 }
 
 /** The page's tracker, made at the first Analytics action (as the extension's getTracker), or undefined without consent. */
-export function trackerFor(ctx: Ctx, options: AnalyticsOptions, page: PageParts = {}): AppMeasurement | undefined {
+export function trackerFor(ctx: Ctx, options: AnalyticsOptions): Maybe<AppMeasurement | undefined> {
   const key = ctx.services.analytics as object;
   const known = trackers.get(key);
   if (known) {
     known.ctx = ctx;
-    return known.s;
+    // An action that did not wait for the one making the tracker (`delayNext: false`) gets it once it is made.
+    return known.made ? known.made.then(() => known.s) : known.s;
   }
   if (!trackingConsented(ctx)) return undefined;
   const state = { ctx } as TrackerState;
@@ -235,8 +260,9 @@ export function trackerFor(ctx: Ctx, options: AnalyticsOptions, page: PageParts 
       void c.services.analytics.track(hit).catch((err: unknown) => c.log('error', `Analytics beacon of rule "${c.rule.name}" failed: ${err instanceof Error ? err.message : String(err)}`));
     },
     log: (level, message) => state.ctx.log(level, message),
+    // The ECID extension's VisitorAPI makes adobe.optIn.
+    optIn: () => Boolean((state.ctx.settings as { orgId?: string }).orgId),
   });
-  trackers.set(key, state);
   addPlugins(state);
   const s = state.s;
   const org = String((ctx.settings as { orgId?: string }).orgId ?? '');
@@ -246,57 +272,89 @@ export function trackerFor(ctx: Ctx, options: AnalyticsOptions, page: PageParts 
   installPlugins(augmenters.get(key) ?? [], s, w, { now: () => state.ctx.snapshot.time, s: () => state.s });
   if (options.scopeTrackerGlobally) w.s = s;
   const global = resolveDeep(ctx, options.trackerProperties ?? {}) as TrackerProperties;
+  const failed = (e: unknown) => ctx.log('error', `${SETUP} threw: ${e instanceof Error ? e.message.replace(`${SETUP} threw `, '') : String(e)}`);
+  const before = options.customSetupPhase === 'beforeSettings';
+  trackers.set(key, state);
+  if (options.onPage === 'setup') {
+    // The customSetup runs on the page, as a step: the tracker is made once the page has answered.
+    if (!before) applyTrackerVariables(s, global, ctx.snapshot.url);
+    state.made = onThePage(ctx, s, { analytics: 'setup', ...(options.scopeTrackerGlobally ? { global: true } : {}) }, options.pageValues, SETUP)
+      .then((record) => replay(s, record, SETUP))
+      .catch(failed)
+      .then(() => {
+        if (before) applyTrackerVariables(s, global, ctx.snapshot.url);
+        state.made = undefined;
+      });
+    return state.made.then(() => s);
+  }
   const setup = () => {
-    if (options.onPage === 'setup' && page.setup !== undefined) {
-      try {
-        replay(ctx, s, pageRecord(ctx, page.setup, 'customSetup'), 'Analytics customSetup');
-      } catch (e) {
-        ctx.log('error', e instanceof Error ? e.message : String(e));
-      }
-      return;
-    }
-    if (!options.customSetup) return;
     try {
-      runBlock(options.customSetup, ctx, 'window', [s]);
+      if (options.customSetup) runBlock(options.customSetup, ctx, 'window', [s]);
     } catch (e) {
-      ctx.log('error', `Analytics customSetup threw: ${e instanceof Error ? e.message : String(e)}`);
+      failed(e);
     }
   };
-  if (options.customSetupPhase === 'beforeSettings') setup();
+  if (before) setup();
   applyTrackerVariables(s, global, ctx.snapshot.url);
-  if (options.customSetupPhase !== 'beforeSettings') setup();
+  if (!before) setup();
   return s;
 }
+
+/** An action that may run a step on the page: offtag build then writes the page side that runs it. */
+const onPage = (page: boolean, a: LaunchAction): LaunchAction => (page ? { ...a, page: true } : a);
+
+/** A value now, or once a step on the page has answered: the worker's actions stay synchronous unless they wait for the page. */
+type Maybe<T> = T | Promise<T>;
+const then = <T, R>(v: Maybe<T>, f: (x: T) => Maybe<R>): Maybe<R> => (v instanceof Promise ? v.then(f) : f(v));
+
+const SETUP = 'Analytics customSetup';
 
 /** The tracker for an action, or undefined after logging why there is none (as the extension logs it). */
-function tracker(ctx: Ctx, options: AnalyticsOptions, what: string, page: PageParts = {}): AppMeasurement | undefined {
-  const s = trackerFor(ctx, options, page);
-  if (!s) ctx.log('error', `Cannot ${what}: ${NO_CONSENT}`);
-  return s;
+function tracker(ctx: Ctx, options: AnalyticsOptions, what: string): Maybe<AppMeasurement | undefined> {
+  return then(trackerFor(ctx, options), (s) => {
+    if (!s) ctx.log('error', `Cannot ${what}: ${NO_CONSENT}`);
+    return s;
+  });
 }
 
-export function setVariables(options: AnalyticsOptions, p: TrackerProperties, customCode?: WorkerBlock, o?: ActionOptions, page: PageParts = {}) {
-  return action('Adobe Analytics: Set Variables', (ctx) => {
+export function setVariables(options: AnalyticsOptions, p: TrackerProperties, customCode?: WorkerBlock, o?: ActionOptions, page?: PageBlock) {
+  return onPage(Boolean(page) || options.onPage === 'setup', action('Adobe Analytics: Set Variables', (ctx) => {
     // Turbine expands an action's settings before the action runs, consent or not (a data element's side effects happen).
     const resolved = resolveDeep(ctx, p) as TrackerProperties;
-    const s = tracker(ctx, options, 'set variables', page);
-    if (!s) return;
-    try {
+    return then(tracker(ctx, options, 'set variables'), (s) => {
+      if (!s) return;
       applyTrackerVariables(s, resolved, ctx.snapshot.url);
       if (customCode) runBlock(customCode, ctx, 'element', [turbineEvent(ctx, ctx.rule.name), s]);
-      else if (page.block !== undefined) replay(ctx, s, pageRecord(ctx, page.block, 'Set Variables custom code'), 'Set Variables custom code');
-    } finally {
-      syncPage(ctx, options, s);
-    }
-  }, o);
+      else if (page) return onThePage(ctx, s, { analytics: 'block', block: page.block }, page.names, BLOCK).then((record) => replay(s, record, BLOCK));
+    });
+  }, o));
 }
 
-export function clearVariables(options: AnalyticsOptions, o?: ActionOptions, page: PageParts = {}) {
-  return action('Adobe Analytics: Clear Variables', (ctx) => {
-    const s = tracker(ctx, options, 'clear variables', page);
-    s?.clearVars();
-    syncPage(ctx, options, s);
-  }, o);
+const BLOCK = 'Set Variables custom code';
+
+/**
+ * Core custom code that works on the tracker through the page (a function a data element run on
+ * the page returns, which sets `window.s.…`): it runs on the page at its place in the rule, with the
+ * page `s` as `window.s` holding the worker's variables, and what it did to `s` is replayed here.
+ * Before the tracker is made it runs with no `window.s`, as under turbine.
+ */
+export function trackerCode(options: AnalyticsOptions, page: PageBlock, o?: ActionOptions) {
+  return onPage(true, action('Custom Code', (ctx) => {
+    const state = trackers.get(ctx.services.analytics as object);
+    if (state) state.ctx = ctx;
+    const made = state ? (state.made ? state.made.then(() => state.s) : state.s) : undefined;
+    return then(made, (s) => {
+      const step = { analytics: 'block' as const, block: page.block, ...(s && options.scopeTrackerGlobally ? { global: true } : {}) };
+      return onThePage(ctx, s ?? ({ contextData: {} } as AppMeasurement), step, page.names, 'Custom Code').then((record) => {
+        if (s) replay(s, record, 'Custom Code');
+        else if (record.error) throw new Error(`Custom Code threw on the page: ${record.error}`);
+      });
+    });
+  }, o));
+}
+
+export function clearVariables(options: AnalyticsOptions, o?: ActionOptions) {
+  return onPage(options.onPage === 'setup', action('Adobe Analytics: Clear Variables', (ctx) => then(tracker(ctx, options, 'clear variables'), (s) => s?.clearVars()), o));
 }
 
 /** Launch's send beacon names a nameless link hit this (when the element is not a link). */
@@ -315,28 +373,28 @@ function linkText(el: ElementInfo): string {
   return collapse(el.text) || collapse(a.alt) || collapse(a.title) || collapse(a.value) || collapse(a.src);
 }
 
-export function sendBeacon(options: AnalyticsOptions, b: BeaconOptions, o?: ActionOptions, page: PageParts = {}) {
-  return action('Adobe Analytics: Send Beacon', (ctx) => {
+/** `pagePlugins`: the customSetup's doPlugins is the page's: it runs there for this beacon, and its record takes its place in `s.t()`/`s.tl()`. */
+export function sendBeacon(options: AnalyticsOptions, b: BeaconOptions, o?: ActionOptions, pagePlugins = false) {
+  return onPage(pagePlugins || options.onPage === 'setup', action('Adobe Analytics: Send Beacon', (ctx) => {
     const name = asString(b.linkName === undefined ? '' : ctx.replaceTokens(b.linkName));
-    const s = tracker(ctx, options, 'send beacon', page);
-    if (!s) return;
-    // doPlugins ran on the page for this beacon: the tracker takes its writes in its place.
-    if (page.plugins !== undefined) {
-      const record = pageRecord(ctx, page.plugins, 'doPlugins');
-      if (record) s.__offtagPlugins = record.ops;
-      if (record?.error) ctx.log('error', `Analytics doPlugins threw on the page: ${record.error}`);
-    }
-    try {
-      if (b.type === 'page') return s.t();
+    return then(tracker(ctx, options, 'send beacon'), (s) => {
+      if (!s) return;
       const el = (ctx.event as { element?: ElementInfo }).element;
       const isLink = el?.tagName?.toLowerCase() === 'a';
-      s.tl(isLink ? elementOf(el) : 'true', b.linkType || 'o', name || (isLink ? linkText(el!) : DEFAULT_LINK_NAME));
-    } finally {
-      syncPage(ctx, options, s);
-    }
-  }, o);
+      const linkType = b.type === 'page' ? '' : b.linkType || 'o';
+      const linkName = b.type === 'page' ? '' : name || (isLink ? linkText(el!) : DEFAULT_LINK_NAME);
+      const send = () => (b.type === 'page' ? s.t() : s.tl(isLink ? elementOf(el) : 'true', linkType, linkName));
+      if (!pagePlugins) return send();
+      return onThePage(ctx, s, { analytics: 'plugins', ...(linkType ? { linkType, linkName } : {}) }, options.pageValues, PLUGINS).then((record) => {
+        s.__offtagPlugins = record.ops;
+        if (record.error) ctx.log('error', `${PLUGINS} threw on the page: ${record.error}`);
+        send();
+      });
+    });
+  }, o));
 }
 
+const PLUGINS = 'Analytics doPlugins';
 
 export { getQueryParam };
 
@@ -344,39 +402,4 @@ export { getQueryParam };
 export function launchServices(options: { visitor?: VisitorOptions } = {}): ServicesDef<LaunchServices> {
   const adobe = adobeServices(options);
   return { create: (ctx) => ({ ...adobe.create(ctx), pageInfo: ctx.page }), ...(adobe.hooks ? { hooks: adobe.hooks } : {}) };
-}
-
-/** The name of the rule that hands page blocks their data elements' values (pageValuesRule). */
-export const PAGE_VALUES_RULE = 'Analytics custom code on the page: data element values';
-
-/**
- * Analytics custom code that runs on the page reads data elements with `_satellite.getVar`, which
- * there answers with the values the worker last sent. This rule, with each page event but the
- * Analytics rules' own, sends the values of the data elements such blocks name, so that a block
- * run with the next event's snapshot reads them as of the event before (never this event's own: the
- * worker computes those after the snapshot).
- */
-export function pageValuesRule(names: string[]): LaunchRule {
-  return {
-    name: PAGE_VALUES_RULE,
-    events: [{ type: 'library-loaded' }, { type: 'dom-ready' }, { type: 'window-loaded' }],
-    order: Number.MIN_SAFE_INTEGER,
-    conditions: [],
-    actions: [
-      {
-        name: 'Send the page the values its Analytics blocks read',
-        fn: (ctx) => {
-          const values: Record<string, unknown> = {};
-          for (const n of names) {
-            try {
-              values[n] = ctx.get(n);
-            } catch {
-              /* a data element that fails has no value, as under turbine */
-            }
-          }
-          ctx.emit({ type: 'vars', values });
-        },
-      },
-    ],
-  };
 }

@@ -18,8 +18,8 @@ import { action, resolveDeep, type ActionOptions, type Ctx } from './types.ts';
 
 /** How the worker reaches the page for a step: the service `withPage` adds. */
 export interface PageChannel {
-  /** Sends the step; with `wait`, resolves once the page answered (rejects with what failed there). */
-  run(effect: Omit<LaunchEffect, 'type' | 'answer'>, wait: boolean): Promise<void>;
+  /** Sends the step; with `wait`, resolves with the page's answer once it came (rejects with what failed there). */
+  run(effect: Omit<LaunchEffect, 'type' | 'answer'>, wait: boolean): Promise<string | undefined>;
 }
 
 /** The container's services with the page channel its page steps need (the import writes `launch.withPage(adobeServices())`). */
@@ -35,13 +35,14 @@ export function pageChannel(ctx: Pick<EngineContext, 'emit' | 'nextId' | 'answer
     run(effect, wait) {
       if (!wait || !ctx.answer) {
         ctx.emit({ type: 'launch', ...effect });
-        return Promise.resolve();
+        return Promise.resolve(undefined);
       }
       const answer = ctx.nextId('page-step');
       const answered = ctx.answer(answer);
       ctx.emit({ type: 'launch', ...effect, answer });
       return answered.then((r) => {
         if (!r || r.status !== 200) throw new Error(r?.body || 'the page did not run it');
+        return r.body;
       });
     },
   };
@@ -81,7 +82,7 @@ export function pageStep(name: string, step: LaunchStep, o: PageStepOptions = {}
     const seq = ctx.snapshot.seq;
     // The devtools overlay shows the rule as run partly on the page, with the page's timing.
     ctx.emit({ type: 'monitor', name: 'rule-page-part', data: { rule: ctx.rule.name, block: name, seq } });
-    await page.run(
+    void (await page.run(
       {
         step: resolved,
         name,
@@ -92,7 +93,7 @@ export function pageStep(name: string, step: LaunchStep, o: PageStepOptions = {}
         ...(o.nonce ? { nonce: tokensIn(ctx, o.nonce) } : {}),
       },
       o.wait === true && o.delayNext !== false,
-    );
+    ));
   }, o);
   return { ...a, page: true };
 }

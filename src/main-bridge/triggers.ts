@@ -54,14 +54,21 @@ export function travellingDetail(detail: unknown): unknown {
   }
 }
 
-/** Whether `selector` is CSS the browser takes; said once when it is not (its trigger never fires). */
-function validSelector(selector: string | undefined): boolean {
+/**
+ * Whether the listener's selector is CSS the browser takes; said once when it is not, naming the
+ * rules whose event never fires (`offtag build` refuses a selector that does not parse; this
+ * browser may still not know one that does).
+ */
+function validSelector(l: TriggerListener): boolean {
+  const selector = (l as { selector?: string }).selector;
   if (!selector) return true;
   try {
     document.querySelector(selector);
     return true;
   } catch {
-    console.warn(`Offtag: "${selector}" is not a CSS selector this browser knows; the triggers that use it never fire.`);
+    const rules = l.rules ?? [];
+    const of = rules.length ? `rule${rules.length > 1 ? 's' : ''} ${rules.map((r) => `"${r}"`).join(', ')}` : 'its rules';
+    console.warn(`Offtag: "${selector}" is not a CSS selector this browser knows; the ${l.type} event of ${of} never fires.`);
     return false;
   }
 }
@@ -519,7 +526,7 @@ export function installTriggers(listeners: TriggerListener[], send: Send): Off {
       /* never into the page's code */
     }
   };
-  const ok = listeners.filter((l) => validSelector((l as { selector?: string }).selector));
+  const ok = listeners.filter(validSelector);
   const of = <T extends TriggerListener['type']>(...types: T[]) => ok.filter((l): l is Of<T> => types.includes(l.type as T));
   const offs = [
     listenBubbling(of('click', 'form-submit', 'custom-event'), fire),

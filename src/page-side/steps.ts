@@ -22,7 +22,13 @@ interface LaunchGlobal {
   c: Record<number, (fn: (...a: unknown[]) => unknown) => void>;
 }
 
-const w = window as unknown as { __offtagLaunch?: LaunchGlobal; _satellite?: Record<string, unknown>; offtag?: unknown };
+const w = window as unknown as {
+  __offtagLaunch?: LaunchGlobal;
+  _satellite?: Record<string, unknown>;
+  offtag?: unknown;
+  /** The page-side `s` of Analytics custom code (src/launch/appmeasurement/page-tracker.ts), installed by the container's first page read. */
+  __offtagAnalytics?: { step(step: LaunchStep, event: Event, element: unknown): unknown };
+};
 const message = (x: unknown) => (x instanceof Error ? x.message : x && typeof x == 'object' ? String((x as { message?: unknown }).message ?? 'a thrown object') : String(x));
 
 export function createSteps(ctx: { host?: Host; element(seq: number): Element | undefined; hooks(): PageHooks | undefined; post(): Post | undefined }) {
@@ -106,6 +112,11 @@ export function createSteps(ctx: { host?: Host; element(seq: number): Element | 
     if ('url' in s)
       // A file that does not load (a 404) runs nothing and fails nothing, as with Core.
       return external(s.url).then((code) => (code === undefined ? undefined : s.language == 'html' ? tokens(code).then((t) => html(t, nonce)) : js(code, s.global, false, event, nonce)));
+    if ('analytics' in s) {
+      const a = w.__offtagAnalytics;
+      if (!a) throw new Error('the page has no Analytics tracker for its custom code (rebuild offtag.js with offtag build)');
+      return a.step(s, event, event.element);
+    }
     if (!ctx.host) throw new Error('the page has no module host for ' + s.module + ' (rebuild offtag.js with offtag build)');
     return ctx.host.call(s.module, s.settings, event);
   };
@@ -127,7 +138,8 @@ export function createSteps(ctx: { host?: Host; element(seq: number): Element | 
     if (g.runs.length > 100) g.runs.shift();
     const answer = (status: number, body: string) => e.answer && ctx.post()?.({ type: 'response', id: e.answer, response: { status, body } });
     ended.then(
-      () => answer(200, ''),
+      // An Analytics step's record goes back to the worker, which replays it on its `s`.
+      (v) => answer(200, 'analytics' in e.step ? JSON.stringify(v) : ''),
       (x) => {
         const why = message(x);
         // A waiting rule: the worker says it, and stops the rule. Otherwise it is said here, and the rule went on.

@@ -62,6 +62,8 @@ export interface AnalyticsHit {
   linkTrackEvents?: string;
   /** ActivityMap context data for automatic link hits. */
   contextData?: Record<string, string>;
+  /** The tracker's `collectHighEntropyUserAgentHints`: the hit carries the browser's high-entropy client hints (the `h.` block). */
+  clientHints?: boolean;
 }
 
 export interface AnalyticsService {

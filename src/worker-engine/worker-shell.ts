@@ -40,6 +40,10 @@ export const browserEnv: EngineEnv = {
   now: () => Date.now(),
   random: () => Math.random(),
   sha256: sha256Hex,
+  userAgentHints: (names) => {
+    const ua = (navigator as { userAgentData?: { getHighEntropyValues(n: string[]): Promise<Record<string, unknown>> } }).userAgentData;
+    return ua ? ua.getHighEntropyValues(names) : Promise.resolve({});
+  },
 };
 
 export interface WorkerOptions<N extends string, S extends object, X = unknown> {

@@ -237,3 +237,37 @@ describe('what a trigger event tells of an element (elementInfo)', () => {
     host.remove();
   });
 });
+
+describe('a selector this browser does not take', () => {
+  it('is said once, naming the rules whose event never fires; the other listeners are installed', async () => {
+    const warned: string[] = [];
+    const warn = console.warn;
+    console.warn = (...a: unknown[]) => void warned.push(a.map(String).join(' '));
+    const sent: string[] = [];
+    let off = () => {};
+    try {
+      // A selector css-selector-parser lets through (`offtag build` leaves vendor prefixes to the browser) that Chromium refuses.
+      off = installTriggers(
+        [
+          { key: 'bad', type: 'click', selector: 'a:-moz-any(.deal)', rules: ['Deal click', 'Deal click (EU)'] },
+          { key: 'bad-one', type: 'hover', selector: 'a:-moz-any(.card)', rules: ['Card hover'] },
+          { key: 'good', type: 'click', selector: '#unknown-selector-ok' },
+        ],
+        (event) => void sent.push((event as { key: string }).key),
+      );
+    } finally {
+      console.warn = warn;
+    }
+    expect(warned).toEqual([
+      'Offtag: "a:-moz-any(.deal)" is not a CSS selector this browser knows; the click event of rules "Deal click", "Deal click (EU)" never fires.',
+      'Offtag: "a:-moz-any(.card)" is not a CSS selector this browser knows; the hover event of rule "Card hover" never fires.',
+    ]);
+    const el = document.createElement('button');
+    el.id = 'unknown-selector-ok';
+    document.body.append(el);
+    el.click();
+    off();
+    el.remove();
+    expect(sent).toEqual(['good']);
+  });
+});

@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { startDev, type Dev } from '../../tools/dev/dev.ts';
+import { devCommand, startDev, type Dev } from '../../tools/dev/dev.ts';
 
 // The dev servers sit above the five of `offtag serve` (OFFTAG_PORT_BASE … + 4).
 const PORT = (Number(process.env.OFFTAG_PORT_BASE) || 4173) + 10;
@@ -53,6 +53,24 @@ test('the blank page sends the container’s page view; the terminal prints it d
   await expect.poll(() => lines.slice(before).join('\n'), { timeout: 15_000 }).toMatch(/^beacon \d+: page view beacon · traveldev · GET · /m);
   const beacon = lines.slice(before).find((l) => l.startsWith('beacon '))!;
   expect(beacon).toMatch(/\n {2}pageName +pageName +travel:home\n/);
+});
+
+test('a container or a page that is not there is one line and exit 2, before any server starts', async () => {
+  const said: string[] = [];
+  const error = console.error;
+  console.error = (...a: unknown[]) => void said.push(a.join(' '));
+  try {
+    expect(await devCommand(['--container', join(dir, 'contianer.ts')])).toBe(2);
+    expect(await devCommand(['--container', containerFile, '--page', join(dir, 'indx.html')])).toBe(2);
+  } finally {
+    console.error = error;
+  }
+  expect(said).toEqual([`offtag dev: the container ${join(dir, 'contianer.ts')} does not exist.`, `offtag dev: the page ${join(dir, 'indx.html')} does not exist.`]);
+});
+
+test('a page without an icon: the browser’s /favicon.ico gets an empty answer, not a 404 on the console', async ({ request }) => {
+  expect((await request.get(`${dev.url}favicon.ico`)).status()).toBe(204);
+  expect((await request.get(`${dev.url}nothing-here.png`)).status()).toBe(404);
 });
 
 test('a save rebuilds and reloads the page; a mistake is printed with its line and the last build keeps serving', async ({ page }) => {

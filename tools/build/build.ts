@@ -419,12 +419,28 @@ export async function locatedProblems(container: Container<string, object, unkno
   return lines;
 }
 
+/**
+ * What to say when the container file is not there: the default (the checkout's storefront) is
+ * not in a site's project, where `--container` is what is missing.
+ */
+export function containerMissing(file: string, byDefault: boolean): string | undefined {
+  if (existsSync(file)) return undefined;
+  return byDefault
+    ? `offtag build: give the container: --container <file> (without it the build looks for ${file}, the storefront of Offtag's own checkout).`
+    : `offtag build: the container ${file} does not exist.`;
+}
+
 /** `offtag build …`: 0 when built, 1 when the container is invalid (one line per problem), 2 for bad arguments. */
 export async function buildCommand(argv: string[]): Promise<number> {
   const o = parseBuildArgs(argv);
   if (typeof o === 'string') {
     console.error(o);
     return o === USAGE ? 0 : 2;
+  }
+  const missing = containerMissing(o.container, !argv.includes('--container'));
+  if (missing) {
+    console.error(missing);
+    return 2;
   }
   let result;
   try {

@@ -42,6 +42,14 @@ const stringValue = (n: Node): string | undefined =>
   n?.type === 'Literal' && typeof n.value === 'string' ? n.value : n?.type === 'TemplateLiteral' && n.expressions.length === 0 ? n.quasis[0].value.cooked : undefined;
 const prop = (obj: Node, name: string): Node | undefined => (obj?.type === 'ObjectExpression' ? obj.properties.find((p: Node) => keyName(p) === name) : undefined);
 
+/** The object literal a function returns: its expression body, or its block's last `return {…}`. */
+function returnedObject(fn: Node): Node | undefined {
+  if (fn.body?.type === 'ObjectExpression') return fn.body;
+  if (fn.body?.type !== 'BlockStatement') return undefined;
+  const ret = [...fn.body.body].reverse().find((st: Node) => st.type === 'ReturnStatement');
+  return ret?.argument?.type === 'ObjectExpression' ? ret.argument : undefined;
+}
+
 /** Every node under `node`, depth first. */
 function* walk(node: Node): Generator<Node> {
   if (!node || typeof node.type !== 'string') return;
@@ -136,6 +144,9 @@ function indexFiles(parsed: Parsed[]): FileIndex[] {
       if (name !== undefined && (prop(n, 'events') || prop(n, 'actions')) && !index.rules.has(name)) index.rules.set(name, n);
       const elements = prop(n, 'dataElements');
       if (elements) addTable(index.elements, tableOf(elements.value));
+      // `derived: (e) => ({ … })`: the elements the function returns as an object literal.
+      const derived = prop(n, 'derived')?.value;
+      if (elements && /FunctionExpression$/.test(derived?.type ?? '')) addTable(index.elements, returnedObject(derived));
       if (elements && prop(n, 'rules')) {
         index.containers.push(n);
         const settings = prop(n, 'settings');

@@ -6,7 +6,7 @@
  * files (or the page) builds again and reloads the page. A build with problems prints them and
  * keeps the previous build serving. Nothing is written into the project.
  */
-import { watch, type FSWatcher } from 'node:fs';
+import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -181,6 +181,8 @@ export async function startDev(o: DevOptions): Promise<Dev> {
       return;
     }
     if (page && (await serveStatic(req, res, `${dirname(page)}/`, '/'))) return;
+    // A page without an icon: the browser's own request would be a 404 on the console, among the container's messages.
+    if (path === '/favicon.ico') return void res.writeHead(204).end();
     res.writeHead(404).end('not found');
   });
   try {
@@ -283,6 +285,11 @@ export async function devCommand(argv: string[]): Promise<number> {
     (o === DEV_USAGE ? console.log : console.error)(o);
     return o === DEV_USAGE ? 0 : 2;
   }
+  for (const [what, file] of [['container', o.container], ['page', o.page]] as const)
+    if (file && !existsSync(file)) {
+      console.error(`offtag dev: the ${what} ${file} does not exist.`);
+      return 2;
+    }
   let dev: Dev;
   try {
     dev = await startDev(o);

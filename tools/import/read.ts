@@ -8,6 +8,7 @@
 import vm from 'node:vm';
 import * as acorn from 'acorn';
 import * as walk from 'acorn-walk';
+import { renameFree } from './scope.ts';
 
 /** Source text of a function found in the container (a module script, a custom code block). */
 export interface Code {
@@ -75,20 +76,43 @@ export class LibraryReadError extends Error {}
  * library, or a turbine build older than the `_satellite.container` format) or cannot be read.
  */
 export function readLibrary(text: string, file: string): LaunchContainer {
-  const literal = containerLiteral(text);
-  if (literal) {
-    try {
-      const value = vm.runInContext(`(${literal})`, stubContext().context, { filename: file, timeout: READ_TIMEOUT_MS }) as unknown;
-      if (typeof value === 'object' && value !== null) return plain(value) as LaunchContainer;
-    } catch {
-      /* the literal needs the code around it: run the file's top instead */
+  const { literal, windowName } = findContainer(text);
+  const read = (): LaunchContainer => {
+    if (literal) {
+      try {
+        const value = vm.runInContext(`(${literal})`, stubContext().context, { filename: file, timeout: READ_TIMEOUT_MS }) as unknown;
+        if (typeof value === 'object' && value !== null) return plain(value) as LaunchContainer;
+      } catch {
+        /* the literal needs the code around it: run the file's top instead */
+      }
     }
-  }
-  return runToAssignment(text, file);
+    return runToAssignment(text, file);
+  };
+  const c = read();
+  // A bundle's `function install(e) { e._satellite.container = … }`: its blocks name the window `e`.
+  return windowName ? (renamed(c as unknown as LaunchValue, windowName) as unknown as LaunchContainer) : c;
+}
+
+const GLOBAL_NAMES = new Set(['window', 'self', 'globalThis', 'top', 'parent', 'frames']);
+
+/** Each code block of the container with its free uses of `windowName` written as `window`. */
+function renamed(v: LaunchValue, windowName: string): LaunchValue {
+  if (isCode(v)) return { code: renameFree(v.code, windowName, 'window') };
+  if (Array.isArray(v)) return v.map((x) => renamed(x, windowName));
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, renamed(x, windowName)]));
+  return v;
 }
 
 /** The source text of the object assigned to `…._satellite.container`, or undefined. */
 export function containerLiteral(text: string): string | undefined {
+  return findContainer(text).literal;
+}
+
+/**
+ * The container's literal, and the name the code around it gives the window when it assigns it
+ * through a variable of its own (`e._satellite.container = …` inside a bundle's function).
+ */
+function findContainer(text: string): { literal?: string; windowName?: string } {
   let ast: acorn.Node;
   try {
     ast = acorn.parse(text, { ecmaVersion: 'latest', sourceType: 'script', allowReturnOutsideFunction: true, allowHashBang: true });
@@ -96,10 +120,11 @@ export function containerLiteral(text: string): string | undefined {
     try {
       ast = acorn.parse(text, { ecmaVersion: 'latest', sourceType: 'module', allowHashBang: true });
     } catch {
-      return undefined;
+      return {};
     }
   }
   let found: string | undefined;
+  let windowName: string | undefined;
   walk.simple(ast, {
     AssignmentExpression(node) {
       if (found) return;
@@ -107,11 +132,14 @@ export function containerLiteral(text: string): string | undefined {
       if (n.operator !== '=' || n.right.type !== 'ObjectExpression') return;
       if (memberName(n.left) !== 'container') return;
       const target = (n.left as acorn.MemberExpression).object;
-      if (target.type === 'MemberExpression' && memberName(target) === '_satellite') found = text.slice(n.right.start, n.right.end);
-      else if (target.type === 'Identifier' && target.name === '_satellite') found = text.slice(n.right.start, n.right.end);
+      if (target.type === 'MemberExpression' && memberName(target) === '_satellite') {
+        found = text.slice(n.right.start, n.right.end);
+        const owner = (target as acorn.MemberExpression).object;
+        if (owner.type === 'Identifier' && !GLOBAL_NAMES.has(owner.name)) windowName = owner.name;
+      } else if (target.type === 'Identifier' && target.name === '_satellite') found = text.slice(n.right.start, n.right.end);
     },
   });
-  return found;
+  return { ...(found !== undefined ? { literal: found } : {}), ...(windowName ? { windowName } : {}) };
 }
 
 const memberName = (n: acorn.Node): string | undefined => {

@@ -19,6 +19,8 @@ export interface FreeUse {
   call: boolean;
   /** `typeof x`: reading it never throws. */
   typeofOnly: boolean;
+  /** Where the identifier is in the block's source, and whether it is a shorthand property (`{x}`). */
+  at?: { start: number; end: number; shorthand: boolean };
 }
 
 export interface CodeTextFunction {
@@ -209,7 +211,8 @@ export function analyse(fnSource: string): Analysis {
         ((parent?.type === 'ClassDeclaration' || parent?.type === 'ClassExpression') && key === 'id');
       if (!skip && !resolves(scope, n.name)) {
         const u = usage(stack, stack.length - 1);
-        out.free.push({ name: n.name, ...u });
+        // The source is parsed inside `(…)`: one character before the block's own.
+        out.free.push({ name: n.name, ...u, at: { start: n.start - 1, end: n.end - 1, shorthand: parent?.type === 'Property' && parent.shorthand === true } });
         if ((n.name === 'eval' || n.name === 'Function') && u.path.length === 0 && u.call) {
           const callNode = stack[stack.length - 2]!;
           const args = callNode.arguments as Node[];
@@ -239,4 +242,20 @@ export function analyse(fnSource: string): Analysis {
 /** A function text's own analysis (its free names are the page's globals, never the block's). */
 export function analyseFunctionText(f: CodeTextFunction): Analysis {
   return analyse(`function anonymous(${f.params.join(',')}\n) {\n${f.body}\n}`);
+}
+
+/**
+ * The block with each free use of `name` replaced by `by` (a shorthand property `{name}` becomes
+ * `{name: by}`); the block unchanged when it does not parse. A library a site's bundle carries
+ * inside a function (`function install(e) { e._satellite.container = … }`) has blocks that name
+ * the window by that function's parameter: they read as the page's globals once it is `window`.
+ */
+export function renameFree(fnSource: string, name: string, by: string): string {
+  if (!new RegExp(`(^|[^\\w$])${name.replace(/[$]/g, '\\$')}($|[^\\w$])`).test(fnSource)) return fnSource;
+  const a = analyse(fnSource);
+  if (a.problem?.startsWith('it does not parse')) return fnSource;
+  let out = fnSource;
+  const sites = a.free.flatMap((f) => (f.name === name && f.at ? [f.at] : [])).sort((x, y) => y.start - x.start);
+  for (const at of sites) out = out.slice(0, at.start) + (at.shorthand ? `${name}: ${by}` : by) + out.slice(at.end);
+  return out;
 }

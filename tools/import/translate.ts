@@ -155,43 +155,47 @@ class Translator {
   /** The Analytics customSetup's code and where it runs. */
   setupCode?: string;
   setupPlacement?: Placement;
-  /** Some Analytics custom code runs on the page: the worker sends the page its variables. */
-  analyticsOnPage = false;
-
-  /** The page conditions the current rule's Analytics actions add after its own conditions. */
-  rulePageConditions: string[] = [];
-  private ruleConditionCount = 0;
-  private ruleSetupIndex: number | undefined;
-
-  beginRule(conditionCount: number): void {
-    this.rulePageConditions = [];
-    this.ruleConditionCount = conditionCount;
-    this.ruleSetupIndex = undefined;
-  }
+  /** The Set Variables blocks that run on the page, as function sources, in the order the page's list has them (page-tracker.ts). */
+  readonly analyticsPageBlocks: string[] = [];
 
   /** Data elements whose code writes (cookies, storage): never read ahead of their own time. */
   readonly sideEffectElements = new Set<string>();
 
-  /** Data elements the Analytics blocks run on the page name (`_satellite.getVar('…')`): the worker sends their values ahead. */
-  readonly pageBlockValues = new Set<string>();
-
-  /** Adds a page condition (a page record the worker replays) to the current rule; its index. */
-  pageRecordCondition(code: string): number {
-    this.analyticsOnPage = true;
-    for (const m of code.matchAll(/getVar\(\s*(['"])([^'"]+)\1/g)) this.pageBlockValues.add(m[2]!);
-    this.rulePageConditions.push(`launch.pageCondition(${q(code)}, {}, 'Analytics custom code (page)')`);
-    return this.ruleConditionCount + this.rulePageConditions.length - 1;
+  /** The data elements a page Analytics block names whose values go with its step (imported ones that do not write when read). */
+  stepValues(code: string): string[] {
+    const named = [...new Set([...code.matchAll(/getVar\(\s*(['"])([^'"]+)\1/g)].map((m) => m[2]!))];
+    return named.filter((n) => this.imported.has(n) && !this.sideEffectElements.has(n) && !['session', 'visitor'].includes(String(this.c.dataElements?.[n]?.storageDuration ?? '')));
   }
 
-  /** The page parts of an Analytics action: the customSetup's record when it runs on the page (one per rule). */
-  analyticsPage(extra: Record<string, number> = {}): string {
-    const parts: Record<string, number> = {};
-    if (this.setupPlacement?.where === 'page') {
-      this.ruleSetupIndex ??= this.pageRecordCondition(`function () {\n  return window.__offtagAnalytics.setup(${this.scopeGlobally});\n}`);
-      parts.setup = this.ruleSetupIndex;
+  /**
+   * The custom code data elements run on the page whose value a block calls
+   * (`_satellite.getVar('x')(…)`, `.getVar('x').f(…)`): a function of the page, which the worker
+   * cannot have. With the Analytics extension, the block runs as Analytics code on the page, so that
+   * what such site code does to the tracker (`window.s`) reaches it.
+   */
+  trackerFunctions(code: string): string[] {
+    if (!this.c.extensions?.['adobe-analytics']) return [];
+    const out: string[] = [];
+    for (const m of code.matchAll(/getVar\(\s*(['"])([^'"]+)\1\s*\)\s*(?:\(|\.\s*[\w$]+\s*\()/g)) {
+      const de = this.c.dataElements?.[m[2]!];
+      if (de?.modulePath === 'core/src/lib/dataElements/customCode.js' && this.pageElements.has(m[2]!) && !out.includes(m[2]!)) out.push(m[2]!);
     }
-    Object.assign(parts, extra);
-    return Object.keys(parts).length ? `, ${q(parts)}` : '';
+    return out;
+  }
+
+  /** The customSetup runs on the page, and so does the doPlugins it defines. */
+  get pagePlugins(): boolean {
+    return this.setupPlacement?.where === 'page' && /\bdoPlugins\b/.test(this.setupCode ?? '');
+  }
+
+  /** The rule being translated has an Analytics action that may make the tracker, whose customSetup runs on the page. */
+  ruleSetupOnPage = false;
+
+  /** A rule's Analytics action that may make the tracker runs the page customSetup as a step of its own. */
+  analyticsStep(): void {
+    if (this.setupPlacement?.where !== 'page') return;
+    this.pageSteps++;
+    this.ruleSetupOnPage = true;
   }
 
   get scopeGlobally(): boolean {
@@ -261,6 +265,17 @@ class Translator {
       return step(`launch.pageHtml(${q(b.text)}, ${opts({})})`);
     }
     const fn = this.functionOf(b);
+    const viaTracker = s.global === true ? [] : this.trackerFunctions(b.text);
+    if (viaTracker.length) {
+      notes.push(
+        `custom code on the page, at its place in the rule, with the Analytics tracker as window.s (the worker's s sent with it, its writes to s replayed here), because it calls the function ${viaTracker.map((n) => q(n)).join(', ')} gives, site code on the page that may set the tracker`,
+      );
+      this.pageSteps++;
+      this.analyticsBlocks.page++;
+      const names = this.stepValues(fn);
+      const block = this.analyticsPageBlocks.push(fn) - 1;
+      return `launch.trackerCode(analytics, ${q({ block, ...(names.length ? { names } : {}) })}, ${q(o)})`;
+    }
     // Global code declares the page's globals: it runs on the page, as a script of its own.
     const declares = s.global === true && declaresGlobals(b.text);
     const p: Placement = declares ? { where: 'page' as const, reason: 'it is global code that declares names of the page', sideEffects: false, sessionKeys: [] } : this.placeCore(fn);
@@ -665,22 +680,25 @@ class Translator {
   setVariables(s: Settings, o: string, notes: string[]): string {
     const source = (s.customSetup as Settings | undefined)?.source;
     const props = q(s.trackerProperties ?? {});
-    if (source === undefined || source === null || source === '') return `launch.setVariables(analytics, ${props}, undefined, ${o}${this.analyticsPage()})`;
+    this.analyticsStep();
+    if (source === undefined || source === null || source === '') return `launch.setVariables(analytics, ${props}, undefined, ${o})`;
     const fn = isCode(source) ? source.code : typeof source === 'string' ? `function (event, s) {\n${source}\n}` : skip('a Set Variables custom code block without a source');
     let p = place(fn, { dataLayer: this.dataLayer, thisIs: 'element', globals: [...this.windowPlugins] });
     const pageHelper = p.where === 'worker' ? this.pageHelperCalled(fn) : undefined;
     if (pageHelper) p = { ...p, where: 'page', reason: `it calls \`s.${pageHelper}\`, which the customSetup defines on the page` };
     if (p.where === 'page') {
       this.analyticsBlocks.page++;
-      notes.push(`its custom code on the page (run when offtag.js takes the event's snapshot, its writes to s replayed here) because ${p.reason}`);
-      const block = this.pageRecordCondition(`function (event) {\n  return window.__offtagAnalytics.run(${fn}, event, this);\n}`);
-      return `launch.setVariables(analytics, ${props}, undefined, ${o}${this.analyticsPage({ block })})`;
+      notes.push(`its custom code on the page, at its place in the rule (the worker's s sent with it, its writes to s replayed here), because ${p.reason}`);
+      this.pageSteps++;
+      const names = this.stepValues(fn);
+      const block = this.analyticsPageBlocks.push(fn) - 1;
+      return `launch.setVariables(analytics, ${props}, undefined, ${o}, ${q({ block, ...(names.length ? { names } : {}) })})`;
     }
     this.analyticsBlocks.worker++;
     p.sessionKeys.forEach((k) => this.sessionKeys.add(k));
     notes.push('its custom code in the worker');
     this.usePageGlobals(p.pageGlobals, notes);
-    return `launch.setVariables(analytics, ${props}, ${workerFactory(p)}, ${o}${this.analyticsPage()})`;
+    return `launch.setVariables(analytics, ${props}, ${workerFactory(p)}, ${o})`;
   }
 
   action(a: LaunchComponent & { timeout?: number; delayNext?: boolean }, notes: string[]): string {
@@ -698,12 +716,15 @@ class Translator {
     if (a.modulePath === ANALYTICS + 'setVariables.js') return this.setVariables(s, o, notes);
     if (a.modulePath === ANALYTICS + 'sendBeacon.js') {
       const link = s.type === 'link';
+      this.analyticsStep();
       // With a customSetup on the page, its doPlugins runs there for this beacon (its record replaces it in the worker).
-      const plugins: Record<string, number> = this.setupPlacement?.where === 'page' && /\bdoPlugins\b/.test(this.setupCode ?? '') ? { plugins: this.pageRecordCondition(`function () {\n  return window.__offtagAnalytics.plugins(${q(link ? String(s.linkType || 'o') : '')}, ${q(link && typeof s.linkName === 'string' && !s.linkName.includes('%') ? s.linkName : '')});\n}`) } : {};
-      if (plugins.plugins !== undefined) notes.push("doPlugins on the page, run when offtag.js takes the event's snapshot, its writes replayed at the beacon");
-      return `launch.sendBeacon(analytics, ${q({ type: link ? 'link' : 'page', ...(s.linkType ? { linkType: s.linkType } : {}), ...(s.linkName !== undefined ? { linkName: s.linkName } : {}) })}, ${o}${this.analyticsPage(plugins)})`;
+      if (this.pagePlugins) notes.push("doPlugins on the page, at the beacon (the worker's s sent with it, its writes replayed here)");
+      return `launch.sendBeacon(analytics, ${q({ type: link ? 'link' : 'page', ...(s.linkType ? { linkType: s.linkType } : {}), ...(s.linkName !== undefined ? { linkName: s.linkName } : {}) })}, ${o}${this.pagePlugins ? ', true' : ''})`;
     }
-    if (a.modulePath === ANALYTICS + 'clearVariables.js') return `launch.clearVariables(analytics, ${o}${this.analyticsPage()})`;
+    if (a.modulePath === ANALYTICS + 'clearVariables.js') {
+      this.analyticsStep();
+      return `launch.clearVariables(analytics, ${o})`;
+    }
     if (PLUGIN_ACTIONS[a.modulePath]) return `launch.initializePlugins(${q(PLUGIN_ACTIONS[a.modulePath])}, ${o})`;
     if (a.modulePath === ECID + 'setCustomerIds.js') return `launch.setCustomerIds(${q(s.customerIds ?? [])}, ${o})`;
     const { name } = this.hosted(a.modulePath, 'action');
@@ -791,6 +812,8 @@ export const orderSuffix = (order: number) => ` (rule order ${order})`;
 const PAGE_ELEMENT = /^launch\.(pageTitle|pageVariable|localStorageItem|domAttribute|pageCustomCode|pageModule)\(/;
 /** The runtime's actions that run on the page (src/launch/page-steps.ts). */
 const PAGE_STEP = /^launch\.(pageCode|pageHtml|externalCode|moduleAction)\(/;
+/** An Analytics action whose custom code (Set Variables' block, doPlugins) runs on the page, as a step (src/launch/analytics.ts). */
+const ANALYTICS_PAGE_STEP = /^launch\.(setVariables\(.*, \{"block":\d+|sendBeacon\(.*, true\)$|trackerCode\()/s;
 
 /** A module's name as the library's extension gives it (`Constant`), else its file's. */
 function moduleLabel(c: LaunchContainer, modulePath: string): string {
@@ -846,13 +869,13 @@ function translateRule(t: Translator, r: LaunchRule): { item: ReportItem; code: 
       }
     });
     const actions: string[] = [];
-    t.beginRule(conditions.length);
+    t.ruleSetupOnPage = false;
     (r.actions ?? []).forEach((a, i) => {
       const own: string[] = [];
       try {
         const code = t.action(a, own);
         actions.push(code);
-        if (PAGE_STEP.test(code)) onPage++;
+        if (PAGE_STEP.test(code) || ANALYTICS_PAGE_STEP.test(code)) onPage++;
         if (own.length) notes.push(`action ${i + 1}: ${own.join(', ')}`);
         if (own.some((n) => n.startsWith(SV_CODE_DROPPED))) dropped++;
       } catch (err) {
@@ -862,8 +885,6 @@ function translateRule(t: Translator, r: LaunchRule): { item: ReportItem; code: 
       }
     });
     if (!actions.length && dropped) skip(`no action could be imported (${notes.join('; ')})`);
-    // The page records of the rule's Analytics custom code that runs on the page (src/launch appmeasurement/page-tracker.ts).
-    conditions.push(...t.rulePageConditions);
     // Rule names are unique in a container: the parts of a rule with several orders after the
     // first are named with their order.
     const code = [...byOrder].map(
@@ -877,10 +898,11 @@ function translateRule(t: Translator, r: LaunchRule): { item: ReportItem; code: 
     const pageEvents = [...byOrder.values()].flat().filter((e) => /^launch\.(extensionEvent|customCodeEvent)\(/.test(e)).length;
     const reads = pageElementsOf(t, r);
     if (reads.length) notes.push(`reads ${reads.map((n) => q(n)).join(', ')}, read on the page with each event`);
+    if (t.ruleSetupOnPage) notes.push('the Analytics customSetup runs on the page when an Analytics action of this rule makes the tracker');
     const onThePage = [pageEvents ? `${pageEvents} event(s) set up on the page` : '', pageConditions ? `${pageConditions} condition(s) read on the page` : '', onPage ? `${onPage} action(s) on the page` : ''].filter(Boolean);
     notes.unshift(`${r.events!.length - pageEvents} event(s), ${conditions.length - pageConditions} condition(s) and ${actions.length - onPage} action(s) in the worker${onThePage.map((x) => ', ' + x).join('')}`);
     t.commitEvents(true);
-    return { item: { kind: 'rule', name: r.name, where: onPage || pageConditions || pageEvents || reads.length || notes.some((n) => n.includes(PAGE_GLOBAL_NOTE)) ? 'page' : 'worker', notes, dropped }, code };
+    return { item: { kind: 'rule', name: r.name, where: onPage || pageConditions || pageEvents || reads.length || t.ruleSetupOnPage || notes.some((n) => n.includes(PAGE_GLOBAL_NOTE)) ? 'page' : 'worker', notes, dropped }, code };
   } catch (err) {
     if (!(err instanceof Skip)) throw err;
     t.commitEvents(false);
@@ -914,6 +936,11 @@ function analyticsOptions(t: Translator, extras: string[], settings: Record<stri
   else settings.trackingConsentCookie = '';
   // A currency from a data element reaches the beacon through the tracker (`s.currencyCode`); the setting is for automatic link tracking's hits.
   if (typeof tp.currencyCode === 'string' && !tp.currencyCode.includes('%')) settings.currency = tp.currencyCode;
+  const aam = (a.moduleProperties as Settings | undefined)?.audienceManager as Settings | undefined;
+  if (aam?.config)
+    extras.push(
+      "Analytics Audience Manager forwarding (the extension's AudienceManagement module) not imported: Offtag's beacons leave without it, as plain image requests (path /1/, no callback=…doPostbacks, et or d. parameters), and no Audience Manager answer (destinations, its cookies) comes back to the page",
+    );
   const setup = a.customSetup as Settings | undefined;
   const parts = [`trackerProperties: ${q(tp)}`];
   if (lib?.scopeTrackerGlobally === true) parts.push('scopeTrackerGlobally: true');
@@ -930,10 +957,11 @@ function analyticsOptions(t: Translator, extras: string[], settings: Record<stri
     } else {
       t.analyticsBlocks.page++;
       parts.push("onPage: 'setup'");
-      extras.push(`note: Analytics customSetup on the page because ${p.reason}: offtag.js runs it once, with the first event of a rule with an Analytics action, and its doPlugins with each event of a rule that sends a beacon; their writes to s are replayed in the worker`);
+      const names = t.stepValues(t.setupCode ?? '');
+      if (names.length) parts.push(`pageValues: ${q(names)}`);
+      extras.push(`note: Analytics customSetup on the page because ${p.reason}: it runs there when the first Analytics action makes the tracker, and its doPlugins at each beacon, each as a step of its rule with the worker's s; their writes to s are replayed in the worker`);
     }
   }
-  if (t.analyticsOnPage && !parts.some((x) => x.startsWith('onPage'))) parts.push('onPage: true');
   return `{\n  ${parts.join(',\n  ')},\n}`;
 }
 
@@ -942,6 +970,17 @@ function analyticsOptions(t: Translator, extras: string[], settings: Record<stri
  * takes (src/launch `ECID_VARIABLES`) go to the ECID rule as written, `%data element%` tokens and
  * all, and are expanded on the first event; each other one is named with its reason.
  */
+/** The ECID extension's opt-in settings, for launch.ecidRule; an opt-in decided by a callback is said, not imported. */
+function ecidOptInSettings(s: Settings, out: string[]): Record<string, unknown> | undefined {
+  if (!s.doesOptInApply) return undefined;
+  if (typeof s.doesOptInApply !== 'boolean' && !(typeof s.doesOptInApply === 'string' && /^%[^%]+%$/.test(s.doesOptInApply))) {
+    out.push('ECID opt-in not imported: the extension decides whether it applies with a callback (optInCallback), which the engine\'s visitor service does not take; opt-in does not apply');
+    return undefined;
+  }
+  const keys = ['doesOptInApply', 'isOptInStorageEnabled', 'optInCookieDomain', 'optInStorageExpiry', 'timeUnit', 'previousPermissions', 'preOptInApprovals', 'preOptInApprovalInput'];
+  return Object.fromEntries(keys.flatMap((k) => (s[k] !== undefined && s[k] !== null && s[k] !== '' ? [[k, s[k]]] : [])));
+}
+
 function ecidVariables(variables: Array<{ name: string; value: unknown }>, out: string[]): Array<{ name: string; value: unknown }> {
   const kept: Array<{ name: string; value: unknown }> = [];
   for (const v of variables) {
@@ -1033,25 +1072,22 @@ export function translate(c: LaunchContainer, o: TranslateOptions): Translation 
     extras.push(`extension ${q(dlm.displayName)}: its click events (clickEvents) are not imported; its data layer push events and Context Aware data elements are`);
   const page = pageSideOf(t, extras, extensionLines);
   const analytics = analyticsOptions(t, extras, settings);
-  // The page-side s of Analytics custom code run on the page, installed by the first page read of each event.
-  if (t.analyticsOnPage) {
-    // Read before the data elements: the page-side s, then the customSetup's code, written into offtag.js once (not with each rule's page condition).
-    const first = new Map<string, string>([['offtag:analytics page', `${q('offtag:analytics page')}: launch.pageCustomCode(${q(`function () {\n  (${installPageAnalytics.toString()})();\n}`)})`]]);
-    if (t.setupPlacement?.where === 'page') first.set('offtag:analytics setup', `${q('offtag:analytics setup')}: launch.pageCustomCode(${q(`function () {\n  window.__offtagAnalytics.define(${t.setupCode});\n}`)})`);
+  // The page-side s of Analytics custom code run on the page, installed by the first page read (once), with the customSetup and the Set Variables blocks that run there.
+  if (t.setupPlacement?.where === 'page' || t.analyticsPageBlocks.length) {
+    const setup = t.setupPlacement?.where === 'page' ? t.setupCode! : 'undefined';
+    const install = `function () {\n  (${installPageAnalytics.toString()})();\n  var a = window.__offtagAnalytics;\n  if (!a.blocks) a.define(${setup}, [${t.analyticsPageBlocks.join(', ')}]);\n}`;
     const rest = [...deCode];
     deCode.clear();
-    for (const [k, v] of [...first, ...rest]) deCode.set(k, v);
+    for (const [k, v] of [['offtag:analytics page', `${q('offtag:analytics page')}: launch.pageCustomCode(${q(install)})`], ...rest]) deCode.set(k, v);
   }
   // The page globals worker blocks read as data, each read on the page with every event (src/launch virtual-page.ts `pageGlobalElement`).
   for (const g of t.pageGlobals) deCode.set(`offtag:global ${g}`, `${q(`offtag:global ${g}`)}: launch.pageVariable(${q(g)})`);
   const ecidSettings = c.extensions?.['adobe-mcid']?.settings as Settings | undefined;
   if (typeof ecidSettings?.orgId === 'string') settings.orgId = ecidSettings.orgId;
   const ecidVars = ecidVariables((ecidSettings?.variables ?? []) as Array<{ name: string; value: unknown }>, extras);
+  const ecidOptIn = ecidOptInSettings(ecidSettings ?? {}, extras);
 
   const ecid = Boolean(c.extensions?.['adobe-mcid']);
-  if (t.setupPlacement?.where === 'page') for (const m of (t.setupCode ?? '').matchAll(/getVar\(\s*(['"])([^'"]+)\1/g)) t.pageBlockValues.add(m[2]!);
-  // Not one that writes, or is kept for the session or the visitor: reading it ahead would write at a time turbine does not.
-  const pageValues = [...t.pageBlockValues].filter((n) => t.imported.has(n) && !t.sideEffectElements.has(n) && !['session', 'visitor'].includes(String(c.dataElements?.[n]?.storageDuration ?? '')));
   const source = `// @ts-nocheck -- the custom code blocks below are the library's own JavaScript, kept as written.
 /**
  * Imported by \`offtag import\` from a Launch library (property ${q(c.property?.name ?? '')}, turbine ${String(c.buildInfo?.turbineVersion ?? '?')}).
@@ -1075,7 +1111,7 @@ export const container = launch.imported(defineContainer({
   dataElements: launch.dataElements({
 ${[...deCode.values()].map((d) => '    ' + indent(d, '    ')).join(',\n')}
   }),
-  rules: () => [${ecid ? '\n    // The Experience Cloud ID Service extension starts with the library, before every rule.\n    launch.ecidRule(' + (ecidVars.length ? q(ecidVars) : '') + '),' : ''}${t.visitorTracking ? "\n    // Core's visitor tracking counts this page view when the library loads, before every rule.\n    launch.visitorTrackingRule()," : ''}${pageValues.length ? `\n    // The data elements the Analytics custom code run on the page reads, sent ahead with each page event.\n    launch.pageValuesRule(${q(pageValues)}),` : ''}
+  rules: () => [${ecid ? '\n    // The Experience Cloud ID Service extension starts with the library, before every rule.\n    launch.ecidRule(' + (ecidVars.length || ecidOptIn ? q(ecidVars) : '') + (ecidOptIn ? ', ' + q(ecidOptIn) : '') + '),' : ''}${t.visitorTracking ? "\n    // Core's visitor tracking counts this page view when the library loads, before every rule.\n    launch.visitorTrackingRule()," : ''}
 ${ruleCode.map((r) => '    ' + indent(r, '    ')).join(',\n')}
   ],
 }), ${indent(JSON.stringify(importedFacts(c), null, 2), '')});

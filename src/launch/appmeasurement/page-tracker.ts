@@ -1,15 +1,16 @@
 /**
  * The page's side of Analytics custom code that needs the page (DOM, the page's own functions, the
- * element itself). offtag.js runs such a block when it takes the snapshot of an event of its rule
- * (a page read the import writes: docs/import.md), against a page-side `s` holding the variables
- * as the worker last sent them (`_satellite.getVar('offtag:s')`), and records what the block does
- * to `s`: each variable it sets or removes, and each `t()`, `tl()` and `clearVars()` it calls.
- * The record travels with the event; the worker replays it on its own `s` at the block's place
- * (src/launch/analytics.ts). The page `s` lives as long as the page, so what a page `customSetup`
- * defines on it (helpers, `doPlugins`) is there for the blocks after it.
+ * element itself): the customSetup, the doPlugins it defines, a Set Variables block. Each runs as a
+ * step of its rule, at its place (src/launch/analytics.ts): the worker sends its `s` variables of
+ * that moment with the step, the page `s` takes them, the block runs against it, and the page
+ * answers with what the block did to `s` — each variable it set or removed, each `t()`, `tl()` and
+ * `clearVars()` it called — which the worker replays on its own `s` before the rule goes on. The
+ * page `s` lives as long as the page, so what a page `customSetup` defines on it (helpers,
+ * `doPlugins`, objects) is there for the steps after it; its plain variables are always the
+ * worker's.
  *
  * `installPageAnalytics` is written into offtag.js as its source text (the import writes it as the
- * container's first page read, run before the rules' page reads), so it uses nothing from around it.
+ * container's first page read, with the page blocks' functions), so it uses nothing from around it.
  */
 
 /** A page block's record: `['set', name, value]` (value undefined: removed), `['t']`, `['tl', type, name]`, `['clear']`; `error` when it threw. */
@@ -17,6 +18,20 @@ export type PageOp = ['set', string, unknown] | ['t'] | ['tl', string, string] |
 export interface PageRecord {
   ops: PageOp[];
   error?: string;
+}
+
+/** What the worker asks of the page `s` (the `analytics` launch step, src/protocol.ts). */
+export interface PageAnalyticsStep {
+  /** `setup`: the extension's customSetup; `block`: Set Variables custom code number `block`; `plugins`: doPlugins for a beacon. */
+  analytics: 'setup' | 'block' | 'plugins';
+  /** The worker's `s` variables now (plain values and `contextData.<key>` entries). */
+  vars: Record<string, unknown>;
+  block?: number;
+  /** setup, or a Core block reaching the tracker through the page: the extension makes the tracker `window.s`. */
+  global?: boolean;
+  /** plugins: a link call's type and name, as AppMeasurement sets them before doPlugins. */
+  linkType?: string;
+  linkName?: string;
 }
 
 export const installPageAnalytics = (): void => {
@@ -27,10 +42,8 @@ export const installPageAnalytics = (): void => {
   const h: Record<string, any> = {};
   const s: Record<string, any> = { contextData: {}, version: '2.27.0' };
   const api: Record<string, any> = { s };
-  let base = '';
   let ops: PageOp[] = [];
   let seen: Record<string, unknown> = {};
-  let setupRecord: PageRecord | undefined;
   let setupFn: ((s: object) => void) | undefined;
   h.isVar = function (v: unknown) {
     return v === undefined || v === null || (typeof v !== 'object' && typeof v !== 'function');
@@ -105,24 +118,20 @@ export const installPageAnalytics = (): void => {
   s.loadModule = function (n: string) {
     s[n] = s[n] || {};
   };
-  /** The worker's variables, taken once per snapshot (the blocks of one event share what they set). */
-  h.sync = function () {
-    const sat = w._satellite;
-    const vars = (sat && typeof sat.getVar === 'function' && sat.getVar('offtag:s')) || {};
-    const text = JSON.stringify(vars);
-    if (text === base) return;
-    base = text;
+  /** The worker's variables, as the step brings them: they replace the page `s`'s own (its functions and objects stay). */
+  h.load = function (vars: Record<string, unknown>) {
     for (const k of Object.keys(h.values())) {
       if (k.indexOf('contextData.') === 0) delete s.contextData[k.slice(12)];
       else delete s[k];
     }
-    for (const k of Object.keys(vars)) {
+    for (const k of Object.keys(vars || {})) {
       if (k.indexOf('contextData.') === 0) s.contextData[k.slice(12)] = vars[k];
       else s[k] = vars[k];
     }
   };
-  h.record = function (run: () => void): PageRecord {
-    h.sync();
+  h.record = function (vars: Record<string, unknown>, run: () => void): PageRecord {
+    if (!s.contextData || typeof s.contextData !== 'object') s.contextData = {};
+    h.load(vars);
     ops = [];
     seen = h.values();
     try {
@@ -174,38 +183,37 @@ export const installPageAnalytics = (): void => {
       if (typeof log === 'function') log.call(logger, message);
     };
   }
-  /** Hands over the extension's customSetup (a page read with each event: the first one is kept). */
-  api.define = function (fn: (s: object) => void) {
-    if (!setupFn) setupFn = fn;
+  /** The extension's customSetup and the Set Variables blocks that run on the page, handed over once (offtag.js's first page read). */
+  api.define = function (setup: ((s: object) => void) | undefined, blocks: Array<(e: object, s: object) => void>) {
+    setupFn = setup;
+    api.blocks = blocks || [];
   };
   /**
-   * The extension's customSetup: run once per page, `this` the window, `s` its argument. Its
-   * record comes with every event of an Analytics rule: the worker takes it when it makes its tracker.
+   * One step of a rule (PageAnalyticsStep): the customSetup (`this` the window, `s` its argument,
+   * `window.s` first when the extension makes the tracker global), a Set Variables block (`this`
+   * the element, `(event, s)`), or doPlugins for a beacon (`linkType` and `linkName` set as
+   * AppMeasurement sets them for a link call).
    */
-  api.setup = function (global: boolean) {
-    if (!setupRecord)
-      setupRecord = h.record(function () {
-        if (global) w.s = s;
+  api.step = function (step: PageAnalyticsStep, event: object, el?: Element): PageRecord {
+    return h.record(step.vars, function () {
+      if (step.analytics === 'setup') {
+        if (step.global) w.s = s;
         if (setupFn) setupFn.call(w, s);
-      });
-    return setupRecord;
-  };
-  /** A Set Variables custom code block: `this` the element, `(event, s)` (the page read's turbine-shaped event). */
-  api.run = function (fn: (e: object, s: object) => void, event: object, el?: Element) {
-    return h.record(function () {
-      fn.call(el, event, s);
-    });
-  };
-  /** doPlugins, for a beacon of this event: `linkType` set as AppMeasurement sets it for a link call. */
-  api.plugins = function (linkType: string, linkName: string) {
-    return h.record(function () {
-      if (!s.usePlugins || typeof s.doPlugins !== 'function') return;
-      s.linkType = linkType || undefined;
-      s.linkName = linkName || undefined;
-      try {
-        s.doPlugins(s);
-      } finally {
-        s.linkType = s.linkName = undefined;
+      } else if (step.analytics === 'block') {
+        // Core custom code that reaches the tracker through window.s (the extension's global tracker).
+        if (step.global) w.s = s;
+        const fn = api.blocks && api.blocks[step.block || 0];
+        if (typeof fn !== 'function') throw new Error('the page has no Analytics block ' + step.block + ' (rebuild offtag.js with offtag build)');
+        fn.call(el, event, s);
+      } else {
+        if (!s.usePlugins || typeof s.doPlugins !== 'function') return;
+        s.linkType = step.linkType || undefined;
+        s.linkName = step.linkName || undefined;
+        try {
+          s.doPlugins(s);
+        } finally {
+          s.linkType = s.linkName = undefined;
+        }
       }
     });
   };

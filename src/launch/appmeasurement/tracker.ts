@@ -25,6 +25,11 @@ export interface TrackerHost {
   now(): number;
   send(hit: AnalyticsHit): void;
   log(level: 'warn' | 'error', message: string): void;
+  /**
+   * The page has Adobe's opt-in service (`adobe.optIn`, which the ECID extension's VisitorAPI
+   * makes): AppMeasurement's first call then waits in its queue while it asks for the permissions.
+   */
+  optIn?(): boolean;
 }
 
 /** Variables `clearVars()` clears (AppMeasurement 2.27.0): the numbered ones and these. */
@@ -32,6 +37,33 @@ const CLEARED = new Set(['channel', 'events', 'eventList', 'products', 'productL
 const NUMBERED = /^(prop|eVar|hier|list)\d+$/;
 /** What AppMeasurement resets after every call, whatever it sent. */
 const RESET_AFTER_CALL = ['abort', 'supplementalDataID', 'timestamp', 'pageURLRest', 'linkObject', 'clickObject', 'linkURL', 'linkName', 'linkType', 'pe', 'pev1', 'pev2', 'pev3', 'lightProfileID', 'useBeacon', 'referrer'];
+
+/**
+ * The variables AppMeasurement copies when a call waits in its queue (not ready to track) and puts
+ * back once that call's hit has gone: the page variables and the tracker's settings. A queued call
+ * runs with a copy of them, and what `doPlugins` changed among them is undone after its hit; what
+ * it set on `s` beyond them (a flag of the site's own) stays. The numbered variables are in it too.
+ */
+const QUEUED_VARS = new Set(
+  [
+    'supplementalDataID timestamp dynamicVariablePrefix visitorID marketingCloudVisitorID analyticsVisitorID audienceManagerLocationHint authState fid',
+    'vmk visitorMigrationKey visitorMigrationServer visitorMigrationServerSecure charSet visitorNamespace cookieDomainPeriods fpCookieDomainPeriods',
+    'cookieLifetime pageName pageURL customerPerspective referrer contextData clientHints currencyCode lightProfileID lightStoreForSeconds',
+    'lightIncrementBy retrieveLightProfiles deleteLightProfiles retrieveLightData purchaseID variableProvider channel server pageType transactionID',
+    'campaign state zip events events2 products audienceManagerBlob tnt pe pev1 pev2 pev3 latitude longitude resolution colorDepth',
+    'javascriptVersion javaEnabled cookiesEnabled browserWidth browserHeight connectionType homepage pageURLRest marketingCloudOrgID ms_a',
+    'account allAccounts debugTracking visitor visitorOptedOut trackOffline offlineLimit offlineThrottleDelay storageFilename usePlugins doPlugins',
+    'configURL visitorSampling visitorSamplingGroup linkObject clickObject linkURL linkName linkType trackDownloadLinks trackExternalLinks',
+    'trackClickMap trackInlineStats linkLeaveQueryString linkTrackVars linkTrackEvents linkDownloadFileTypes linkExternalFilters linkInternalFilters',
+    'useForcedLinkTracking forcedLinkTrackingTimeout writeSecureCookies decodeLinkParameters useLinkTrackSessionStorage collectHighEntropyUserAgentHints',
+    'trackingServer trackingServerSecure ssl abort mobile dc lightTrackVars maxDelay expectSupplementalData useBeacon usePostbacks',
+    'registerPreTrackCallback registerPostTrackCallback bodyClickTarget bodyClickFunction bufferRequests AudienceManagement',
+  ].flatMap((l) => l.split(' ')),
+);
+const QUEUED_NUMBERED = /^(?:prop(?:[0-9]|[1-6][0-9]|7[0-5])|eVar(?:[0-9]|[1-9][0-9]|1[0-9][0-9]|2[0-4][0-9]|250)|hier[0-5]|list[0-3])$/;
+/** Of those, the ones the copy carries even when empty (so that the hit sends them empty, and they are emptied again after it). */
+const QUEUED_EVEN_EMPTY = new Set('channel events products purchaseID transactionID state zip campaign events2 latitude longitude ms_a contextData supplementalDataID tnt timestamp abort useBeacon linkObject clickObject linkType linkName linkURL bodyClickTarget bodyClickFunction'.split(' '));
+const queuedVar = (k: string) => QUEUED_VARS.has(k) || QUEUED_NUMBERED.test(k);
 
 /** AppMeasurement's `escape`: encodeURIComponent, and `+~!*()'` percent-encoded too. */
 export function amEscape(v: unknown): unknown {
@@ -167,8 +199,30 @@ export function createAppMeasurement(account: string, host: TrackerHost): AppMea
     return { vars, contextData };
   }
 
+  let calls = 0;
+
+  /**
+   * What a call that waits in AppMeasurement's queue puts back after its hit: each variable as it
+   * was when the call was made (those set then, and the ones carried even empty). AppMeasurement's
+   * first call waits when the page has Adobe's opt-in service; the worker sends it at once, which
+   * is the same as far as `s` goes.
+   */
+  function queuedCopy(): Map<string, [unknown, boolean]> | undefined {
+    // The first call also waits for the browser's client hints when the tracker collects them.
+    if (calls++ > 0 || !(host.optIn?.() || s.collectHighEntropyUserAgentHints)) return undefined;
+    const copy = new Map<string, [unknown, boolean]>();
+    for (const k of Object.keys(s)) if (queuedVar(k) && (s[k] || QUEUED_EVEN_EMPTY.has(k) || QUEUED_NUMBERED.test(k))) copy.set(k, [s[k], true]);
+    return copy;
+  }
+
+  function putBack(copy: Map<string, [unknown, boolean]>): void {
+    for (const k of Object.keys(s)) if (!copy.has(k) && queuedVar(k) && (QUEUED_EVEN_EMPTY.has(k) || QUEUED_NUMBERED.test(k))) s[k] = undefined;
+    for (const [k, [v]] of copy) if (!RESET_AFTER_CALL.includes(k)) s[k] = v;
+  }
+
   /** AppMeasurement's track: overrides for this call only, `doPlugins`, then the hit (unless aborted). */
   function track(overrides?: Record<string, unknown>): void {
+    const queued = queuedCopy();
     const saved: Array<[string, unknown, boolean]> = [];
     if (overrides && typeof overrides === 'object') {
       for (const [k, v] of Object.entries(overrides)) {
@@ -207,6 +261,7 @@ export function createAppMeasurement(account: string, host: TrackerHost): AppMea
           }
         : { type: 't', vars };
       if (Object.keys(contextData).length) hit.contextData = contextData;
+      if (s.collectHighEntropyUserAgentHints) hit.clientHints = true;
       for (const [fn, args] of preTrack) call(fn, args);
       host.send(hit);
       for (const [fn, args] of postTrack) call(fn, args);
@@ -216,6 +271,7 @@ export function createAppMeasurement(account: string, host: TrackerHost): AppMea
         if (own) s[k] = v;
         else delete s[k];
       }
+      if (queued) putBack(queued);
     }
   }
 

@@ -22,6 +22,8 @@ export interface BeaconParams {
   params: Record<string, string | undefined>;
   /** The `c.` block. */
   contextData?: ContextData;
+  /** The `h.` block: the browser's high-entropy client hints (`collectHighEntropyUserAgentHints`). */
+  clientHints?: ContextData;
   /** The `cid.` block: data source → id and authenticated state. */
   customerIds?: Record<string, CustomerId>;
   /** The ActivityMap block after `pev3`, keyed as context data (`a.activitymap.page`). */
@@ -50,7 +52,7 @@ export const NUMBERED_KEYS: readonly string[] = (() => {
 })();
 
 /** Every plain parameter in wire order; `c.` and ActivityMap sit where `@c.` and `@am` are. */
-export const PARAM_ORDER: readonly string[] = [...HEAD_KEYS, '@c.', ...MIDDLE_KEYS, ...NUMBERED_KEYS, ...LINK_KEYS, '@am', ...TAIL_KEYS];
+export const PARAM_ORDER: readonly string[] = [...HEAD_KEYS, '@c.', '@h.', ...MIDDLE_KEYS, ...NUMBERED_KEYS, ...LINK_KEYS, '@am', ...TAIL_KEYS];
 
 function pair(key: string, value: string): string {
   return `&${escapeValue(key)}=${escapeValue(value)}`;
@@ -121,6 +123,7 @@ export function buildQuery(input: BeaconParams): string {
   q += customerIdBlock(input.customerIds);
   for (const key of PARAM_ORDER) {
     if (key === '@c.') q += nestedBlock('c', input.contextData ?? {});
+    else if (key === '@h.') q += nestedBlock('h', input.clientHints ?? {});
     else if (key === '@am') q += nestedBlock('c', input.activityMap ?? {}) + (input.clickData ?? '');
     else {
       const v = params[key];

@@ -10,7 +10,7 @@ import type { EngineContext } from '../core/types.ts';
 import type { AnalyticsHit, AnalyticsService, VisitorService, VisitorValues } from '../services.ts';
 import { clickData, keepClick, takeCarriedClick } from './activity-map.ts';
 import { announceBeacon, beaconRequest } from './beacon-request.ts';
-import { browserValues, buildQuery } from './beacon-query.ts';
+import { browserValues, buildQuery, type ContextData } from './beacon-query.ts';
 import { beaconPath, sessionRandom } from './beacon-url.ts';
 import { consentHinter, EU_COMPLIANCE_MESSAGE, trackingConsented } from './consent.ts';
 import { fallbackIdFor } from './fallback-id.ts';
@@ -29,6 +29,9 @@ export {
   SDID_CONSUMER,
   TRACKER_UNAVAILABLE,
 } from './tracker-config.ts';
+
+/** The high-entropy client hints AppMeasurement 2.27.0 asks the browser for. */
+const CLIENT_HINTS = ['architecture', 'bitness', 'model', 'platformVersion', 'wow64'] as const;
 
 export type DropReason = 'consent' | 'no-tracker' | 'opt-in' | 'opt-out' | 'build-failed';
 
@@ -56,6 +59,18 @@ export function createAnalyticsService(ctx: EngineContext, visitor: VisitorServi
   let ranBefore = false;
   /** The round trip of the last delivered beacon, sent once as `lrt` by the next one (as AppMeasurement does). */
   let lastRoundTrip: number | undefined;
+  /** The client hints, asked for once per page (AppMeasurement asks at its first call that collects them). */
+  let hints: Promise<ContextData> | undefined;
+
+  async function clientHints(): Promise<ContextData> {
+    try {
+      const got = (await ctx.env.userAgentHints?.([...CLIENT_HINTS])) ?? {};
+      // Only those the browser gave; AppMeasurement leaves out the empty ones (an empty model, wow64 false).
+      return Object.fromEntries(CLIENT_HINTS.flatMap((k) => (got[k] ? [[k, String(got[k])]] : [])));
+    } catch {
+      return {};
+    }
+  }
   /** `s c j v k bw bh` are measured once per page. */
   let browser: Record<string, string> | undefined;
   const warnedNames = new Set<string>();
@@ -134,6 +149,7 @@ export function createAnalyticsService(ctx: EngineContext, visitor: VisitorServi
       t: timeString(snapshot.time, snapshot.tz),
       params: finalParams,
       contextData: finalContext,
+      ...(hit.clientHints ? { clientHints: await (hints ??= clientHints()) } : {}),
       customerIds: ecidAllowed ? visitor.getCustomerIDs() : undefined,
       activityMap,
       clickData: click ?? carried,

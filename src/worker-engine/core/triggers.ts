@@ -11,7 +11,7 @@ import type { ElementProperty, EngineEvent, TriggerListener } from '../../protoc
 import type { BubbleOptions, PageTriggerSpec, Rule, RuleEventSpec } from './types.ts';
 
 type Spec<T extends PageTriggerSpec['type']> = Extract<PageTriggerSpec, { type: T }>;
-type Unkeyed = TriggerListener extends infer L ? (L extends TriggerListener ? Omit<L, 'key'> : never) : never;
+type Unkeyed = TriggerListener extends infer L ? (L extends TriggerListener ? Omit<L, 'key' | 'rules'> : never) : never;
 /** A listener without its key, or what is wrong with the rule event. */
 type Checked = Unkeyed | string;
 
@@ -175,7 +175,7 @@ export const listenerKey = (listener: Unkeyed): string => JSON.stringify(listene
 export const badTrigger = (rule: string, type: string, why: string): string =>
   `Rule "${rule}": its "${type}" event is ignored: ${why}.`;
 
-/** The listeners the container's rules need (each once), and a message for each rule event that is wrong. */
+/** The listeners the container's rules need (each once, with the names of the rules it serves), and a message for each rule event that is wrong. */
 export function listenersOf(rules: Array<Pick<Rule<string>, 'name' | 'events'>>): { listeners: TriggerListener[]; problems: string[] } {
   const byKey = new Map<string, TriggerListener>();
   const problems: string[] = [];
@@ -188,7 +188,8 @@ export function listenersOf(rules: Array<Pick<Rule<string>, 'name' | 'events'>>)
         continue;
       }
       const key = listenerKey(l);
-      if (!byKey.has(key)) byKey.set(key, { key, ...l } as TriggerListener);
+      const listener = byKey.get(key) ?? byKey.set(key, { key, ...l, rules: [] } as TriggerListener).get(key)!;
+      if (!listener.rules!.includes(rule.name)) listener.rules!.push(rule.name);
     }
   return { listeners: [...byKey.values()], problems };
 }

@@ -13,6 +13,8 @@ export interface EngineEnv {
   random(): number;
   /** Lowercase hex SHA-256 of the UTF-8 text. */
   sha256(text: string): Promise<string>;
+  /** `navigator.userAgentData.getHighEntropyValues(names)`; absent (or `{}`) where the browser has no client hints. */
+  userAgentHints?(names: string[]): Promise<Record<string, unknown>>;
 }
 
 /** Cookies as the engine sees them: the latest snapshot plus the engine's own writes not yet seen in one. */

@@ -3,7 +3,7 @@
  * container author gets wrong shows in the editor. Each `@ts-expect-error` line must be an error
  * (tsc fails on an unused one), and every other line must compile.
  */
-import { adobeServices, cookie, dataLayer, defineContainer, domAttribute, elements, fn, localStorage, pageCode, pageTitle, pageVariable } from '../../../src/container/index.ts';
+import { adobeServices, cookie, dataLayer, defineContainer, domAttribute, elements, fn, fromEvent, localStorage, pageCode, pageTitle, pageVariable } from '../../../src/container/index.ts';
 
 const e = elements<'section' | 'title', { siteCookie: string }>();
 
@@ -56,8 +56,15 @@ export const badEvent = defineContainer({
 export const badEventInArray = defineContainer({
   name: 'bad event, rules as an array',
   dataElements: { section: dataLayer('page.section') },
-  // @ts-expect-error the array form is checked too (the kit's form points at the event itself)
-  rules: [{ name: 'Bad event', events: [{ type: 'no-such-event' }], actions: [] }],
+  rules: [
+    { name: 'Good event', events: [{ type: 'dom-ready' }], actions: [] },
+    // @ts-expect-error the array form points at the event itself too, naming the types
+    { name: 'Bad event', events: [{ type: 'no-such-event' }], actions: [] },
+    // @ts-expect-error a number written as text, in the array form
+    { name: 'Timer', events: [{ type: 'timer', ms: '30000' }], actions: [] },
+    // @ts-expect-error a misspelt field, in the array form
+    { name: 'Deal click', events: [{ type: 'click', selecter: 'a.deal' }], actions: [] },
+  ],
 });
 
 /** Settings: an engine setting's type by name. */
@@ -143,5 +150,28 @@ export const pageReads = defineContainer({
       conditions: [k.valueIs('title', 'Shop'), k.pageCondition('wide page', (event) => event.type === 'dom-ready' && innerWidth > 800)],
       actions: [k.run('x', (ctx) => void ctx.get('basket'))],
     },
+  ],
+});
+
+/** History change and data layer pushes (docs/containers.md, "Single-page apps and data layers"): the events, their fields, the event's values as data elements. */
+export const spa = defineContainer({
+  name: 'spa',
+  dataElements: {
+    sku: fromEvent('event.detail.product.sku'),
+    cartValue: fromEvent('event.state.cart.value', { default: 0 }),
+    // @ts-expect-error fromEvent takes a token as %…% writes it, beginning with event., this. or target.
+    wrong: fromEvent('detail.product.sku'),
+  },
+  services: adobeServices(),
+  rules: (k) => [
+    { name: 'Page view', events: [{ type: 'dom-ready' }, { type: 'history-change' }], actions: [k.pageView(k.variables({ pageName: 'shop:%event.url%' }))] },
+    { name: 'Cart add', events: [{ type: 'data-layer-push', global: 'adobeDataLayer', event: 'cart:add' }], actions: [k.link('cart add', k.variables({ eVar3: '%sku%', eVar4: '%cartValue%' }))] },
+    { name: 'Sign-up', events: [{ type: 'data-layer-push', global: 'dataLayer', event: 'sign_up', flavor: 'gtm' }], actions: [k.link(k.text('sign up:%event.detail.method%'), {})] },
+    // @ts-expect-error a history change has no other field
+    { name: 'Route', events: [{ type: 'history-change', url: '/cart' }], actions: [] },
+    // @ts-expect-error a data layer push needs its global
+    { name: 'No global', events: [{ type: 'data-layer-push', event: 'cart:add' }], actions: [] },
+    // @ts-expect-error a flavor there is not
+    { name: 'Tealium', events: [{ type: 'data-layer-push', global: 'utag_data', flavor: 'tealium' }], actions: [] },
   ],
 });

@@ -414,3 +414,24 @@ describe('wire parity with AppMeasurement 2.27.0', () => {
     expect(b.hier1).toBe('é'.repeat(255));
   });
 });
+
+describe('client hints (collectHighEntropyUserAgentHints)', () => {
+  it('a hit that asks for them carries the browser\'s non-empty high-entropy hints as the h. block after c., asked for once; link hits whatever linkTrackVars', async () => {
+    const { ctx, analytics } = setup();
+    const asked: string[][] = [];
+    Object.assign(ctx.env, {
+      userAgentHints: async (names: string[]) => {
+        asked.push(names);
+        return { architecture: 'x86', bitness: '64', model: '', platformVersion: '6.5.0', wow64: false, brands: [] };
+      },
+    });
+    await analytics.track({ ...PAGE_VIEW, clientHints: true, contextData: { k: 'v' } });
+    await analytics.track({ ...LINK, clientHints: true });
+    await analytics.track(PAGE_VIEW);
+    const [view, link, plain] = ctx.requests.map((r) => r.url);
+    expect(view).toContain('&c.&k=v&.c&h.&architecture=x86&bitness=64&platformVersion=6.5.0&.h&cc=USD');
+    expect(link).toContain('&h.&architecture=x86&bitness=64&platformVersion=6.5.0&.h');
+    expect(plain).not.toContain('h.');
+    expect(asked).toEqual([['architecture', 'bitness', 'model', 'platformVersion', 'wow64']]);
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildConstants, environmentSettings, sessionKeysOf, parseBuildArgs, workerEntry } from '../../../tools/build/build.ts';
+import { buildConstants, containerMissing, environmentSettings, sessionKeysOf, parseBuildArgs, workerEntry } from '../../../tools/build/build.ts';
 import { news } from '../../../containers/news/container.ts';
 
 /** `offtag build`'s arguments and what it writes into the bundles (docs/containers.md, "Build it"). */
@@ -12,6 +12,14 @@ describe('offtag build', () => {
       out: 'dist/news',
       demo: false,
     });
+  });
+
+  it("a container file that is not there is one line: outside the checkout, the default's says to give --container", () => {
+    expect(containerMissing('containers/storefront/container.ts', true)).toBeUndefined();
+    expect(containerMissing('/nowhere/containers/storefront/container.ts', true)).toBe(
+      "offtag build: give the container: --container <file> (without it the build looks for /nowhere/containers/storefront/container.ts, the storefront of Offtag's own checkout).",
+    );
+    expect(containerMissing('tags/contianer.ts', false)).toBe('offtag build: the container tags/contianer.ts does not exist.');
   });
 
   it('bad arguments are one line', () => {

@@ -13,14 +13,14 @@ const dir = mkdtempSync(join(tmpdir(), 'offtag-mistakes-'));
 let n = 0;
 
 /** Writes a container whose rules are `rules` (one per line, from line 9) and returns the build's lines. */
-async function problems(rules: string[], o: { services?: boolean; settings?: string } = {}): Promise<string[]> {
+async function problems(rules: string[], o: { services?: boolean; settings?: string; elements?: string; derived?: string } = {}): Promise<string[]> {
   const file = join(dir, `c${++n}.ts`);
   const source = [
-    `import { adobeServices, dataLayer, defineContainer } from 'offtag/container';`,
+    `import { adobeServices, dataLayer, defineContainer, fromEvent } from 'offtag/container';`,
     `export default defineContainer({`,
     `  name: 'travel',`,
     `  settings: { ${o.settings ?? ''} },`,
-    `  dataElements: { section: dataLayer('page.section') },`,
+    `  dataElements: { section: dataLayer('page.section')${o.elements ?? ''} },${o.derived ? `\n  derived: ${o.derived},` : ''}`,
     o.services === false ? '  // no services' : `  services: adobeServices(),`,
     `  rules: (k) => [`,
     `    { name: 'Page View', events: [{ type: 'dom-ready' }], actions: [k.pageView(k.variables({ pageName: '%section%' }))] },`,
@@ -33,7 +33,8 @@ async function problems(rules: string[], o: { services?: boolean; settings?: str
   return (await checkContainerFile(file)).map((l) => l.replace(shown, 'c.ts'));
 }
 
-describe('offtag build refuses each mistake with file:line:column and the rule', () => {
+// Each case bundles a container with esbuild: seconds on a loaded machine.
+describe('offtag build refuses each mistake with file:line:column and the rule', { timeout: 60_000 }, () => {
   it('a well-formed container has no problem', async () => {
     expect(await problems([`{ name: 'Deal click', events: [{ type: 'click', selector: 'a.deal' }], actions: [k.link('deal', {})] }`])).toEqual([]);
   });
@@ -89,6 +90,46 @@ describe('offtag build refuses each mistake with file:line:column and the rule',
     ])).toEqual([
       'c.ts:9:68: rule "Deals", condition "section isEqual "deals"": "isEqual" is no comparison operator (the operators: equals, contains, startsWith, endsWith, matchesRegex, lessThan, lessThanOrEqual, greaterThan, greaterThanOrEqual, isTrue, isTruthy, isFalse, isFalsy, doesNotEqual, doesNotContain, doesNotStartWith, doesNotEndWith, doesNotMatchRegex)',
       'c.ts:9:122: rule "Deals", condition "section matchesRegex "deal("": "deal(" is not a regular expression (Invalid regular expression: /deal(/: Unterminated group)',
+    ]);
+  });
+
+  it('history change and data layer push: a field neither has, a global written with window., the event, the flavor', async () => {
+    expect(await problems([
+      `{ name: 'Route', events: [{ type: 'history-change', url: '/cart' }], actions: [] }`,
+      `{ name: 'Cart add', events: [{ type: 'data-layer-push', event: 'cart:add' }], actions: [] }`,
+      `{ name: 'Cart add (window)', events: [{ type: 'data-layer-push', global: 'window.adobeDataLayer', event: 'cart:add' }], actions: [] }`,
+      `{ name: 'Sign-up', events: [{ type: 'data-layer-push', global: 'dataLayer', event: 5 }], actions: [] }`,
+      `{ name: 'Sign-up (empty)', events: [{ type: 'data-layer-push', global: 'dataLayer', event: '' }], actions: [] }`,
+      `{ name: 'Sign-up (misspelt)', events: [{ type: 'data-layer-push', global: 'dataLayer', evnet: 'sign_up' }], actions: [] }`,
+      `{ name: 'Sign-up (flavor)', events: [{ type: 'data-layer-push', global: 'dataLayer', event: 'sign_up', flavor: 'tealium' }], actions: [] }`,
+    ])).toEqual([
+      'c.ts:9:57: rule "Route", event 1 (history-change): "url" is no field of a history-change event (it has no other field)',
+      'c.ts:10:34: rule "Cart add", event 1 (data-layer-push): global must be the name of a page global (adobeDataLayer, dataLayer); the event has no global',
+      'c.ts:11:70: rule "Cart add (window)", event 1 (data-layer-push): global must be the name of a page global (adobeDataLayer, dataLayer); got "window.adobeDataLayer" (the global\'s name alone: "adobeDataLayer")',
+      'c.ts:12:81: rule "Sign-up", event 1 (data-layer-push): event must be the name of the pushed event (absent: every event); got 5',
+      'c.ts:13:89: rule "Sign-up (empty)", event 1 (data-layer-push): event must be the name of the pushed event (absent: every event); got ""',
+      'c.ts:14:92: rule "Sign-up (misspelt)", event 1 (data-layer-push): "evnet" is no field of a data-layer-push event; did you mean "event"? (its fields: global, event, flavor)',
+      'c.ts:15:108: rule "Sign-up (flavor)", event 1 (data-layer-push): flavor must be one of acdl, gtm, dlm; got "tealium"',
+    ]);
+  });
+
+  it('a regular-expression table with a pattern that is not one, among derived elements: at the element', async () => {
+    expect(await problems([], { derived: `(e) => ({\n    kind: e.regexTable('section', [['deals?/.*', 'deal'], ['deal(', 'x']]),\n  })` })).toEqual([
+      'c.ts:7:5: data element "kind": regexTable("section"): "deal(" is not a regular expression (Invalid regular expression: /^(?:deal()$/i: Unterminated group)',
+    ]);
+  });
+
+  it('a page condition inside an OR group: at the group', async () => {
+    expect(await problems([
+      `{ name: 'Wide deals', events: [{ type: 'dom-ready' }], conditions: [k.anyOf(k.valueIs('section', 'deals'), k.pageCondition('wide', () => innerWidth > 800))], actions: [] }`,
+    ])).toEqual([
+      'c.ts:9:73: rule "Wide deals", condition "any of (section is "deals", wide)": "wide" is a page condition, which cannot be in a group (give it its own place in the rule\'s conditions)',
+    ]);
+  });
+
+  it('a data element of the event whose token is no event token', async () => {
+    expect(await problems([], { elements: `,\n    sku: fromEvent('detail.product.sku')` })).toEqual([
+      'c.ts:6:5: data element "sku": fromEvent("detail.product.sku"): the token must begin with "event.", "this." or "target." (as `%event.detail.sku%` reads the event)',
     ]);
   });
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { dataLayer, defineContainer, lookupTable, regexTable } from '../../../src/container/index.ts';
+import { dataLayer, defineContainer, fn, fromEvent, lookupTable, regexTable, type RuleEventSpec } from '../../../src/container/index.ts';
+import type { TriggerEvent } from '../../../src/protocol.ts';
+import { keyOf } from '../../../src/worker-engine/core/triggers.ts';
 import { consentHint, trackingConsented } from '../../../src/worker-engine/analytics/consent.ts';
 import { DEFAULT_SETTINGS } from '../../../src/worker-engine/core/settings.ts';
 import type { CookieJar } from '../../../src/worker-engine/core/types.ts';
@@ -66,8 +68,10 @@ describe('authoring parity with Launch and GTM', () => {
     expect(await at({ path: '/admin/x', country: 'fr', price: 1, test: true })).toEqual([]);
   });
 
-  it('a regex table refuses a pattern that is not a regular expression, naming it', () => {
-    expect(() => regexTable('path', [['(', 'x']])).toThrow(/^regexTable\("path"\): "\(" is not a regular expression/);
+  it('a regex table says which pattern is not a regular expression (the build refuses it at the element); its other rows still work', () => {
+    const table = regexTable('path', [['(', 'x'], ['deals?/.*', 'deal']]) as { problem?: string };
+    expect(table.problem).toMatch(/^regexTable\("path"\): "\(" is not a regular expression/);
+    expect(regexTable('path', [['deals?/.*', 'deal']])).not.toHaveProperty('problem');
     expect(lookupTable('country', {}).type).toBe('custom');
   });
 
@@ -78,6 +82,44 @@ describe('authoring parity with Launch and GTM', () => {
     expect(trackingConsented({ settings, cookies: cookies('yes') })).toBe(false);
     expect(trackingConsented({ settings: { ...settings, trackingConsentValues: ['true', 'yes'] }, cookies: cookies('yes') })).toBe(true);
     expect(consentHint('ok', ['true', 'yes'])).toMatch(/^Analytics tracking waits for the consent cookie ok=true or ok=yes /);
+  });
+});
+
+describe('history change and data layer pushes (ACDL, GTM), one rule on any of its events', () => {
+  const cartAdd = { type: 'data-layer-push', global: 'adobeDataLayer', event: 'cart:add' } as const;
+  const signUp = { type: 'data-layer-push', global: 'dataLayer', event: 'sign_up' } as const;
+  const route = { type: 'history-change' } as const;
+  const spa = defineContainer({
+    name: 'spa',
+    dataElements: {
+      path: fn((ctx) => new URL(ctx.snapshot.url).pathname, { reads: [] }),
+      sku: fromEvent('event.detail.product.sku'),
+      cartValue: fromEvent('event.state.cart.value', { default: 0 }),
+      method: fromEvent('event.detail.method', { default: 'none' }),
+    },
+    rules: (k) => [
+      { name: 'Page view', events: [{ type: 'dom-ready' }, route], actions: [k.run('say', (ctx) => ctx.log('log', `page ${String(ctx.get('path'))}`))] },
+      {
+        name: 'Cart add',
+        events: [cartAdd],
+        conditions: [k.compare('cartValue', 'greaterThan', 0)],
+        actions: [k.run('say', (ctx) => ctx.log('log', `cart ${String(ctx.get('sku'))} ${String(ctx.get('cartValue'))} ${String(ctx.replaceTokens('%event.detail.event%'))}`))],
+      },
+      { name: 'Sign-up', events: [signUp], actions: [k.run('say', (ctx) => ctx.log('log', `sign up ${String(ctx.get('method'))}`))] },
+    ],
+  });
+  const trigger = (spec: RuleEventSpec, extra: Partial<TriggerEvent>): TriggerEvent => ({ type: 'trigger', key: keyOf(spec)!, on: spec.type as TriggerEvent['on'], ...extra });
+
+  it('the rules run on their events; fromEvent reads the pushed object and the state after it, undefined elsewhere', async () => {
+    const { fire } = makeEngine(spa, { alwaysLog: true });
+    const said = async (event: Parameters<typeof fire>[0], url = 'https://shop.example/') => logs((await fire(event, { url })).effects);
+    expect(await said({ type: 'dom-ready' })).toEqual(['page /']);
+    expect(await said(trigger(route, { url: 'https://shop.example/cart' }), 'https://shop.example/cart')).toEqual(['page /cart']);
+    expect(await said(trigger(cartAdd, { detail: { event: 'cart:add', product: { sku: 'A-12' } }, state: { cart: { value: 30 } } }))).toEqual(['cart A-12 30 cart:add']);
+    // The state's value is the condition's: a push that leaves the cart empty runs nothing.
+    expect(await said(trigger(cartAdd, { detail: { event: 'cart:add', product: { sku: 'B-1' } }, state: {} }))).toEqual([]);
+    expect(await said(trigger(signUp, { detail: { event: 'sign_up', method: 'email' }, state: { method: 'email' } }))).toEqual(['sign up email']);
+    expect(await said(trigger(signUp, { detail: { event: 'sign_up' }, state: {} }))).toEqual(['sign up none']);
   });
 });
 

@@ -22,7 +22,7 @@ describe('listeners of the new triggers', () => {
       rule('e', { type: 'data-layer-push', global: 'adobeDataLayer' }, { type: 'data-layer-push', global: 'dataLayer', event: 'signup' }, { type: 'data-layer-push', global: 'appEventData', event: 'Page Load', flavor: 'dlm' }),
     ]);
     expect(problems).toEqual([]);
-    expect(listeners.map(({ key: _k, ...l }) => l)).toEqual([
+    expect(listeners.map(({ key: _k, rules: _r, ...l }) => l)).toEqual([
       { type: 'history-change' },
       { type: 'element-exists', selector: '.banner', properties: [{ name: 'id', value: 'b' }] },
       { type: 'hover', selector: '.card' },
@@ -33,6 +33,7 @@ describe('listeners of the new triggers', () => {
       { type: 'data-layer-push', global: 'dataLayer', event: 'signup', flavor: 'gtm' },
       { type: 'data-layer-push', global: 'appEventData', event: 'Page Load', flavor: 'dlm' },
     ]);
+    expect(listeners[0]!.rules, 'both rules of the shared history change').toEqual(['a', 'b']);
   });
 
   it('a wrong one is said once, naming the rule, and only that event is dropped', () => {

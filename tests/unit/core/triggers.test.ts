@@ -38,7 +38,7 @@ describe('listeners a container asks for (listenersOf)', () => {
       rule('b', { type: 'custom-event', name: 'cart:add', properties: [{ name: 'x', value: '(', valueIsRegex: true }] }),
       rule('c', { type: 'element-visible', selector: '.promo', delay: -5 }, { type: 'form-submit', properties: [{ name: '', value: 'v' }] }),
     ]);
-    expect(listeners.map(({ key: _k, ...l }) => l)).toEqual([
+    expect(listeners.map(({ key: _k, rules: _r, ...l }) => l)).toEqual([
       { type: 'click', selector: '.buy', properties: props },
       { type: 'element-visible', selector: '.promo', properties: [{ name: 'id', value: 'p1' }], delay: 1000 },
     ]);
@@ -60,16 +60,17 @@ describe('listeners a container asks for (listenersOf)', () => {
       rule('e', { type: 'data-element-change', name: 'cart size' }),
     ]);
     expect(problems).toEqual([]);
+    // Each with the rules it serves (the bridge names them when the browser cannot install it).
     expect(listeners.map(({ key, ...l }) => l)).toEqual([
-      { type: 'click', selector: '.buy' },
-      { type: 'custom-event', name: 'cart:add', target: 'window' },
-      { type: 'form-submit' },
-      { type: 'element-visible', selector: '#promo' },
-      { type: 'scroll-depth', percent: 50 },
-      { type: 'timer', ms: 30000, limit: 1 },
+      { type: 'click', selector: '.buy', rules: ['a', 'b'] },
+      { type: 'custom-event', name: 'cart:add', target: 'window', rules: ['c'] },
+      { type: 'form-submit', rules: ['c'] },
+      { type: 'element-visible', selector: '#promo', rules: ['d'] },
+      { type: 'scroll-depth', percent: 50, rules: ['d'] },
+      { type: 'timer', ms: 30000, limit: 1, rules: ['d'] },
     ]);
-    // The key is the listener itself, as JSON.
-    for (const { key, ...rest } of listeners) expect(JSON.parse(key)).toEqual(rest);
+    // The key is the listener itself, as JSON (the rules' names are not part of it).
+    for (const { key, rules: _r, ...rest } of listeners) expect(JSON.parse(key)).toEqual(rest);
   });
 
   it('a container without page triggers asks for none (the bridge then never loads offtag-triggers.js)', () => {

@@ -103,3 +103,41 @@ describe('an imported ECID extension with %data element% variables', () => {
     expect(requests(effects, '/b/ss/')[0]).not.toContain('aid=');
   });
 });
+
+describe("an imported ECID extension's opt-in", () => {
+  const dir = `${TMP}/opt-in`;
+  mkdirSync(dir, { recursive: true });
+  const optIn = {
+    ...library,
+    dataElements: { ...library.dataElements, consent: jsVar('digitalData.consent') },
+    extensions: {
+      ...library.extensions,
+      'adobe-mcid': ecidExtension({ orgId: ORG, variables: [], doesOptInApply: true, preOptInApprovals: { aa: true, aam: true, ecid: true, target: true }, previousPermissions: '%consent%' }),
+      'adobe-analytics': analyticsExtension({
+        orgId: ORG,
+        libraryCode: { type: 'managed', accounts: { production: ['acmeprod'] } },
+        trackerProperties: { trackingServer: 'metrics.example.com' },
+        moduleProperties: { audienceManager: { config: { partner: 'acme', uuidCookie: { name: 'aam_uuid', days: 180 } } } },
+      }),
+    },
+  };
+  writeFileSync(`${dir}/ecid.js`, libraryText(optIn) as string);
+  const { lines } = runImport({ library: `${dir}/ecid.js`, out: `${dir}/out` });
+
+  it("reports the Analytics extension's Audience Manager forwarding, which Offtag's beacons go without", () => {
+    expect(lines.filter((l) => l.startsWith('Analytics Audience Manager'))).toHaveLength(1);
+  });
+  const load = async () => ((await import(/* @vite-ignore */ '../../../' + dir + '/out/container.ts')) as { container: NonNullable<Parameters<typeof replay>[1]>['container'] }).container!;
+
+  it('applies as the extension configures its Visitor: the previous permissions from a data element (an object or its JSON) win over the pre-approvals, and a denied "aa" sends no beacon', async () => {
+    const container = await load();
+    const denied = await replay(fixture({ consent: { aa: false, ecid: true } }), { container, services: container.services! });
+    expect(requests(denied.effects, '/b/ss/')).toEqual([]);
+    expect(requests(denied.effects, '/id?').length).toBeGreaterThan(0);
+    const approved = await replay(fixture({ consent: JSON.stringify({ aa: true, ecid: true }) }), { container, services: container.services! });
+    expect(requests(approved.effects, '/b/ss/').length).toBe(1);
+    // Without previous permissions the decision is pending: AppMeasurement holds its hits until the site completes it.
+    const pending = await replay(fixture({}), { container, services: container.services! });
+    expect(requests(pending.effects, '/b/ss/')).toEqual([]);
+  });
+});

@@ -11,6 +11,8 @@ import { parseImportArgs, runImport } from '../../../tools/import/command.ts';
 import { place } from '../../../tools/import/custom-code.ts';
 import { LibraryReadError, readLibrary } from '../../../tools/import/read.ts';
 // @ts-expect-error -- the fixtures' writers are plain ES modules without types
+import { code, libraryText } from '../../fixtures/launch/library-text.mjs';
+// @ts-expect-error -- idem
 import { libraries } from '../../fixtures/launch/libraries.mjs';
 import { writeLaunchFixtures } from '../../fixtures/launch/written.ts';
 
@@ -129,6 +131,14 @@ describe('reading a library', () => {
   it('stops at the container assignment: nothing after it runs', () => {
     const text = readFileSync(`${FIX}/storefront.js`, 'utf8') + "\nthrow new Error('turbine ran');\n";
     expect(Object.keys(readLibrary(text, 'x.js').dataElements ?? {})).toContain('page name');
+  });
+
+  it("reads the blocks of a library a site's bundle assigns through its own name for the window (`e._satellite.container`) with that name as `window`", () => {
+    const block = (w: string) => `function () {\n  var own = (function (e) { return e + 1; })(1);\n  return ${w}.avatarDL.page + own + JSON.stringify({ ${w === 'e' ? 'e' : 'e: window'} });\n}`;
+    const container = { dataElements: { page: { modulePath: 'core/src/lib/dataElements/customCode.js', settings: { source: code(block('e')) } } } };
+    expect(readLibrary(libraryText(container, '', 'bundle'), 'bundle.js').dataElements!.page!.settings!.source).toEqual({ code: block('window') });
+    // A standalone library's `e` is the page's own global: left as it is.
+    expect(readLibrary(libraryText(container), 'plain.js').dataElements!.page!.settings!.source).toEqual({ code: block('e') });
   });
 
   it('gives one line when the file is no Launch library, or fails before the container', () => {

@@ -91,7 +91,12 @@ describe('ECID and sequencing', () => {
   it('Set Customer IDs hands the visitor service the ids with their auth states, tokens replaced', async () => {
     const { c, calls } = ctx({ crm: 'u-1' });
     await launch.setCustomerIds([{ integrationCode: 'crm', value: '%crm%', authState: 'AUTHENTICATED' }, { integrationCode: 'empty', value: '%none%' }]).fn(c);
-    expect(calls).toEqual([['setCustomerIDs', { crm: { id: 'u-1', authState: 1 } }]]);
+    // Deployed libraries store VisitorAPI's number (1: authenticated, 2: logged out).
+    await launch.setCustomerIds([{ integrationCode: 'crm', value: '%crm%', authState: 1 }, { integrationCode: 'out', value: '%crm%', authState: 2 }, { integrationCode: 'odd', value: '%crm%', authState: 7 }]).fn(c);
+    expect(calls).toEqual([
+      ['setCustomerIDs', { crm: { id: 'u-1', authState: 1 } }],
+      ['setCustomerIDs', { crm: { id: 'u-1', authState: 1 }, out: { id: 'u-1', authState: 2 }, odd: { id: 'u-1', authState: 0 } }],
+    ]);
   });
 
   it('ECID variables as the Visitor instance reads them: tokens replaced, "true"/"false" booleans, empty values dropped, a container id that is no whole number said, one the engine does not take left out', () => {
@@ -184,6 +189,23 @@ describe('Core page events as the engine\'s triggers', () => {
     expect(launch.entersViewport('.promo', 'everyEntry')).toEqual({ type: 'element-visible', selector: '.promo', everyEntry: true });
     expect(launch.timeOnPage(30)).toEqual({ type: 'timer', ms: 30_000 });
     expect(launch.dataElementChange('cart size')).toEqual({ type: 'data-element-change', name: 'cart size' });
+  });
+});
+
+describe('the ECID data element', () => {
+  const ORG = '0123456789ABCDEF01234567@AdobeOrg';
+  const AMCV = `AMCV_${encodeURIComponent(ORG)}`;
+  const withMid = 'MCMID%7C41284960711373302781577314566843810362%7CMCAAMLH-1%7C7';
+  const read = (type: string, pageCookie: string, jar: string | undefined) => {
+    const de = launch.ecidValue();
+    if (de.type !== 'custom') throw new Error('not a custom data element');
+    const session = { get: () => null, set: () => {} };
+    return de.fn({ session, settings: { orgId: ORG }, event: { type }, snapshot: { cookie: pageCookie }, cookies: { get: (n: string) => (n === AMCV ? jar : undefined) } } as never);
+  };
+  it("with Library Loaded, the page's cookie then (turbine runs those rules before the ID call answers); later, the visitor service's", () => {
+    expect(read('library-loaded', 'a=1', withMid)).toBeUndefined();
+    expect(read('library-loaded', `a=1; ${AMCV}=${withMid}`, withMid)).toBe('41284960711373302781577314566843810362');
+    expect(read('dom-ready', 'a=1', withMid)).toBe('41284960711373302781577314566843810362');
   });
 });
 

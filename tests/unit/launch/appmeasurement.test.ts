@@ -121,6 +121,49 @@ describe('the tracker object', () => {
     ]);
     expect(s.abort).toBe(false);
   });
+  it("with Adobe's opt-in service, the first call waits in AppMeasurement's queue: what doPlugins changed among the variables is undone after its hit; its own flags stay, and later calls keep their changes", () => {
+    const { h, hits } = host();
+    const s = createAppMeasurement('rs1', { ...h, optIn: () => true });
+    s.usePlugins = true;
+    s.doPlugins = (t: typeof s) => {
+      if (!t.loaded) {
+        t.prop66 = 'first';
+        t.events = t.events ? `${t.events},event27` : 'event27';
+        t.linkTrackVars = t.linkTrackVars ? `${t.linkTrackVars},prop66` : 'prop66';
+      }
+      t.eVar8 = 'set by doPlugins';
+      t.contextData.seen = 'yes';
+      t.loaded = true;
+    };
+    s.events = 'event39';
+    s.eVar1 = 'kept';
+    s.tl(true, 'o', 'first');
+    expect(hits[0]!.vars).toMatchObject({ prop66: 'first', events: 'event39,event27', eVar8: 'set by doPlugins', eVar1: 'kept' });
+    // The variables as the call found them; linkTrackVars was empty then, so AppMeasurement leaves doPlugins' value; the site's flag stays.
+    expect([s.prop66, s.events, s.eVar8, s.eVar1, s.linkTrackVars, s.loaded, s.contextData.seen]).toEqual([undefined, 'event39', undefined, 'kept', 'prop66', true, 'yes']);
+    s.events = 'event46';
+    s.t();
+    expect(hits[1]!.vars).toMatchObject({ events: 'event46', eVar8: 'set by doPlugins' });
+    expect(hits[1]!.vars.prop66).toBeUndefined();
+    expect(s.eVar8).toBe('set by doPlugins');
+    // collectHighEntropyUserAgentHints: each hit asks for the client hints, and the first call waits for them too.
+    const hinted = host();
+    const withHints = createAppMeasurement('rs1', hinted.h);
+    withHints.collectHighEntropyUserAgentHints = true;
+    withHints.usePlugins = true;
+    withHints.doPlugins = (t: typeof s) => void (t.prop66 = 'first');
+    withHints.t();
+    expect(withHints.prop66).toBeUndefined();
+    withHints.t();
+    expect(hinted.hits.map((x) => x.clientHints)).toEqual([true, true]);
+    expect(withHints.prop66).toBe('first');
+    // Without the opt-in service the first call does not wait either.
+    const plain = createAppMeasurement('rs1', host().h);
+    plain.usePlugins = true;
+    plain.doPlugins = (t: typeof s) => void (t.prop66 = 'first');
+    plain.t();
+    expect(plain.prop66).toBe('first');
+  });
   it('sends nothing without a report suite; callbacks registered are called around a hit', () => {
     const { h, hits } = host();
     const s = createAppMeasurement('', h);

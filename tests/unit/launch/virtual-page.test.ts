@@ -68,35 +68,38 @@ describe('the page-side s', () => {
     delete w.__offtagAnalytics;
     delete w._satellite;
   });
-  it("records what a block does to s, from the worker's last variables, and what a customSetup defined stays for the next block", () => {
+  it("records what a step's block does to s, from the worker's variables sent with the step, and what a customSetup defined stays for the next step", () => {
     w.window = w;
     w.document = { cookie: '' };
-    w._satellite = { getVar: (n: string) => (n === 'offtag:s' ? { pageName: 'home', eVar1: 'a', 'contextData.k': 'v' } : undefined) };
+    w._satellite = {};
     installPageAnalytics();
     const api = w.__offtagAnalytics;
-    api.define(function (s: Record<string, any>) {
-      s.apl = (l: string, v: string) => (l ? `${l},${v}` : v);
-      s.usePlugins = true;
-      s.doPlugins = (t: Record<string, any>) => {
-        t.prop9 = `${t.pageName}:${t.linkType}`;
-      };
-    });
-    expect(api.setup(true).ops).toEqual([
-      ['set', 'usePlugins', true],
-    ]);
-    expect(w.s).toBe(api.s);
-    const record = api.run(
-      function (this: unknown, e: { $type: string }, s: Record<string, any>) {
-        s.eVar1 = undefined;
-        s.eVar2 = s.eVar1 + e.$type;
-        s.linkTrackVars = s.apl(s.linkTrackVars, 'eVar2');
-        s.contextData.k = 'w';
-        s.tl(true, 'o', 'n');
-        s.prop1 = 'after';
-        delete s.pageName;
+    const block = function (this: unknown, e: { $type: string }, s: Record<string, any>) {
+      s.eVar1 = undefined;
+      s.eVar2 = s.eVar1 + e.$type;
+      s.linkTrackVars = s.apl(s.linkTrackVars, 'eVar2');
+      s.contextData.k = 'w';
+      s.tl(true, 'o', 'n');
+      s.prop1 = 'after';
+      delete s.pageName;
+    };
+    const throws = () => {
+      throw new TypeError('no');
+    };
+    api.define(
+      function (s: Record<string, any>) {
+        s.apl = (l: string, v: string) => (l ? `${l},${v}` : v);
+        s.usePlugins = true;
+        s.list = ['kept on the page'];
+        s.doPlugins = (t: Record<string, any>) => {
+          t.prop9 = `${t.pageName}:${t.linkType}:${t.eVar5}:${t.list[0]}`;
+        };
       },
-      { $type: 'core.direct-call' },
+      [block, throws],
     );
+    expect(api.step({ analytics: 'setup', vars: { pageName: 'home' }, global: true }, {}).ops).toEqual([['set', 'usePlugins', true]]);
+    expect(w.s).toBe(api.s);
+    const record = api.step({ analytics: 'block', block: 0, vars: { pageName: 'home', eVar1: 'a', 'contextData.k': 'v' } }, { $type: 'core.direct-call' });
     expect(record).toEqual({
       ops: [
         ['set', 'eVar1', undefined],
@@ -108,10 +111,11 @@ describe('the page-side s', () => {
         ['set', 'pageName', undefined],
       ],
     });
-    expect(api.plugins('o', 'n').ops).toContainEqual(['set', 'prop9', 'undefined:o']);
-    expect(api.run(() => {
-      throw new TypeError('no');
-    }, { $type: 'core.dom-ready' })).toEqual({ ops: [], error: 'TypeError: no' });
+    // doPlugins reads what the worker's s holds at the beacon (eVar5, set by its rule just before; usePlugins, replayed from the setup), not what the page s held at the last step.
+    expect(api.step({ analytics: 'plugins', vars: { pageName: 'cart', eVar5: 'set by the rule', usePlugins: true }, linkType: 'o', linkName: 'n' }, {}).ops).toEqual([['set', 'prop9', 'cart:o:set by the rule:kept on the page']]);
+    expect(api.s.eVar2).toBeUndefined();
+    expect(api.step({ analytics: 'block', block: 1, vars: {} }, { $type: 'core.dom-ready' })).toEqual({ ops: [], error: 'TypeError: no' });
+    expect(api.step({ analytics: 'block', block: 7, vars: {} }, {}).error).toMatch(/no Analytics block 7/);
   });
 });
 

@@ -15,13 +15,18 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../../chromium.ts';
  * TypeScript come from the registry): each `sh` block's commands run in order, the `ts` block
  * whose first line names a file is written there, `offtag dev` is opened in Chromium and its
  * terminal must print the page view decoded; the container type-checks with `tsc --init`'s
- * settings and builds. A change to the section that breaks the walk breaks this test.
+ * settings and builds. A change to the section that breaks the walk breaks this test. Then, in the
+ * same folder, the container of "Single-page apps and data layers" (section 6: history change, ACDL
+ * and GTM pushes, `fromEvent`) type-checks against the package's declarations and builds
+ * (tests/e2e/container-events.spec.ts runs it in Chromium from the checkout).
  */
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const run = promisify(execFile);
 const md = readFileSync(`${root}docs/containers.md`, 'utf8');
 const section = md.slice(md.indexOf('## 1. '), md.indexOf('## 2. '));
 const blocks = [...section.matchAll(/^```(\w*)\n([\s\S]*?)^```/gm)].map((m) => ({ lang: m[1]!, code: m[2]! }));
+const spa = md.slice(md.indexOf('### Single-page apps and data layers'), md.indexOf('## 7. '));
+const spaContainer = /^```ts\n(\/\/ tags\/shop\.ts\n[\s\S]*?)^```/m.exec(spa)?.[1];
 
 const dir = mkdtempSync(join(tmpdir(), 'offtag-empty-folder-'));
 const site = join(dir, 'site');
@@ -120,5 +125,14 @@ describe('docs/containers.md: from an empty folder to a beacon, with the packed 
     expect(Object.keys(manifest.devDependencies)).toEqual(['typescript']);
     expect(existsSync(join(site, 'public/offtag/offtag.js'))).toBe(true);
     expect(readdirSync(join(site, 'public/offtag'))).toContain('offtag-worker.js');
+
+    // Section 6's single-page app container, beside the first: tsc (the package's declarations) and the build.
+    expect(spaContainer, 'docs/containers.md has the tags/shop.ts block').toBeDefined();
+    writeFileSync(join(site, 'tags/shop.ts'), spaContainer!);
+    for (const line of ['npx tsc --noEmit', 'npx offtag build --container tags/shop.ts --out public/shop']) {
+      const result = await run('sh', ['-c', line], { cwd: site }).catch((err: { code: number; stdout: string; stderr: string }) => err);
+      expect('code' in result ? `${line}: exit ${result.code}\n${result.stdout}${result.stderr}` : '', line).toBe('');
+    }
+    expect(readdirSync(join(site, 'public/shop'))).toContain('offtag-worker.js');
   }, 300_000);
 });
