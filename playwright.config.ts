@@ -10,6 +10,8 @@ export default defineConfig({
   retries: 0,
   timeout: 60_000,
   reporter: [['list']],
+  // The Launch fixture libraries the specs import and serve are generated, not committed.
+  globalSetup: './tests/fixtures/launch/written.ts',
   use: {
     baseURL: PAGE,
     browserName: 'chromium',

@@ -15,6 +15,8 @@ export default defineConfig({
   worker: { format: 'es' },
   optimizeDeps: { include: ['comlink', 'idb-keyval', 'react', 'react-dom/client'] },
   test: {
+    // The Launch fixture libraries are generated, not committed: written once before any test file loads.
+    globalSetup: ['tests/fixtures/launch/written.ts'],
     projects: [
       {
         extends: true,

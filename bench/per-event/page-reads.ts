@@ -19,8 +19,10 @@ import { pageReadsIn, pageText } from '../../tools/build/page-reads.ts';
 import { runImport } from '../../tools/import/command.ts';
 import { loadContainer } from '../../tools/build/build.ts';
 import { saveResult } from '../lib/report.ts';
+import { writeLaunchFixtures } from '../../tests/fixtures/launch/written.ts';
 
 const one = (name: string, de: ReturnType<typeof pageTitle>) => pageText(defineContainer({ name, dataElements: { x: de }, rules: [] })).data!;
+writeLaunchFixtures();
 runImport({ library: 'tests/fixtures/launch/page-reads.js', out: 'test-results/bench/page-reads' });
 const imported = await loadContainer('test-results/bench/page-reads/container.ts');
 

@@ -20,9 +20,8 @@ import { SERVERS, consoleOf } from './helpers.ts';
 const LIBRARY = 'tests/fixtures/launch/timing-events.js';
 const OUT = 'test-results/import-e2e/timing-events';
 const ORIGIN = 'https://www.keepstock.example';
-const lib = readLibrary(readFileSync(LIBRARY, 'utf8'), LIBRARY);
-const NAMES = Object.keys(lib.dataElements ?? {});
-const RULES = new Set((lib.rules ?? []).map((r) => r.name));
+// Read when a test runs: the library is written by the global setup, which `playwright test --list` does not run.
+const library = () => readLibrary(readFileSync(LIBRARY, 'utf8'), LIBRARY);
 /** The lifecycle rules, in turbine's order: Library Loaded by rule order, Page Bottom (called by the page) before every DOM Ready rule whatever its order, Window Loaded last. */
 const LIFECYCLE = ['library loaded, order 10', 'customer ids, order 20', 'library loaded, order 60', 'page bottom, order 5', 'page bottom', 'dom ready, order 1', 'wide window', 'chrome browser', 'window loaded'];
 const PAGE_READS = ['title', 'basket', 'heading', 'currency', 'card count'];
@@ -109,7 +108,7 @@ async function drive(page: Page, completed: () => Promise<string[]>, turbineSide
     w.appEventData.push({ event: 'Page Load Complete', page: { name: 'next' } });
   });
   await until('dlm page load', 2);
-  const values = await page.evaluate((names) => Object.fromEntries(names.map((n) => [n, (window as unknown as W)._satellite.getVar(n)])), NAMES);
+  const values = await page.evaluate((names) => Object.fromEntries(names.map((n) => [n, (window as unknown as W)._satellite.getVar(n)])), Object.keys(library().dataElements ?? {}));
   return { early, onLoad, events: (await completed()).slice(before), values };
 }
 
@@ -158,7 +157,8 @@ test('timing, the new Core events and getVar: the same rules complete in the sam
   opage.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())));
   opage.on('pageerror', (e) => errors.push(e.message));
   await opage.goto(`${SERVERS.page}/timing?cid=launch`, { waitUntil: 'load' });
-  const logged = async () => lines.map((l) => l.replace(/^\u{1F680} \[Custom Script\] /u, '')).filter((l) => RULES.has(l));
+  const rules = new Set((library().rules ?? []).map((r) => r.name));
+  const logged = async () => lines.map((l) => l.replace(/^\u{1F680} \[Custom Script\] /u, '')).filter((l) => rules.has(l));
   const fromOfftag = await drive(opage, logged, false);
 
   // The lifecycle rules: turbine's order (Library Loaded, with the one waiting for the ID service, before Page Bottom and DOM Ready).

@@ -19,7 +19,8 @@ const LIBRARY = 'tests/fixtures/launch/visitor-behavior.js';
 const TURBINE_ORIGIN = 'https://www.keepstock.example';
 const SEARCH = 'https://search.example/?q=gloves';
 const SOCIAL = 'https://social.example/post/1';
-const names = Object.keys(readLibrary(readFileSync(LIBRARY, 'utf8'), LIBRARY).dataElements ?? {});
+// Read when a test runs: the library is written by the global setup, which `playwright test --list` does not run.
+const names = () => Object.keys(readLibrary(readFileSync(LIBRARY, 'utf8'), LIBRARY).dataElements ?? {});
 const turbine = () => readFileSync(createRequire(import.meta.url).resolve('@adobe/reactor-turbine/dist/engine.js'), 'utf8');
 
 type Read = (page: Page) => Promise<Record<string, unknown>>;
@@ -61,7 +62,7 @@ test('visitor behaviour: over the same pages and tabs, the imported container co
       : route.fulfill({ contentType: 'text/html', body: '<!doctype html><html><head><script src="/launch.js"></script></head><body>page</body></html>' }),
   );
   const fromTurbine = await visit(launch, TURBINE_ORIGIN, (page) =>
-    page.evaluate((ns) => Object.fromEntries(ns.map((n) => [n, (window as unknown as { _satellite: { getVar(n: string): unknown } })._satellite.getVar(n)])), names),
+    page.evaluate((ns) => Object.fromEntries(ns.map((n) => [n, (window as unknown as { _satellite: { getVar(n: string): unknown } })._satellite.getVar(n)])), names()),
     (page, n) => page.waitForFunction((v) => sessionStorage.getItem('com.adobe.reactor.core.visitorTracking.pagesViewed') === String(v), n),
   );
   await launch.close();
@@ -80,7 +81,7 @@ test('visitor behaviour: over the same pages and tabs, the imported container co
       const out: Record<string, unknown> = {};
       for (const n of ns) out[n] = await s.getVarAsync(n);
       return out;
-    }, names),
+    }, names()),
     (page, n) => page.waitForFunction((v) => JSON.parse(sessionStorage.getItem('offtag_vts') ?? '{}').pagesViewed === v, n),
   );
   const cookies = await offtag.cookies(SERVERS.page);

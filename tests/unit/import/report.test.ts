@@ -3,15 +3,18 @@
  * against turbine's schema, and every data element and rule of a library appears in the report
  * exactly once, ending with the one-line summary.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import vm from 'node:vm';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseImportArgs, runImport } from '../../../tools/import/command.ts';
 import { place } from '../../../tools/import/custom-code.ts';
 import { LibraryReadError, readLibrary } from '../../../tools/import/read.ts';
 // @ts-expect-error -- the fixtures' writers are plain ES modules without types
 import { code, libraryText } from '../../fixtures/launch/library-text.mjs';
+// @ts-expect-error -- idem
+import { libraries } from '../../fixtures/launch/libraries.mjs';
+import { writeLaunchFixtures } from '../../fixtures/launch/written.ts';
 
 const FIX = 'tests/fixtures/launch';
 const TMP = 'test-results/import-unit';
@@ -192,9 +195,18 @@ describe('reading a library', () => {
     expect(() => runImport({ library: `${TMP}/empty.js`, out: `${TMP}/empty` })).toThrow(new LibraryReadError(`${TMP}/empty.js: the library has no data elements, rules or extensions to import`));
   });
 
-  it('the fixture libraries on disk are the ones their sources write', () => {
-    // Run by Node itself: the test runner's transform would rewrite the functions' source text.
-    expect(() => execFileSync('node', [`${FIX}/write.mjs`, '--check'], { stdio: 'pipe' })).not.toThrow();
+  it('the fixture libraries are generated, not committed: git ignores and tracks none of them, and writing them again rewrites none', () => {
+    // Written by the global setup (tests/fixtures/launch/written.ts) before this file loads.
+    const files = Object.keys(libraries() as Record<string, string>).map((n) => `${FIX}/${n}.js`);
+    // check-ignore exits 1 when it names no file.
+    const git = (...args: string[]) => spawnSync('git', args, { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
+    expect(git('ls-files', '--', ...files)).toEqual([]);
+    expect(git('check-ignore', '--', ...files)).toEqual(files);
+    // Hand-written files beside them stay tracked.
+    expect(git('check-ignore', '--no-index', '--', `${FIX}/write.mjs`, `${FIX}/storefront.mjs`, `${FIX}/assets/RC0000000000000000000000000000000001-source.min.js`)).toEqual([]);
+    const written = files.map((f) => statSync(f).mtimeMs);
+    writeLaunchFixtures();
+    expect(files.map((f) => statSync(f).mtimeMs)).toEqual(written);
   });
 });
 
