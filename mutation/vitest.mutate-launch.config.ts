@@ -11,6 +11,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     environment: 'node',
+    // The import's tests read the Launch fixture libraries, which this writes (they are not committed).
+    globalSetup: ['tests/fixtures/launch/written.ts'],
     include: [
       'tests/unit/launch/**/*.test.ts',
       'tests/unit/import/runtime.test.ts',
