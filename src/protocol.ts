@@ -201,6 +201,14 @@ export interface ElementProperty {
   valueIsRegex?: boolean;
 }
 
+/** Which element an element event matches: Launch's bubbling options and the element's properties. */
+type ElementMatch = {
+  bubbleFireIfParent?: boolean;
+  bubbleFireIfChildFired?: boolean;
+  bubbleStop?: boolean;
+  properties?: ElementProperty[];
+};
+
 /**
  * A listener the worker asks the bridge to install (the `listen` effect). One per distinct rule
  * event; `key` comes back in each `trigger` event it causes; `rules`: the names of the rules whose
@@ -208,26 +216,8 @@ export interface ElementProperty {
  * does not take).
  */
 export type TriggerListener = { rules?: string[] } & (
-  | {
-      key: string;
-      type: 'click' | 'form-submit';
-      selector?: string;
-      bubbleFireIfParent?: boolean;
-      bubbleFireIfChildFired?: boolean;
-      bubbleStop?: boolean;
-      properties?: ElementProperty[];
-    }
-  | {
-      key: string;
-      type: 'custom-event';
-      name: string;
-      target: 'document' | 'window';
-      selector?: string;
-      bubbleFireIfParent?: boolean;
-      bubbleFireIfChildFired?: boolean;
-      bubbleStop?: boolean;
-      properties?: ElementProperty[];
-    }
+  | ({ key: string; type: 'click' | 'form-submit'; selector?: string } & ElementMatch)
+  | ({ key: string; type: 'custom-event'; name: string; target: 'document' | 'window'; selector?: string } & ElementMatch)
   /** `delay`: ms the element must stay in view before it fires. */
   | { key: string; type: 'element-visible'; selector: string; everyEntry?: boolean; properties?: ElementProperty[]; delay?: number }
   | { key: string; type: 'scroll-depth'; percent: number }
@@ -238,16 +228,7 @@ export type TriggerListener = { rules?: string[] } & (
   /** An element matching `selector` (and `properties`) is in the document: once. */
   | { key: string; type: 'element-exists'; selector: string; properties?: ElementProperty[] }
   /** The pointer entered an element matching `selector` and stayed `delay` ms (0: at once). */
-  | {
-      key: string;
-      type: 'hover';
-      selector: string;
-      delay?: number;
-      bubbleFireIfParent?: boolean;
-      bubbleFireIfChildFired?: boolean;
-      bubbleStop?: boolean;
-      properties?: ElementProperty[];
-    }
+  | ({ key: string; type: 'hover'; selector: string; delay?: number } & ElementMatch)
   /** An HTML5 media element (matching `selector`) has played `amount` seconds, or percent of its length. */
   | {
       key: string;
