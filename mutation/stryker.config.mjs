@@ -2,7 +2,7 @@
 // visitor, transport, the authoring API, the Launch runtime), against the Node unit tests. Not part of `npm test` (it takes long);
 // `npm run mutate -- --mutate src/worker-engine/core/rules.ts` narrows it. Report: reports/mutation/.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
-export default {
+const config = {
   testRunner: 'vitest',
   vitest: { configFile: 'mutation/vitest.mutate.config.ts', related: false },
   plugins: ['@stryker-mutator/vitest-runner'],
@@ -35,3 +35,22 @@ export default {
   // TypeScript 7's package has no JavaScript API for Stryker's tsconfig rewriting; vitest needs none.
   tsconfigFile: 'stryker-has-no-tsconfig.json',
 };
+export default config;
+
+/**
+ * One module's config: `name` picks its Vitest config (mutation/vitest.mutate-<name>.config.ts),
+ * its reports, its incremental file and its sandbox, so runs of two modules never share one.
+ */
+export function forModule(name, mutate) {
+  return {
+    ...config,
+    mutate,
+    vitest: { ...config.vitest, configFile: `mutation/vitest.mutate-${name}.config.ts` },
+    concurrency: 1,
+    reporters: ['clear-text', 'progress-append-only', 'html', 'json'],
+    htmlReporter: { fileName: `reports/mutation/${name}.html` },
+    jsonReporter: { fileName: `reports/mutation/${name}.json` },
+    incrementalFile: `reports/mut/inc-${name}.json`,
+    tempDirName: `.stryker-tmp/${name}`,
+  };
+}
