@@ -7,6 +7,7 @@ import { applyRareEffect } from '../../src/main-bridge/rare-effects.ts';
 import { probeCookieDomain, readPageInfo } from '../../src/main-bridge/page-info.ts';
 import { linkClick, listenForClicks } from '../../src/main-bridge/clicks.ts';
 import { startTestWorker } from './start-test-worker.ts';
+import { clearCookies } from './clear-cookies.ts';
 
 const hooks = (): ApplyHooks & { frames: unknown[]; replies: unknown[] } => {
   const frames: unknown[] = [];
@@ -22,10 +23,7 @@ const hooks = (): ApplyHooks & { frames: unknown[]; replies: unknown[] } => {
 };
 
 afterEach(() => {
-  for (const c of document.cookie.split('; ')) {
-    const name = c.split('=')[0];
-    if (name) document.cookie = `${name}=; path=/; expires=Thu, 01 Jan 1970 00:00:01 GMT`;
-  }
+  clearCookies();
   sessionStorage.clear();
 });
 

@@ -11,6 +11,7 @@ import { launchSatellite, type LaunchFacts } from '../../src/page-side/satellite
 import { cookieApi } from '../../src/page-side/reactor-modules.ts';
 import { pageSide } from '../../src/page-side/index.ts';
 import { installSatellite } from '../../src/main-bridge/satellite.ts';
+import { clearCookies } from './clear-cookies.ts';
 
 /** js-cookie 2 as turbine's `_satellite.cookie` and the module host's `@adobe/reactor-cookie` give it. */
 const launchCookie = cookieApi();
@@ -72,10 +73,7 @@ beforeEach(() => {
 });
 afterEach(() => {
   vi.restoreAllMocks();
-  for (const c of document.cookie.split('; ')) {
-    const name = c.split('=')[0];
-    if (name) document.cookie = `${name}=; path=/; expires=Thu, 01 Jan 1970 00:00:01 GMT`;
-  }
+  clearCookies();
 });
 
 describe('getVar', () => {

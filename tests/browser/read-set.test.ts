@@ -4,12 +4,10 @@ import { applyEffects, type ApplyHooks } from '../../src/main-bridge/apply-effec
 import { readPath, readSetOf } from '../../src/worker-engine/core/data-layer.ts';
 import { storefront } from '../../containers/storefront/container.ts';
 import { startTestWorker } from './start-test-worker.ts';
+import { clearCookies } from './clear-cookies.ts';
 
 afterEach(() => {
-  for (const c of document.cookie.split('; ')) {
-    const name = c.split('=')[0];
-    if (name) document.cookie = `${name}=; path=/; expires=Thu, 01 Jan 1970 00:00:01 GMT`;
-  }
+  clearCookies();
   sessionStorage.clear();
 });
 

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cookieString } from '../../src/worker-engine/core/cookies.ts';
 import { installSatellite } from '../../src/main-bridge/satellite.ts';
+import { clearCookies } from './clear-cookies.ts';
 
 /**
  * `_satellite.cookie.set` writes with a compact js-cookie-style writer of its own (the bridge no
@@ -29,10 +30,7 @@ function written(f: () => void): string[] {
 }
 
 afterEach(() => {
-  for (const c of document.cookie.split('; ')) {
-    const name = c.split('=')[0];
-    if (name) document.cookie = `${name}=; path=/; expires=Thu, 01 Jan 1970 00:00:01 GMT`;
-  }
+  clearCookies();
 });
 
 describe('_satellite.cookie', () => {
