@@ -38,15 +38,6 @@ export interface Snapshot {
   page?: PageValues;
 }
 
-/**
- * Whether an event's snapshot carries the page reads. A facade's `service-call` reads no data
- * element, nor does `getVarAsync` of a name that is no data element (`isElement`: the names the
- * side asking knows; `undefined` when it cannot tell, and the reads are taken): the page skips
- * their reads, and the worker neither sends values nor checks watched elements for them.
- */
-export const readsPage = (e: EngineEvent, isElement?: (name: string) => boolean): boolean =>
-  e.type != 'service-call' && !(e.type == 'get-var' && isElement && !isElement(e.name));
-
 /** The page reads' values; a read that threw is absent, and named in `problems` (kind `page`). */
 export interface PageValues {
   d?: Record<string, unknown>;

@@ -6,7 +6,7 @@
  * each event's snapshot, runs the steps of imported Launch rules the worker sends, and hosts the
  * imported library's other extensions.
  */
-import { readsPage, type EngineEvent, type PageValues, type SnapshotProblem } from '../protocol.ts';
+import type { EngineEvent, PageValues, SnapshotProblem } from '../protocol.ts';
 import { turbineEvent } from './event.ts';
 import { createHost, logger, plain, type Host } from './host.ts';
 import { launchSatellite } from './satellite.ts';
@@ -34,9 +34,6 @@ export function pageSide(data: PageData): PageSideRuntime {
   const elements = new Map<number, Element>();
   /** Set while reading: a read that sends an event (`_satellite.track` in page code) gets no reads for that inner event, rather than reading again without end. */
   let busy = false;
-  /** An imported container's data element names (every one, worker's and page's): a `getVarAsync` of another name reads nothing. */
-  const names = __OFFTAG_LAUNCH__ && data.launch ? new Set(data.launch.names) : undefined;
-  const isElement = names && ((n: string) => names.has(n));
 
   /** One read; `condition`: a Launch block gets the element as `this` (Core calls a condition so, a data element without). */
   const exec = (r: Read, e: EngineEvent, element: Element | undefined, event: () => Record<string, unknown> | undefined, condition?: boolean): unknown => {
@@ -76,7 +73,7 @@ export function pageSide(data: PageData): PageSideRuntime {
 
   const side: PageSideRuntime = {
     read(e, problems: SnapshotProblem[], element, seq, only) {
-      if (busy || (only === undefined && !readsPage(e, isElement))) return {};
+      if (busy) return {};
       busy = true;
       try {
         if (element) {

@@ -57,24 +57,6 @@ function runtime(data: PageData = {}) {
   return { side, step, answered, posted };
 }
 
-describe('the page reads of an event', () => {
-  it("a facade's service-call, and getVarAsync of a name that is no data element of an imported container, read nothing; other events (getVarAsync of a data element among them) read every element", () => {
-    let reads = 0;
-    const counted = () => ++reads;
-    const launch = { buildInfo: {}, property: {}, company: {}, names: ['count', 'worker value'], reads: { count: [null, 0, 0, 0] as [null, 0, 0, 0] } };
-    const side = pageSide({ elements: { count: ['f', counted] }, launch });
-    const read = (e: Parameters<typeof side.read>[0]) => side.read(e, [], undefined, 1);
-    expect(read({ type: 'service-call', service: 'visitor', method: 'setCustomerIDs', args: [{}] })).toEqual({});
-    expect(read({ type: 'get-var', name: 'no such element' })).toEqual({});
-    expect(reads).toBe(0);
-    expect(read({ type: 'get-var', name: 'worker value' })).toEqual({ d: { count: 1 } });
-    expect(read({ type: 'direct-call', id: 'go' })).toEqual({ d: { count: 2 } });
-    // A container that is not imported names only its page reads: getVarAsync of any name reads them all.
-    const own = pageSide({ elements: { count: ['f', counted] } });
-    expect(own.read({ type: 'get-var', name: 'no such element' }, [], undefined, 1)).toEqual({ d: { count: 3 } });
-  });
-});
-
 describe('page steps answer the worker', () => {
   it('a block that ends answers 200; one that throws answers 500 with its error; its promise holds the answer', async () => {
     const { step, answered } = runtime();

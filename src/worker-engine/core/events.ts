@@ -11,7 +11,7 @@
  * behind a wait for the world does not hold the dispatch (engine.ts): it runs in the dispatch of
  * the input that ends the wait.
  */
-import { readsPage, type EngineEvent, type Snapshot } from '../../protocol.ts';
+import type { EngineEvent, Snapshot } from '../../protocol.ts';
 import { createResolver, type Resolver } from './data-elements.ts';
 import { inputFailed } from './failures.ts';
 import { safeJson } from './safe-json.ts';
@@ -120,7 +120,6 @@ export function createEventHandler<N extends string, S>({ container, ctx, servic
   const pure = Object.fromEntries(
     Object.entries(all).map(([name, de]) => [name, de.sideEffects ? ({ type: 'constant', value: undefined } as DataElement<N>) : de]),
   ) as Record<N, DataElement<N>>;
-  const isElement = (name: string) => Object.prototype.hasOwnProperty.call(all, name);
   const publishPureValues = (event: EngineEvent) => {
     const early = createResolver(pure, { settings, page, snapshot: ctx.snapshot(), event, cookies, session, log: () => {}, customVars, pageCall: true });
     // Only what changed since the last event's: most events change few values, and an unchanged batch is not sent at all.
@@ -233,7 +232,7 @@ export function createEventHandler<N extends string, S>({ container, ctx, servic
           (err: unknown) => emit({ type: 'reply', seq, error: err instanceof Error ? err.message : String(err) }),
         );
     } else {
-      if ((container.getVarValues === 'every-event' && readsPage(event, isElement)) || (event.type === 'library-loaded' && !published.size)) publishPureValues(event);
+      if (container.getVarValues === 'every-event' || (event.type === 'library-loaded' && !published.size)) publishPureValues(event);
       if (event.type === 'get-var') emit({ type: 'reply', seq: snapshot.seq, value: resolver.has(event.name) ? resolver.get(event.name as N) : undefined });
       if (event.type === 'direct-call' && !rulesFor(container.rules, event).length) log('log', unmatchedDirectCall(event.id));
     }
@@ -244,8 +243,6 @@ export function createEventHandler<N extends string, S>({ container, ctx, servic
     await enqueue(event, async () => {
       await linkTracking;
       await runRules(event, resolver, snapshot);
-      // An event the page took no reads for (protocol.ts `readsPage`) has no values to send or compare.
-      if (!readsPage(event, isElement)) return;
       publishValues();
       await checkChanges(resolver, snapshot, publishValues);
     });

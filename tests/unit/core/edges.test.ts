@@ -183,17 +183,6 @@ describe('early values and cookies', () => {
     expect(vars(await call('go', { cookie: 'cart=1' }))).toEqual([{ type: 'vars', values: { cart: '2' } }, { type: 'vars', values: { w: 1 } }]);
   });
 
-  it("every event: a facade's service-call and getVarAsync of a name that is no data element send no values (the page took no reads for them); getVarAsync of a data element does", async () => {
-    const { fire } = engineWith({ getVarValues: 'every-event', dataElements: { t: { type: 'data-layer', path: 'page.type' } } });
-    const vars = (b: EffectBatch) => b.effects.filter((x) => x.type === 'vars');
-    expect(vars(await fire({ type: 'library-loaded' }, { dataLayer: { page: { type: 'home' } } }))).toEqual([{ type: 'vars', values: { t: 'home' } }]);
-    expect(vars(await fire({ type: 'service-call', service: 'visitor', method: 'setCustomerIDs', args: [{}] }, { dataLayer: { page: { type: 'cart' } } }))).toEqual([]);
-    const unknown = await fire({ type: 'get-var', name: 'no such element' }, { dataLayer: { page: { type: 'cart' } } });
-    expect(vars(unknown)).toEqual([]);
-    expect(unknown.effects.filter((x) => x.type === 'reply')).toEqual([{ type: 'reply', seq: 3, value: undefined }]);
-    expect(vars(await fire({ type: 'get-var', name: 't' }, { dataLayer: { page: { type: 'cart' } } }))).toEqual([{ type: 'vars', values: { t: 'cart' } }]);
-  });
-
   it('a value the page cannot receive (a function) is not among the values sent with each event, and nothing is said of it', async () => {
     const { fire } = engineWith({ dataElements: { f: { type: 'custom', fn: () => () => 1 }, c: { type: 'constant', value: 'x' } } });
     const b = await fire({ type: 'library-loaded' });
