@@ -129,13 +129,46 @@ export const installPageAnalytics = (): void => {
       else s[k] = vars[k];
     }
   };
+  /**
+   * `document.cookie` read once per step, until something writes it: a doPlugins' cookie plugins
+   * (getValOnce, the s_pers/s_sess combiners) read it dozens of times a beacon, and each read makes
+   * the browser copy the whole cookie text again. For the step only, and only when the page has
+   * not put an accessor of its own on `document`: an own `cookie` property whose writes go to the
+   * browser's and drop the copy; removed when the step ends, whatever it did.
+   */
+  h.cookieMemo = function (run: () => void) {
+    let native: PropertyDescriptor | undefined;
+    try {
+      native = Object.getOwnPropertyDescriptor(Document.prototype, 'cookie');
+    } catch {
+      /* no Document (not a browser page) */
+    }
+    if (!native || !native.get || !native.set || Object.getOwnPropertyDescriptor(document, 'cookie')) return run();
+    const get = native.get;
+    const set = native.set;
+    let text: string | undefined;
+    const memo: PropertyDescriptor = { configurable: true };
+    memo.get = function () {
+      return text === undefined ? (text = get.call(document)) : text;
+    };
+    memo.set = function (v: unknown) {
+      text = undefined;
+      set.call(document, v);
+    };
+    Object.defineProperty(document, 'cookie', memo);
+    try {
+      run();
+    } finally {
+      delete (document as unknown as Record<string, unknown>).cookie;
+    }
+  };
   h.record = function (vars: Record<string, unknown>, run: () => void): PageRecord {
     if (!s.contextData || typeof s.contextData !== 'object') s.contextData = {};
     h.load(vars);
     ops = [];
     seen = h.values();
     try {
-      run();
+      h.cookieMemo(run);
       h.flush();
       return { ops };
     } catch (x) {
