@@ -109,7 +109,7 @@ export const QUICK: Plan = {
   containerN: 25,
   paced: { n: 20, gapMs: 15 },
   inpClicks: 3,
-  rates: [4, 6],
+  rates: [4],
   throttledSamples: 1,
   throttledN: 10,
 };
