@@ -370,10 +370,11 @@ describe('the ECID data element', () => {
     const session = { get: () => null, set: () => {} };
     return de.fn({ session, settings: { orgId: ORG }, event: { type }, snapshot: { cookie: pageCookie }, cookies: { get: (n: string) => (n === AMCV ? jar : undefined) } } as never);
   };
-  it("with Library Loaded, the page's cookie then (turbine runs those rules before the ID call answers); later, the visitor service's", () => {
+  it("the page's cookie at the event, as VisitorAPI answers at that moment: none on a first page until the worker's ID call answer has reached the page, however soon the worker had it", () => {
     expect(read('library-loaded', 'a=1', withMid)).toBeUndefined();
     expect(read('library-loaded', `a=1; ${AMCV}=${withMid}`, withMid)).toBe('41284960711373302781577314566843810362');
-    expect(read('dom-ready', 'a=1', withMid)).toBe('41284960711373302781577314566843810362');
+    expect(read('page-bottom', 'a=1', withMid)).toBeUndefined();
+    expect(read('dom-ready', `a=1; ${AMCV}=${withMid}`, undefined)).toBe('41284960711373302781577314566843810362');
   });
 });
 
