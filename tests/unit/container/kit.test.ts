@@ -226,7 +226,7 @@ describe('defineContainer', () => {
   it('takes what the container gives and nothing it does not', () => {
     const page = { reads: [] } as never;
     const bare = defineContainer({ name: 'bare', dataElements: {}, rules: [] });
-    expect(bare).toEqual({ name: 'bare', sessionKeys: [], dataElements: {}, rules: [] });
+    expect(bare).toStrictEqual({ name: 'bare', sessionKeys: [], dataElements: {}, rules: [] });
     const full = defineContainer({ name: 'full', version: '1.0', buildDate: '2024-01-01T00:00:00Z', settings: { site: 'x' }, dataElements: {}, services: adobeServices(), page, rules: [] });
     expect(full).toMatchObject({ name: 'full', version: '1.0', buildDate: '2024-01-01T00:00:00Z', settings: { site: 'x' }, page });
     expect(typeof full.services).toBe('function');
@@ -262,7 +262,7 @@ describe('defineContainer', () => {
 
 describe('data element helpers', () => {
   it('each helper gives the engine its element, finished as asked and nothing more', () => {
-    expect(sessionStorage('wish')).toEqual({ type: 'session', key: 'wish' });
+    expect(sessionStorage('wish')).toStrictEqual({ type: 'session', key: 'wish' });
     expect(dataLayer('page.section', { default: 'home', lowerCase: true, cleanText: true, missingMessage: 'no section', storage: 'session' })).toEqual({
       type: 'data-layer',
       path: 'page.section',
@@ -272,16 +272,16 @@ describe('data element helpers', () => {
       missingMessage: 'no section',
       storage: 'session',
     });
-    expect(dataLayer('p', { default: undefined, lowerCase: false, cleanText: false, missingMessage: '', storage: 'pageview' })).toEqual({ type: 'data-layer', path: 'p' });
+    expect(dataLayer('p', { default: undefined, lowerCase: false, cleanText: false, missingMessage: '', storage: 'pageview' })).toStrictEqual({ type: 'data-layer', path: 'p' });
     expect(dataLayer('p', { default: 0 })).toEqual({ type: 'data-layer', path: 'p', default: 0 });
     expect(cookie('c', { decode: false })).toEqual({ type: 'cookie', name: 'c', decode: false });
-    expect(cookie('c')).toEqual({ type: 'cookie', name: 'c' });
+    expect(cookie('c')).toStrictEqual({ type: 'cookie', name: 'c' });
     const q = queryString('cid');
     expect({ ...q, fn: undefined }).toEqual({ type: 'custom', reads: [], def: { queryString: 'cid' }, fn: undefined });
     const f = () => 1;
-    expect(fn(f)).toEqual({ type: 'custom', fn: f });
+    expect(fn(f)).toStrictEqual({ type: 'custom', fn: f });
     expect(fn(f, { reads: ['page'], sideEffects: true })).toEqual({ type: 'custom', fn: f, reads: ['page'], sideEffects: true });
-    expect(fn(f, { sideEffects: false })).toEqual({ type: 'custom', fn: f });
+    expect(fn(f, { sideEffects: false })).toStrictEqual({ type: 'custom', fn: f });
     const e = fromEvent('event.detail.sku');
     expect({ ...e, fn: undefined }).toEqual({ type: 'custom', reads: [], def: { fromEvent: 'event.detail.sku' }, fn: undefined });
   });

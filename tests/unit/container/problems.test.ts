@@ -21,8 +21,15 @@
  *   that throws) never take that form.
  * - `distance`'s `Array<number>(b.length).fill(0)` → `Array()`: every cell past the first column is
  *   written before it is read.
- * - `shortestCycle`'s loop bound `i < trace.length` → `<=`, and `j > 0` → `>= 0`/`true`: the
- *   depth limit's trace always repeats its first name, so the loop returns at `i = 0` with `j > 0`.
+ * - `elementReferences`' `messages` starting as `["Stryker was here"]`: a text neither pattern
+ *   takes.
+ * - In `eventProblem`, `field && field in e` → `true` or `||` for the value `v`: `v` is read only
+ *   where `field in e` (the message's "got"), and the hint is only for a text.
+ *   `type === 'data-layer-push'` → `true` in the hint's test: no other event type has a `global`
+ *   (a field of no type is refused before).
+ * - `shortestCycle`'s loop bound `i < trace.length` → `<=`, `j > 0` → `>= 0` (`indexOf` from
+ *   `i + 1` answers -1 or more than 0) and its last line's `' -> '`: the depth limit's trace always
+ *   repeats a name, so the loop returns.
  */
 import { describe, expect, it } from 'vitest';
 import { adobeServices, constant, dataLayer, defineContainer, domAttribute, fn, fromEvent, queryString, type Kit, type RuleEventSpec, type Services } from '../../../src/container/index.ts';
@@ -70,6 +77,7 @@ describe('rule events', () => {
   it('a type that is no event type: the nearest, else the list; at the type', () => {
     expect(eventProblem({ type: 'clik', selector: 'a' }, known)).toEqual({ what: `"clik" is no event type; did you mean "click"? (the types: ${TYPES})`, field: 'type' });
     expect(eventProblem({ type: 'scroll' }, known)).toEqual({ what: `"scroll" is no event type (the types: ${TYPES})`, field: 'type' });
+    expect(eventProblem({ type: ['click'] }, known)).toEqual({ what: `["click"] is no event type (the types: ${TYPES})`, field: 'type' });
     expect(eventProblem({ type: 5 }, known)).toEqual({ what: `5 is no event type (the types: ${TYPES})`, field: 'type' });
     expect(eventProblem({}, known)).toEqual({ what: `undefined is no event type (the types: ${TYPES})`, field: 'type' });
     // A name of Object.prototype is no event type either.
@@ -135,6 +143,9 @@ describe('rule events', () => {
     });
     // Only `window.` and one name: a path gets no hint.
     expect(eventProblem({ type: 'data-layer-push', global: 'window.app.layer' }, known)).toEqual({ what: 'global must be the name of a page global (adobeDataLayer, dataLayer); got "window.app.layer"', field: 'global' });
+    // The hint is the global's: another field written so, or a global that is no text, gets none.
+    expect(eventProblem({ type: 'data-layer-push', global: 'dataLayer', flavor: 'window.gtm' }, known)).toEqual({ what: 'flavor must be one of acdl, gtm, dlm; got "window.gtm"', field: 'flavor' });
+    expect(eventProblem({ type: 'data-layer-push', global: ['window.dataLayer'] }, known)).toEqual({ what: 'global must be the name of a page global (adobeDataLayer, dataLayer); got ["window.dataLayer"]', field: 'global' });
     expect(eventProblem({ type: 'data-layer-push', global: 'dataLayer', flavor: 'tealium' }, known)).toEqual({ what: 'flavor must be one of acdl, gtm, dlm; got "tealium"', field: 'flavor' });
     // A check whose message names no field of the event (an element property's): the event itself.
     expect(eventProblem({ type: 'click', selector: 'a', properties: [{ value: 'x' }] }, known)).toEqual({ what: 'each element property needs a name' });
