@@ -7,6 +7,8 @@
  * so that the mutation run (docs/testing.md) sees the helpers run by that test.
  *
  * Equivalent mutants (no container can tell them apart):
+ * - define.ts: `/Regex$/` → `/Regex/` in `comparisonProblem`: only Launch's operators get there,
+ *   and the two with "Regex" in their names end with it.
  * - selectors.ts: the `^` of the parser's prefix (it is always at the start), `"?` → `"` in the
  *   vendor-prefix test (css-selector-parser quotes the name in both its messages), the trailing
  *   `\.?$` of `Pos: N.` (its messages all end so), and the strict parser's options → `{}`
@@ -316,6 +318,16 @@ describe('data element helpers', () => {
     expect(at('/x/12')).toBe('12');
     expect(at('/x/12/more')).toBeUndefined();
     expect(at(undefined)).toBeUndefined();
+  });
+
+  it('regexTable: a row whose pattern is no regular expression is left out; the rows after it still match', () => {
+    expect(value(regexTable('path', [['(', 'x'], ['deals?', 'deal']]), ctxOf({ path: 'deals' }))).toBe('deal');
+  });
+
+  it('fromEvent: the event token read from the event; undefined on an event without it', () => {
+    const sku = fromEvent('event.detail.sku');
+    expect(value(sku, { event: { type: 'direct-call', id: 'x', detail: { sku: 'A-1' } } })).toBe('A-1');
+    expect(value(sku, { event: { type: 'dom-ready' } })).toBeUndefined();
   });
 
   it('regexTable: every pattern that is no regular expression, in one problem', () => {

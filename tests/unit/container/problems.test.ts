@@ -12,6 +12,12 @@
  *   (the only other one, "offtagConfig must be an object", needs a non-object, and the validator
  *   always passes an object).
  * - `whatOf`'s `\. Using .*$` → without `$`: `.*` reaches the end of the one-line message anyway.
+ *   (Its `; it is ignored\.$` → without `$` is not equivalent, and survives: it differs only for a
+ *   nested setting whose own name holds a space and "; it is ignored.".)
+ * - `rule.conditions ?? []` and `rule.actions ?? []` → `["Stryker was here"]` (references,
+ *   services): a text has no `problem`, `uses` or `needs`, so it adds no problem.
+ * - `/^(\w+) must/` → without `^`: every message of the engine's trigger checks that says "must"
+ *   begins with the field it names.
  * - The empty page's `session: { get: () => null, … }` → `{}` or `() => undefined`: the resolver
  *   reads session storage inside its own try, and a throw there, `null` and an unparsable
  *   `undefined` all leave the element's default, so the same names are read.
@@ -20,7 +26,9 @@
  *   those exact one-line texts; its other levels (a missing value's `missingMessage`, a function
  *   that throws) never take that form.
  * - `distance`'s `Array<number>(b.length).fill(0)` → `Array()`: every cell past the first column is
- *   written before it is read.
+ *   written before it is read. The swap's guards `i > 1` and `j > 1` (→ `true`, `>= 1`, `||`, and
+ *   `i > 1 && j > 1 || a[i - 1] === b[j - 2]`): at `i = 1` or `j = 1` the swap's other comparison
+ *   reads `a[-1]` or `b[-1]`, undefined, which equals no letter.
  * - `elementReferences`' `messages` starting as `["Stryker was here"]`: a text neither pattern
  *   takes.
  * - In `eventProblem`, `field && field in e` → `true` or `||` for the value `v`: `v` is read only
@@ -142,6 +150,7 @@ describe('rule events', () => {
       field: 'global',
     });
     // Only `window.` and one name: a path gets no hint.
+    expect(eventProblem({ type: 'data-layer-push', global: 'app.window.layer' }, known)).toEqual({ what: 'global must be the name of a page global (adobeDataLayer, dataLayer); got "app.window.layer"', field: 'global' });
     expect(eventProblem({ type: 'data-layer-push', global: 'window.app.layer' }, known)).toEqual({ what: 'global must be the name of a page global (adobeDataLayer, dataLayer); got "window.app.layer"', field: 'global' });
     // The hint is the global's: another field written so, or a global that is no text, gets none.
     expect(eventProblem({ type: 'data-layer-push', global: 'dataLayer', flavor: 'window.gtm' }, known)).toEqual({ what: 'flavor must be one of acdl, gtm, dlm; got "window.gtm"', field: 'flavor' });
@@ -196,6 +205,9 @@ describe('"did you mean": the nearest name', () => {
     expect(nearest('baab', ['abba'])).toBeUndefined();
     // A swap is of neighbours only.
     expect(nearest('cba', ['abc'])).toBeUndefined();
+    // A letter moved by one place, the other not: two edits.
+    expect(nearest('ab', ['xa'])).toBeUndefined();
+    expect(nearest('ab', ['bx'])).toBeUndefined();
     expect(nearest('abc', ['cab'])).toBeUndefined();
     expect(nearest('abcdefg', ['gbcdefa'])).toBe('gbcdefa');
     expect(nearest('abcdefgh', ['bacdefhg'])).toBe('bacdefhg');
