@@ -26,9 +26,9 @@
  *   those exact one-line texts; its other levels (a missing value's `missingMessage`, a function
  *   that throws) never take that form.
  * - `distance`'s `Array<number>(b.length).fill(0)` → `Array()`: every cell past the first column is
- *   written before it is read. The swap's guards `i > 1` and `j > 1` (→ `true`, `>= 1`, `||`, and
- *   `i > 1 && j > 1 || a[i - 1] === b[j - 2]`): at `i = 1` or `j = 1` the swap's other comparison
- *   reads `a[-1]` or `b[-1]`, undefined, which equals no letter.
+ *   written before it is read. The swap's guards `i > 1` and `j > 1` (either or both → `true`,
+ *   `>= 1`, `||`): at `i = 1` or `j = 1` the swap's comparisons read `a[-1]` or `b[-1]`,
+ *   undefined, which equals no letter.
  * - `elementReferences`' `messages` starting as `["Stryker was here"]`: a text neither pattern
  *   takes.
  * - In `eventProblem`, `field && field in e` → `true` or `||` for the value `v`: `v` is read only
