@@ -18,9 +18,7 @@
  *   services): a text has no `problem`, `uses` or `needs`, so it adds no problem.
  * - `/^(\w+) must/` → without `^`: every message of the engine's trigger checks that says "must"
  *   begins with the field it names.
- * - The empty page's `session: { get: () => null, … }` → `{}` or `() => undefined`: the resolver
- *   reads session storage inside its own try, and a throw there, `null` and an unparsable
- *   `undefined` all leave the element's default, so the same names are read.
+ * - The event-field table's `true`s → `false`: only its keys are read.
  * - The log filter `level === 'warn'` → `true`, and the `^`/`$` of the two patterns read from the
  *   resolver's warnings: the resolver says "not defined" and "circular reference" at `warn` and in
  *   those exact one-line texts; its other levels (a missing value's `missingMessage`, a function
@@ -67,6 +65,11 @@ describe('rule events', () => {
       { type: 'timer', ms: 30000 },
       { type: 'data-layer-push', global: 'dataLayer', event: 'sign_up', flavor: 'gtm' },
       { type: 'custom-event', name: 'cart:add', target: 'window' },
+      { type: 'form-submit', selector: 'form.search', bubbleStop: true },
+      { type: 'element-visible', selector: '.banner', everyEntry: true, delay: 500 },
+      { type: 'hover', selector: 'a.deal', delay: 200 },
+      { type: 'media-time-played', selector: 'video', amount: 10, unit: 'second' },
+      { type: 'element-exists', selector: '.cart' },
     ];
     for (const spec of good) expect(eventProblem(spec, known), JSON.stringify(spec)).toBeUndefined();
     expect(eventsOf(...good)).toEqual([]);
@@ -373,6 +376,28 @@ describe('data elements', () => {
       { at: { kind: 'element', name: 'path' }, item: 'data element "path"', what: 'reads "nope", which is no data element' },
       { at: { kind: 'element', name: 'first' }, item: 'data element "first"', what: 'reads "gone", which is no data element' },
     ]);
+  });
+
+  it('function elements run on an empty page of example.invalid, on Library Loaded, without cookies or stored values', () => {
+    let seen: unknown;
+    const c = defineContainer({
+      name: 'empty page',
+      dataElements: {
+        probe: fn((ctx) => {
+          seen = { page: ctx.page, url: ctx.snapshot.url, event: ctx.event, cookies: [ctx.cookies.get('a'), ctx.cookies.all()], stored: ctx.session.get('k') };
+          return 1;
+        }, { reads: [] }),
+      },
+      rules: [],
+    });
+    expect(containerProblems(c)).toEqual([]);
+    expect(seen).toEqual({
+      page: { userAgent: '', language: '', screen: { width: 0, height: 0, colorDepth: 0 }, cookieDomain: '', origin: 'https://example.invalid', secure: true, cookiesEnabled: true },
+      url: 'https://example.invalid/',
+      event: { type: 'library-loaded' },
+      cookies: [undefined, {}],
+      stored: null,
+    });
   });
 
   it('a circular reference: its one loop, at each element of it', () => {
