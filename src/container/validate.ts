@@ -163,17 +163,19 @@ const EVENT_FIELDS: { [T in RuleEventSpec['type']]: { [K in Exclude<KeysOf<Extra
 };
 /** The event types a rule may listen to, in the order the docs give them. */
 export const EVENT_TYPES = Object.keys(EVENT_FIELDS) as Array<RuleEventSpec['type']>;
+/** Own keys only: `toString` is no event type (with `in` it passed as one, and got Object's own "check"). */
+const isEventType = (type: unknown): type is RuleEventSpec['type'] => typeof type === 'string' && Object.hasOwn(EVENT_FIELDS, type);
 
 /** What is wrong with one rule event (its field when one is to blame), or undefined. */
 export function eventProblem(spec: unknown, known: (name: string) => boolean): { what: string; field?: string } | undefined {
   if (!spec || typeof spec !== 'object' || Array.isArray(spec)) return { what: `must be an object with a type; got ${JSON.stringify(spec)}` };
   const e = spec as Record<string, unknown>;
   const type = e.type;
-  if (typeof type !== 'string' || !(type in EVENT_FIELDS)) {
+  if (!isEventType(type)) {
     const near = typeof type === 'string' ? nearest(type, EVENT_TYPES) : undefined;
     return { what: `${JSON.stringify(type)} is no event type${near ? `; did you mean "${near}"?` : ''} (the types: ${EVENT_TYPES.join(', ')})`, field: 'type' };
   }
-  const fields = Object.keys(EVENT_FIELDS[type as RuleEventSpec['type']]);
+  const fields = Object.keys(EVENT_FIELDS[type]);
   for (const key of Object.keys(e)) {
     if (key === 'type' || fields.includes(key)) continue;
     const near = nearest(key, fields);
@@ -214,8 +216,9 @@ function eventProblems(container: AnyContainer, known: (name: string) => boolean
     rule.events.forEach((spec, index) => {
       const p = eventProblem(spec, known);
       if (!p) return;
-      const type = spec && typeof (spec as { type?: unknown }).type === 'string' && (spec as { type: string }).type in EVENT_FIELDS ? ` (${(spec as { type: string }).type})` : '';
-      out.push({ at: { kind: 'rule', rule: rule.name, part: 'events', index, ...(p.field ? { field: p.field } : {}) }, item: `rule "${rule.name}", event ${index + 1}${type}`, what: p.what });
+      const type = (spec as { type?: unknown } | null)?.type;
+      const shown = isEventType(type) ? ` (${type})` : '';
+      out.push({ at: { kind: 'rule', rule: rule.name, part: 'events', index, ...(p.field ? { field: p.field } : {}) }, item: `rule "${rule.name}", event ${index + 1}${shown}`, what: p.what });
     });
   }
   return out;
