@@ -25,7 +25,7 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../chromium.ts';
 import { median } from '../lib/measure.ts';
 import { rotated } from '../load/load.ts';
 import { buildLibrary } from '../../tools/build/build.ts';
-import { runImport } from '../../tools/import/command.ts';
+import { runImport, SITE_BUNDLE } from '../../tools/import/command.ts';
 import { readLibrary, type LaunchContainer } from '../../tools/import/read.ts';
 import { compareBeacons, compareRules, compareValues, extraErrors } from './compare.ts';
 import { pageHtml, type Side } from './page.ts';
@@ -171,13 +171,15 @@ async function prepare(file: string, o: Options, r: LibraryResult, log: (m: stri
 function currentFor(p: Prepared, side: Side, name: string, o: Options, auto: boolean): Current {
   const libraryPath = `/offtag-corpus/launch-${name}.min.js`;
   const script = side === 'turbine' ? `https://${LIBRARY_HOST}${libraryPath}` : side === 'offtag' ? `${BUILD_PREFIX}offtag.js` : undefined;
-  const html = pageHtml(p.plan, { side, ...(script ? { script } : {}), auto, stepLimitMs: o.stepLimitMs });
+  // A library that came inside a site's bundle: the Offtag side keeps the bundle, without the library, where it was.
+  const siteBundle = side === 'offtag' && p.importDir && existsSync(join(p.importDir, SITE_BUNDLE)) ? readFileSync(join(p.importDir, SITE_BUNDLE), 'utf8') : undefined;
+  const html = pageHtml(p.plan, { side, ...(script ? { script } : {}), ...(siteBundle ? { siteBundle: `https://${LIBRARY_HOST}${libraryPath}` } : {}), auto, stepLimitMs: o.stepLimitMs });
   const pageCode = p.importDir && existsSync(join(p.importDir, 'page-code.js')) ? join(p.importDir, 'page-code.js') : undefined;
   return {
     url: p.plan.url,
     html,
     cookies: p.plan.cookies,
-    ...(side === 'turbine' ? { library: { path: libraryPath, text: p.libraryText } } : {}),
+    ...(side === 'turbine' ? { library: { path: libraryPath, text: p.libraryText } } : siteBundle ? { library: { path: libraryPath, text: siteBundle } } : {}),
     ...(side === 'offtag' && p.buildDir ? { build: p.buildDir, ...(pageCode ? { pageCode } : {}) } : {}),
   };
 }

@@ -7,7 +7,8 @@
  * accepted with `--ignore-certificate-errors`) and plain HTTP.
  *
  * What it answers, for both sides alike:
- * - the page (the side's HTML at the site's URL), turbine's library, Offtag's build and `page-code.js`;
+ * - the page (the side's HTML at the site's URL), turbine's library, Offtag's build and `page-code.js`
+ *   (and the site's bundle without the library, where it carried one);
  * - Adobe's public AppMeasurement.js 2.27.0 (and its Activity Map module, the part of that file
  *   between its "Start/End ActivityMap Module" markers) wherever a library asks for
  *   `AppMeasurement[.min].js` or `AppMeasurement_Module_ActivityMap[.min].js`;
@@ -54,7 +55,7 @@ export interface Current {
   html: string;
   /** `Set-Cookie` values of the page's response. */
   cookies?: string[];
-  /** turbine: where the library is served, and its text. */
+  /** turbine: where the library is served, and its text; Offtag: the site bundle without the library, where the library came in one. */
   library?: { path: string; text: string };
   /** Offtag: the build folder (served under `/offtag-corpus/build/`) and page-code.js. */
   build?: string;

@@ -5,7 +5,7 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import vm from 'node:vm';
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseImportArgs, runImport } from '../../../tools/import/command.ts';
 import { place } from '../../../tools/import/custom-code.ts';
@@ -179,14 +179,41 @@ describe('reading a library', () => {
       'storefront-in-bundle': ['warning: schema: /buildInfo must NOT have additional properties (minified)'],
     };
     expect(warnings(plain.lines)).toEqual([]);
+    const bundleNote = /^note: the library is inside a function of a site bundle \(function installTags\); site-bundle\.js is that bundle with the function left empty/;
     for (const [file, want] of Object.entries(expected)) {
       const r = runImport({ library: `${GEN}/${file}.js`, out: `${TMP}/gen-${file}` });
       expect(warnings(r.lines).sort(), file).toEqual([...want].sort());
-      expect(r.lines.filter((l) => !l.startsWith('warning: ')), file).toEqual(plain.lines);
+      expect(r.lines.filter((l) => !l.startsWith('warning: ') && !bundleNote.test(l)), file).toEqual(plain.lines);
+      expect(r.lines.filter((l) => bundleNote.test(l)), file).toHaveLength(file === 'storefront-in-bundle' ? 1 : 0);
+      expect(existsSync(`${TMP}/gen-${file}/site-bundle.js`), file).toBe(file === 'storefront-in-bundle');
       expect(body(`${TMP}/gen-${file}`), file).toBe(body(`${TMP}/gen-plain`));
     }
     // The bundle's own code needs a page: running the file, as a reader that executes it would, fails before the container.
     expect(() => vm.runInNewContext(readFileSync(`${GEN}/storefront-in-bundle.js`, 'utf8'), { window: {} })).toThrow(/Cannot read properties of undefined \(reading 'cookie'\)/);
+  });
+
+  it("writes a site's bundle without the library it carries: the bundle's own code runs as before, and its call of the library's function installs nothing", () => {
+    const GEN = `${TMP}/generations`;
+    mkdirSync(GEN, { recursive: true });
+    execFileSync(process.execPath, ['--input-type=module', '-e', `import { writeFileSync } from 'node:fs'; import { generations } from './${FIX}/libraries.mjs'; writeFileSync('${GEN}/in-bundle.js', generations()['storefront-in-bundle']);`]);
+    const { files } = runImport({ library: `${GEN}/in-bundle.js`, out: `${TMP}/site-bundle` });
+    expect(files.map((f) => f.split('/').pop())).toEqual(['container.ts', 'report.txt', 'site-bundle.js']);
+    const page = () => {
+      const window: Record<string, unknown> = { document: { cookie: 'OptanonConsent=groups%3DC0001%3A1' }, location: { search: '' } };
+      window.window = window;
+      return window;
+    };
+    const original = page();
+    vm.runInNewContext(readFileSync(`${GEN}/in-bundle.js`, 'utf8'), original);
+    expect(original.siteConsent).toBe(true);
+    expect(Object.keys((original._satellite as { container: object }).container)).toContain('rules');
+    const shipped = page();
+    const text = readFileSync(`${TMP}/site-bundle/site-bundle.js`, 'utf8');
+    vm.runInNewContext(text, shipped);
+    expect(shipped.siteConsent).toBe(true);
+    expect(shipped._satellite).toBeUndefined();
+    // Nothing of the container is left in it.
+    expect(text).not.toMatch(/dataElements|_satellite/);
   });
 
   it('refuses only a library with nothing to import, in one line', () => {
