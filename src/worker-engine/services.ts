@@ -64,6 +64,12 @@ export interface AnalyticsHit {
   contextData?: Record<string, string>;
   /** The tracker's `collectHighEntropyUserAgentHints`: the hit carries the browser's high-entropy client hints (the `h.` block). */
   clientHints?: boolean;
+  /**
+   * The report suites the hit goes to, when the tracker says (AppMeasurement sends to `s.account`
+   * as it is at the call: an imported library's report suite from a data element, or site code
+   * that sets `s.account`); without it, the container's report suite for the environment.
+   */
+  account?: string;
 }
 
 export interface AnalyticsService {

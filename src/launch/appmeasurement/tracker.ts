@@ -262,6 +262,7 @@ export function createAppMeasurement(account: string, host: TrackerHost): AppMea
         : { type: 't', vars };
       if (Object.keys(contextData).length) hit.contextData = contextData;
       if (s.collectHighEntropyUserAgentHints) hit.clientHints = true;
+      hit.account = String(s.account);
       for (const [fn, args] of preTrack) call(fn, args);
       host.send(hit);
       for (const [fn, args] of postTrack) call(fn, args);
