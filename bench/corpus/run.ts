@@ -175,10 +175,12 @@ function currentFor(p: Prepared, side: Side, name: string, o: Options, auto: boo
   const siteBundle = side === 'offtag' && p.importDir && existsSync(join(p.importDir, SITE_BUNDLE)) ? readFileSync(join(p.importDir, SITE_BUNDLE), 'utf8') : undefined;
   const html = pageHtml(p.plan, { side, ...(script ? { script } : {}), ...(siteBundle ? { siteBundle: `https://${LIBRARY_HOST}${libraryPath}` } : {}), auto, stepLimitMs: o.stepLimitMs });
   const pageCode = p.importDir && existsSync(join(p.importDir, 'page-code.js')) ? join(p.importDir, 'page-code.js') : undefined;
+  const orgId = p.container.company?.orgId;
   return {
     url: p.plan.url,
     html,
     cookies: p.plan.cookies,
+    ...(typeof orgId === 'string' ? { orgId } : {}),
     ...(side === 'turbine' ? { library: { path: libraryPath, text: p.libraryText } } : siteBundle ? { library: { path: libraryPath, text: siteBundle } } : {}),
     ...(side === 'offtag' && p.buildDir ? { build: p.buildDir, ...(pageCode ? { pageCode } : {}) } : {}),
   };
