@@ -173,7 +173,7 @@ function currentFor(p: Prepared, side: Side, name: string, o: Options, auto: boo
   const script = side === 'turbine' ? `https://${LIBRARY_HOST}${libraryPath}` : side === 'offtag' ? `${BUILD_PREFIX}offtag.js` : undefined;
   // A library that came inside a site's bundle: the Offtag side keeps the bundle, without the library, where it was.
   const siteBundle = side === 'offtag' && p.importDir && existsSync(join(p.importDir, SITE_BUNDLE)) ? readFileSync(join(p.importDir, SITE_BUNDLE), 'utf8') : undefined;
-  const html = pageHtml(p.plan, { side, ...(script ? { script } : {}), ...(siteBundle ? { siteBundle: `https://${LIBRARY_HOST}${libraryPath}` } : {}), auto, stepLimitMs: o.stepLimitMs });
+  const html = pageHtml(p.plan, { side, ...(script ? { script } : {}), ...(siteBundle ? { siteBundle: `https://${LIBRARY_HOST}${libraryPath}` } : {}), quiet: p.container.environment?.stage === 'development', auto, stepLimitMs: o.stepLimitMs });
   const pageCode = p.importDir && existsSync(join(p.importDir, 'page-code.js')) ? join(p.importDir, 'page-code.js') : undefined;
   const orgId = p.container.company?.orgId;
   return {
