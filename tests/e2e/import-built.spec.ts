@@ -60,7 +60,7 @@ test('the imported report-paths library, built: its page steps run in offtag.js,
     await page.evaluate(async () => {
       const s = (window as unknown as { _satellite: { getVar(n: string): unknown } })._satellite;
       const pending = s.getVar('cancel action');
-      return [(s.getVar('price formatter') as (n: number) => string)(9.5), pending instanceof Promise, await pending];
+      return [(s.getVar('price formatter') as (n: number) => string)(9.5), pending instanceof Promise, await pending, s.getVar('item label')];
     }),
-  ).toEqual(['9.50', true, undefined]);
+  ).toEqual(['9.50', true, undefined, 'GLOVES']);
 });

@@ -50,6 +50,8 @@ describe('the report', () => {
     // A value only the page can hold (a function, a promise): read on the page, where getVar hands it to page code as turbine does.
     expect(line('data element', 'price formatter')).toBe('data element "price formatter": on the page — custom code on the page because its value is a function, which only the page can hold for getVar: offtag.js runs it with each event');
     expect(line('data element', 'cancel action')).toBe('data element "cancel action": on the page — custom code on the page because its value is a promise, which only the page can hold for getVar: offtag.js runs it with each event');
+    expect(line('data element', 'item formatter')).toBe('data element "item formatter": worker — custom code in the worker');
+    expect(line('data element', 'item label')).toBe('data element "item label": worker — custom code in the worker');
     expect(line('data element', 'other global')).toBe('data element "other global": on the page — JavaScript variable utag_data.page_name (outside the data layer, digitalData) read on the page with each event (offtag.js, built with it)');
     expect(line('data element', 'hero banner id')).toBe('data element "hero banner id": on the page — DOM Attribute "id" of ".hero" read on the page with each event (offtag.js, built with it)');
     expect(line('data element', 'visitor id in local storage')).toBe('data element "visitor id in local storage": on the page — Local Storage item "vid" read on the page with each event (offtag.js, built with it)');
@@ -106,7 +108,7 @@ describe('the report', () => {
     // The summary counts the report's own labels.
     const labelled = (kind: string, label: string) => lines.filter((l) => l.startsWith(`${kind} "`) && l.includes(`": ${label}`)).length;
     // `element id` (a data element reading this.id) and `element custom code condition` run in the worker with the event's element.
-    expect(labelled('data element', 'worker')).toBe(4);
+    expect(labelled('data element', 'worker')).toBe(6);
     expect(labelled('data element', 'on the page')).toBe(9);
     expect(labelled('data element', 'not imported')).toBe(4);
     expect(labelled('rule', 'in the worker')).toBe(8);
@@ -114,7 +116,7 @@ describe('the report', () => {
     expect(labelled('rule', 'not imported')).toBe(3);
     expect(lines.filter((l) => /^rule "[^"]*": (in the worker|partly on the page) — .*action \d+ not imported/.test(l))).toHaveLength(1);
     expect(lines.filter((l) => / not imported: /.test(l) && !/^(rule|data element) "/.test(l))).toHaveLength(3);
-    expect(lines.at(-1)).toBe('data elements: 4 worker, 9 on the page, 4 not imported; rules: 8 in the worker, 7 partly on the page, 3 not imported; 1 actions not imported; 3 other items not imported.');
+    expect(lines.at(-1)).toBe('data elements: 6 worker, 9 on the page, 4 not imported; rules: 8 in the worker, 7 partly on the page, 3 not imported; 1 actions not imported; 3 other items not imported.');
     const source = readFileSync(`${TMP}/paths/container.ts`, 'utf8');
     expect(source).toContain("_satellite.logger.log('external code ran');");
     expect(source).toContain('launch.loadScript(');
