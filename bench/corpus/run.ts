@@ -113,6 +113,8 @@ function summary(run: SideRun): SideSummary {
 
 interface Prepared {
   container: LaunchContainer;
+  /** The rules the import's report says it does not import. */
+  notImported?: Set<string>;
   plan: PagePlan;
   libraryText: string;
   importDir?: string;
@@ -146,10 +148,15 @@ async function prepare(file: string, o: Options, r: LibraryResult, log: (m: stri
   });
   const work = join(ROOT, 'dist/corpus', r.name);
   const importDir = join(work, `import-${r.name}`);
+  const notImported = new Set<string>();
   try {
     log(`${r.name}: import`);
     const { lines, files } = runImport({ library: file, out: importDir, ...(o.assets ? { assets: o.assets } : {}) });
     r.import = { ok: true, summary: lines.at(-1), pageCode: files.some((f) => f.endsWith('page-code.js')) };
+    for (const l of lines) {
+      const m = /^rule ("(?:[^"\\]|\\.)*"): not imported — /.exec(l);
+      if (m) notImported.add(JSON.parse(m[1]!) as string);
+    }
   } catch (e) {
     r.import = { ok: false, error: message(e) };
     return { container, plan, libraryText };
@@ -165,7 +172,7 @@ async function prepare(file: string, o: Options, r: LibraryResult, log: (m: stri
   } catch (e) {
     r.build = { ok: false, error: message(e) };
   }
-  return { container, plan, libraryText, importDir, ...(r.build?.ok ? { buildDir } : {}) };
+  return { container, plan, libraryText, importDir, notImported, ...(r.build?.ok ? { buildDir } : {}) };
 }
 
 function currentFor(p: Prepared, side: Side, name: string, o: Options, auto: boolean): Current {
@@ -207,6 +214,8 @@ async function runLibrary(file: string, o: Options, world: World, browser: impor
       // Rules the import adds (the ECID extension's start) are not the library's: named apart.
       const launchRules = new Set((p.container.rules ?? []).map((x) => x.name));
       r.rulesCompared = compareRules(t.completed, f.completed.filter((n) => launchRules.has(n)));
+      const skipped = r.rulesCompared.missing.filter((n) => p.notImported?.has(n));
+      if (skipped.length) r.notImportedRules = skipped;
       const own = [...new Set(f.completed.filter((n) => !launchRules.has(n)))];
       if (own.length) r.offtagOwnRules = own;
       r.beacons = compareBeacons(t.beacons, f.beacons);
