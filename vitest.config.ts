@@ -20,7 +20,8 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', environment: 'node', include: ['tests/unit/**/*.test.ts'] },
+        // A test that imports or builds a container compiles it first: on a loaded 2-core machine that alone passed Vitest's 5 s default.
+        test: { name: 'unit', environment: 'node', include: ['tests/unit/**/*.test.ts'], testTimeout: 20_000 },
       },
       {
         extends: true,

@@ -9,7 +9,7 @@
  * methods and bodies; only the hit's random path segment is new), one at a time in the order
  * made, `credentials: 'include'` and `keepalive` as Offtag's sender. Both are timed the same way:
  * from the bench's order to the page (Node's clock) to the collector's arrival time of the last
- * beacon. The goal (issue 26): Offtag ≥ 90% of it, the ratio taken sample by sample.
+ * beacon. The goal: Offtag ≥ 90% of it, the ratio taken sample by sample.
  * Beside them: the same engine on the main thread (bare `fetch`, no queue, all at once) and the
  * same replay 4 at a time (unordered: with how many arrived out of order).
  *

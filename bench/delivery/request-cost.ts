@@ -1,7 +1,7 @@
 /**
  * `npm run bench:requests`: what one beacon request costs the page's main thread, by who sends
  * it — a dedicated worker (Offtag's sender), a SharedWorker, or the page itself — measured with
- * no DevTools protocol attached (issues 10 and 12 asked to confirm a CDP trace's figures).
+ * no DevTools protocol attached (to confirm a CDP trace's figures).
  *
  * The probe: the page keeps its main thread busy with back-to-back 1 ms tasks (a MessageChannel
  * loop) for the whole burst and records how much of the wall time its own tasks got. Whatever

@@ -202,7 +202,7 @@ const bridgeMetrics = (page: Page) =>
   page.evaluate(() => (window as unknown as { offtag: { metrics(): { events: number; postMs: number; applyMs: number } } }).offtag.metrics());
 
 /**
- * What a sample's ThreadTime delta holds besides its events (issue 12): the measurement's own
+ * What a sample's ThreadTime delta holds besides its events: the measurement's own
  * cost, a fixed amount per sample (the two `Performance.getMetrics` calls: ~0.4 ms of main thread,
  * the same over an empty window as over 3 s, `npx tsx bench/per-event/idle-windows.ts`), and the page's own
  * CPU per second of doing nothing, which a sample pays over its wall time. Measured as an empty
@@ -226,7 +226,7 @@ export const medianIdle = (xs: Idle[]): Idle => ({ fixedMs: median(xs.map((x) =>
 
 /**
  * Per-event ms of a sample, minus what is not its events: the measurement's fixed cost and the
- * page's idle CPU over the sample's wall time. (Until issue 12 the bench subtracted a rate taken
+ * page's idle CPU over the sample's wall time. (Earlier the bench subtracted a rate taken
  * from one 300 ms window, which held the fixed cost too, times the sample's wall time: 1–5 s for
  * Offtag's worker-bound bursts, so 3–15× the fixed cost was subtracted, and a single window that
  * caught a GC took tens of ms off one page's figures: docs/bench.md, "Scaling".)

@@ -45,12 +45,12 @@ export interface Results {
   floor: { threadMs: Num; bThreadMs?: Num; offtagMultiple: Num; vsB?: Record<string, Num>; rThreadMs?: Num; vsR?: Record<string, Num> };
   inp?: Record<Variant, { clicks: number; durationMedianMs: Num; durationP98Ms: Num; durationMaxMs: Num; handlerMedianMs: Num; reported: number }>;
   idleMsPerSec: Record<Variant, Num>;
-  /** The measurement's own cost per sample (two `getMetrics` calls), subtracted once per sample (issue 12; absent before). */
+  /** The measurement's own cost per sample (two `getMetrics` calls), subtracted once per sample. */
   idleFixedMs?: Record<Variant, Num>;
   consoleMessages: Record<Variant, number>;
   single: Record<Variant, Record<string, Num>>;
   load: LoadResults;
-  /** Per event under CPU throttling (issue 26), by rate. */
+  /** Per event under CPU throttling, by rate. */
   perEventThrottled?: Record<string, Record<Variant, Record<string, { threadMs: Num; ratio: Num; rawThreadMs?: Num; rawRatio?: Num; rendererMs?: Num }>>>;
   inpByRate?: Record<string, Record<Variant, { clicks: number; durationMedianMs: Num; durationP98Ms: Num; durationMaxMs: Num; handlerMedianMs: Num; reported: number }>>;
   bytes: Record<Variant, { mainThread: { raw: number; gzip: number }; worker?: { raw: number; gzip: number } }>;

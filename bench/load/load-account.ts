@@ -1,5 +1,5 @@
 /**
- * Where a page load's main-thread time goes, by part (issue 26, docs/bench.md "Page load"): the
+ * Where a page load's main-thread time goes, by part (docs/bench.md "Page load"): the
  * bench's product page (one Page View right after the tag) for each variant, a fresh context per
  * load, a Chrome trace from navigation to load + 1 s, loads interleaved round by round. Every
  * task of the page renderer's main thread (`CrRendererMain`) is split by what ran in it:

@@ -1,5 +1,5 @@
 /**
- * The main-thread CPU of single start-up parts, apart (issue 26, docs/bench.md "Page load"): on
+ * The main-thread CPU of single start-up parts, apart (docs/bench.md "Page load"): on
  * the bench's no-tag page, loaded in a fresh context (so every part is a first use, as on a first
  * visit), one part is run from a page task and the page renderer's main thread is read from
  * /proc (`/proc/<pid>/task/<pid>/schedstat`, bench/load/load.ts `rendererCpu`) before it and 300 ms

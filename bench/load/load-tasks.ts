@@ -1,5 +1,5 @@
 /**
- * What the long tasks of a page load are (issue 12): loads the bench's page for each variant in a
+ * What the long tasks of a page load are: loads the bench's page for each variant in a
  * fresh context, as `npm run bench` section 2 does, and prints every `longtask` entry (with its
  * attribution: which frame) and every `long-animation-frame` entry (with the scripts LoAF blames),
  * seen by a PerformanceObserver in the page. No DevTools protocol session is attached unless

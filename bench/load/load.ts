@@ -1,5 +1,5 @@
 /**
- * Page load (issue 26): what each variant costs the page's main thread from navigation to window
+ * Page load: what each variant costs the page's main thread from navigation to window
  * load + 1 s, on a product page that fires one Page View right after the tag (the no-tag page
  * fires nothing). A fresh browser context per load (a first visit), rounds interleaved: each round
  * loads every variant once, in an order that rotates round by round, so drift falls on every

@@ -1,11 +1,11 @@
 /**
- * Where offtag.js's start-up time goes (issue 12), in the page: dist/offtag.js with
+ * Where offtag.js's start-up time goes, in the page: dist/offtag.js with
  * `performance.now()` laps spliced into its minified text (by pattern: it throws when the build no
  * longer has one), served instead of the real file on the bench's Offtag page, a fresh browser
  * context per load (a first visit; `--repeat`: the page loaded once before in the same context).
  * Prints the median and max wall milliseconds of each step over the loads (each lap is the time
  * since the previous one). "dl" and "session" time the data-layer read and the two
- * sessionStorage reads of the first snapshot that makes them: since issue 12 the snapshots taken
+ * sessionStorage reads of the first snapshot that makes them: the snapshots taken
  * before the worker said hello (Library Loaded's among them) skip the session and cookie reads,
  * so during start-up the lap after Library Loaded is the data layer, the snapshot object, the
  * post and the pagehide copy. Wall time: on a
@@ -21,7 +21,7 @@ rep(/\(\(\)=>\{(\w+)=new URL\("\.",document\.currentScript/, '(()=>{__lap("begin
 rep(/(\w+)=new MessageChannel/, '__T0=__lap("config+urls"),$1=new MessageChannel');
 rep(/(\w+)\.onmessage=(\w+),(\w+)\(\);let (\w+)=/, '$1.onmessage=$2,__lap("channels+listener"),$3(),__lap("new Worker");let $4=');
 rep(/(\w+)\(\{type:"library-loaded"\}\)/, '__lap("satellite+offtag"),$1({type:"library-loaded"}),__lap("library-loaded: snapshot, post, copy")');
-// Since issue 12 the snapshots taken before hello skip the session reads: these laps then appear only for later events.
+// The snapshots taken before hello skip the session reads: these laps then appear only for later events.
 rep(/try\{for\(let (\w+) of (\w+)\)(\w+)\[\1\]=sessionStorage\.getItem\(\1\)\}/, '{__lap("dl");try{for(let $1 of $2)$3[$1]=sessionStorage.getItem($1)}catch{}__lap("session")}try{}');
 rep(/(\w+)&&(\w+)\(\{type:"click",link:\1\}\)\},!0\)\}\)\((\w+)\)/, '$1&&$2({type:"click",link:$1})},!0)})($3),__lap("rest")');
 const pre = `window.__L=[];let __t=performance.now();window.__lap=(k)=>{const n=performance.now();__L.push(k+' '+(n-__t).toFixed(2));__t=n};`;

@@ -1,5 +1,5 @@
 /**
- * offtag.js start-up, measured in the page (issue 12, "start() ≤ 2 ms"): `performance.now()`
+ * offtag.js start-up, measured in the page ("start() ≤ 2 ms"): `performance.now()`
  * around the inline offtag.js script, inside its own script element (its run, which is `start()`),
  * on a fresh browser context each time (a first visit: storage not yet opened, no cookie-domain
  * cache; or a repeat visit: the page loaded once before in that context), median of `reps` loads

@@ -1,6 +1,6 @@
 /**
  * Does Offtag's Page View cost grow with the data layer, or only a sample's fixed cost or the
- * bench's own neighbours (issue 12)? Opens Offtag bench pages per data-layer size (as `npm run
+ * bench's own neighbours? Opens Offtag bench pages per data-layer size (as `npm run
  * bench` section 3 does), then takes interleaved samples of n Page Views from one page task for
  * each n, and prints per size and n the sample's main-thread CPU (CDP ThreadTime, idle-corrected
  * as the bench does) and per event, and the bridge's own per-event time (`offtag.metrics()`).
@@ -11,7 +11,7 @@
  * its rows are marked `+floor`, side by side with the clean page's. `--others main-thread,turbine`:
  * those variants' pages are opened too and sampled in the same rounds (section 3 interleaves them).
  * `--once`: the idle figures (measure.ts `idleOf`) are taken once per page before the rounds (as
- * section 3 did until issue 12) instead of before every sample.
+ * section 3 did before) instead of before every sample.
  * Run: `npx tsx bench/per-event/data-layer-n.ts [--sizes 1000,1000000] [--ns 0,20,200] [--reps 5] [--floor] [--others …] [--once]`.
  */
 import { startWorld, type Variant } from '../lib/setup.ts';

@@ -1,5 +1,5 @@
 /**
- * Where Offtag's per-event main-thread time goes beyond the bridge's own code (issue 12), with no
+ * Where Offtag's per-event main-thread time goes beyond the bridge's own code, with no
  * DevTools domain enabled (only Playwright's connection, used between the measured windows).
  *
  * 1. Messages: an init script wraps every `MessagePort` `onmessage` handler of the bench's Offtag

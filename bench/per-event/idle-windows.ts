@@ -1,5 +1,5 @@
 /**
- * What the bench's idle correction subtracts (issue 12): the CDP ThreadTime delta of an idle
+ * What the bench's idle correction subtracts: the CDP ThreadTime delta of an idle
  * Offtag bench page (warmed, as the bench's samples meet it) over windows of 100 ms to 3 s, median
  * of `reps` windows each, interleaved. A delta that does not grow with the window is the cost of
  * the measurement itself (the two `Performance.getMetrics` calls), not idle CPU per second.

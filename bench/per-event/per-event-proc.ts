@@ -1,5 +1,5 @@
 /**
- * Main-thread CPU per event without DevTools (issue 26, "per event"): the bench's section 1
+ * Main-thread CPU per event without DevTools ("per event"): the bench's section 1
  * sample (a burst of `n` events of one type fired from one page task, until every beacon reached
  * the collector, + 60 ms) on pages opened by a Chromium started by hand, with no DevTools protocol
  * and no Playwright, as `loadProc` in bench/load/load.ts. The page renderer's main-thread CPU is read

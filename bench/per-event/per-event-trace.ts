@@ -1,5 +1,5 @@
 /**
- * Where a variant's per-event main-thread time goes (issue 26, "per event"): a Chrome trace over
+ * Where a variant's per-event main-thread time goes ("per event"): a Chrome trace over
  * bursts of `n` events of one type fired from one page task (the bench's section 1 sample:
  * `sample` in bench/lib/measure.ts), until every beacon reached the collector, + 60 ms. Every
  * `RunTask` on the page's main thread between two `performance.mark`s is attributed to what it

@@ -1,5 +1,5 @@
 /**
- * Section 1 of the bench alone (issue 26): main-thread CPU per event by the bench's own method A
+ * Section 1 of the bench alone: main-thread CPU per event by the bench's own method A
  * (`sample`, `idleOf`, `idleCorrected` in bench/lib/measure.ts: CDP ThreadTime over a burst of n
  * events of one type from one page task until every beacon arrived, minus the measurement's fixed
  * cost and the page's idle CPU), the variants interleaved round by round, ratios to Offtag from

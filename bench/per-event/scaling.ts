@@ -1,6 +1,6 @@
 /**
  * Section 3's data-layer scaling (`npm run bench`), also runnable on its own to find out what the
- * figure measures (issue 12): `npx tsx bench/per-event/scaling.ts [--sizes 1000,1000000] [--samples 5]
+ * figure measures: `npx tsx bench/per-event/scaling.ts [--sizes 1000,1000000] [--samples 5]
  * [--n 200] [--variants offtag,main-thread,turbine] [--no-floor]` (dist/ built; bench/.build/ built
  * by `npm run bench` once, or by this command when it is missing). Prints the rows as JSON, with
  * each Offtag sample's raw figures. Never asserted.

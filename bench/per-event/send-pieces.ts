@@ -1,5 +1,5 @@
 /**
- * What each piece of `send` costs the main thread (issue 26, "per event"): on the bench's Offtag
+ * What each piece of `send` costs the main thread ("per event"): on the bench's Offtag
  * page, after warm-up, each piece runs in a loop of 2000 calls from one page task, and the CDP
  * ThreadTime delta around the loop, minus an empty loop, gives CPU µs per call (median of 5
  * loops), at 1× and 4× CPU throttling. The snapshot posted is the bridge's own (the first event's

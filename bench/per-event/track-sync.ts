@@ -1,5 +1,5 @@
 /**
- * What the synchronous part of `_satellite.track` costs inside a click handler (issue 26, "The
+ * What the synchronous part of `_satellite.track` costs inside a click handler ("The
  * click handler"), and what its pieces cost: on the bench's Offtag page, CPU throttled (4× by
  * default, as the INP section), Playwright clicks a button whose handler either calls
  * `_satellite.track('Element Interactions')` or does, one at a time, what the bridge's snapshot

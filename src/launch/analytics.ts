@@ -67,6 +67,12 @@ export interface AnalyticsOptions {
   onPage?: 'setup';
   /** Data elements the page customSetup and its doPlugins name (`_satellite.getVar('…')`): their values for the event go with each of its steps. */
   pageValues?: string[];
+  /**
+   * The extension's Audience Manager forwarding (`moduleProperties.audienceManager.config`): the
+   * tracker loads AppMeasurement's Audience Manager module and sets it up with this config once its
+   * settings and customSetup are applied, as the extension does; its hits then carry postbacks.
+   */
+  audienceManager?: Record<string, unknown>;
 }
 
 /** A Set Variables action's custom code that runs on the page: its number in the page's list, and the data elements it names. */
@@ -264,10 +270,15 @@ export function trackerFor(ctx: Ctx, options: AnalyticsOptions): Maybe<AppMeasur
     log: (level, message) => state.ctx.log(level, message),
     // The ECID extension's VisitorAPI makes adobe.optIn.
     optIn: () => Boolean((state.ctx.settings as { orgId?: string }).orgId),
+  }, {
+    // VisitorAPI's instance, made with the library before the tracker, is the page's s_c_il[0].
+    index: orgOf(ctx) ? 1 : 0,
+    audienceManagement: Boolean(options.audienceManager),
+    visitor: Boolean(orgOf(ctx)),
   });
   addPlugins(state);
   const s = state.s;
-  const org = String((ctx.settings as { orgId?: string }).orgId ?? '');
+  const org = orgOf(ctx);
   // The ECID extension's instance (the worker's visitor service, read through the AMCV cookie).
   if (org) s.visitor = (virtualPage(ctx).Visitor as { getInstance(o: string): object }).getInstance(org);
   const w = virtualPage(ctx);
@@ -285,6 +296,7 @@ export function trackerFor(ctx: Ctx, options: AnalyticsOptions): Maybe<AppMeasur
       .catch(failed)
       .then(() => {
         if (before) applyTrackerVariables(s, global, ctx.snapshot.url);
+        setupAudienceManager(ctx, s, options);
         state.made = undefined;
       });
     return state.made.then(() => s);
@@ -299,7 +311,21 @@ export function trackerFor(ctx: Ctx, options: AnalyticsOptions): Maybe<AppMeasur
   if (before) setup();
   applyTrackerVariables(s, global, ctx.snapshot.url);
   if (!before) setup();
+  setupAudienceManager(ctx, s, options);
   return s;
+}
+
+const orgOf = (ctx: Ctx) => String((ctx.settings as { orgId?: string }).orgId ?? '');
+
+/** The extension's last step in making the tracker: `loadModule('AudienceManagement')` and its `setup` with the forwarding config (the import adds the company's org as DIL's `visitorService`, as the extension does). */
+function setupAudienceManager(ctx: Ctx, s: AppMeasurement, options: AnalyticsOptions): void {
+  if (!options.audienceManager) return;
+  try {
+    s.loadModule('AudienceManagement');
+    s.AudienceManagement.setup(structuredClone(options.audienceManager));
+  } catch (e) {
+    ctx.log('error', `Analytics Audience Manager forwarding: ${e instanceof Error ? e.message : String(e)}`);
+  }
 }
 
 /** An action that may run a step on the page: offtag build then writes the page side that runs it. */

@@ -144,15 +144,18 @@ export function ecidRule(variables: Array<{ name: string; value: unknown }> = []
 
 /**
  * The ECID extension's ECID data element: the Experience Cloud ID as VisitorAPI's instance answers
- * `getMarketingCloudVisitorID` at once — from the AMCV cookie the worker's visitor service keeps
- * (undefined before the ID call answered on a visitor's first page, as the extension's is). With
- * Library Loaded, from the cookie the page had then: turbine runs those rules right after it makes
- * the ID call, before any answer, however soon the worker's came.
+ * `getMarketingCloudVisitorID` at once, at the moment of the event — from the AMCV cookie the page
+ * had then (the event's snapshot). On a visitor's first page that is undefined until the ID call
+ * has answered and the worker's visitor service has written the cookie to the page, as VisitorAPI
+ * answers "" until its ID call answers: turbine runs the rules of the page's first events (Library
+ * Loaded, Page Bottom, DOM Ready) before that answer, however soon the worker's came. Without a
+ * snapshot cookie, the worker's own.
  */
 export function ecidValue(finish: Finish = {}): LaunchDataElement {
   return finished((ctx) => {
     const name = amcvCookieName(ctx.settings.orgId);
-    const raw = ctx.event?.type === 'library-loaded' ? parseCookieString(ctx.snapshot?.cookie ?? '')[name] : ctx.cookies.get(name);
+    const page = ctx.snapshot?.cookie;
+    const raw = typeof page === 'string' ? parseCookieString(page)[name] : ctx.cookies.get(name);
     return raw ? decodeAmcv(raw).fields.get('MCMID')?.value : undefined;
   }, finish, []);
 }

@@ -34,6 +34,12 @@ export function pageSide(data: PageData): PageSideRuntime {
   const elements = new Map<number, Element>();
   /** Set while reading: a read that sends an event (`_satellite.track` in page code) gets no reads for that inner event, rather than reading again without end. */
   let busy = false;
+  /**
+   * The data elements being read now. A read may ask for another (`_satellite.getVar` in a data
+   * element's code): turbine computes that one on the call, so it is read then, even during an
+   * event's reads; only a name already being read (a cycle) answers the worker's value instead.
+   */
+  const reading = new Set<string>();
 
   /** One read; `condition`: a Launch block gets the element as `this` (Core calls a condition so, a data element without). */
   const exec = (r: Read, e: EngineEvent, element: Element | undefined, event: () => Record<string, unknown> | undefined, condition?: boolean): unknown => {
@@ -73,7 +79,8 @@ export function pageSide(data: PageData): PageSideRuntime {
 
   const side: PageSideRuntime = {
     read(e, problems: SnapshotProblem[], element, seq, only) {
-      if (busy) return {};
+      if (only !== undefined ? reading.has(only) : busy) return {};
+      const outer = busy;
       busy = true;
       try {
         if (element) {
@@ -85,11 +92,14 @@ export function pageSide(data: PageData): PageSideRuntime {
         const event = () => (e.type == 'get-var' ? undefined : (ev ??= turbineEvent(e, element)));
         const o: PageValues = {};
         const one = (g: 'd' | 'c', k: string, r: Read) => {
+          if (g == 'd') reading.add(k);
           try {
             const v = exec(r, e, element, event, g == 'c');
             (o[g] ??= {})[k] = v;
           } catch (x) {
             problems.push({ kind: 'page', g, k, detail: detail(x) });
+          } finally {
+            if (g == 'd') reading.delete(k);
           }
         };
         if (only !== undefined) {
@@ -100,7 +110,7 @@ export function pageSide(data: PageData): PageSideRuntime {
         for (const [k, on, r] of data.conditions ?? []) if (readFor(on, e)) one('c', k, r);
         return o;
       } finally {
-        busy = false;
+        busy = outer;
       }
     },
     launch(s, h) {

@@ -70,6 +70,12 @@ export interface AnalyticsHit {
    * that sets `s.account`); without it, the container's report suite for the environment.
    */
   account?: string;
+  /**
+   * AppMeasurement's postbacks, on when its Audience Manager module is ready (Audience Manager
+   * forwarding) or `usePostbacks` is set: the path's `10`, `callback=s_c_il[<index>].doPostbacks&et=1`
+   * (`index`: the tracker's place in the page's `s_c_il`) and, from the module, the `d.` block.
+   */
+  postbacks?: { index: number; d?: Record<string, string> };
 }
 
 export interface AnalyticsService {

@@ -96,6 +96,31 @@ describe('getVar', () => {
     expect(side.read({ type: 'dom-ready' }, [], undefined, 1)).toEqual({ d: { a: 'a', b: 'b' }, c: { 'r#0': 'c' } });
   });
 
+  it("during an event's reads, a data element that asks getVar for another page data element gets it read then, as turbine computes it on the call; a cycle answers the worker's value", () => {
+    const facts: LaunchFacts = { ...FACTS, names: ['track', 'hierarchy', 'loop'], reads: { track: [null, 0, 1, 0], hierarchy: [null, 0, 0, 0], loop: ['loop default', 0, 0, 0] } };
+    const sat = () => (window as unknown as { _satellite: Satellite })._satellite;
+    const side = pageSide({
+      elements: {
+        hierarchy: ['f', () => 'shop:' + String(sat().getVar('track'))],
+        track: ['f', () => 'Product Detail'],
+        // Asks for itself: turbine would not end; the page answers the worker's value instead.
+        loop: ['f', () => 'again:' + String(sat().getVar('loop'))],
+      },
+      launch: facts,
+    });
+    const hooks: ApplyHooks = { base: '/', vars: { loop: 'from the worker' }, frameMessage: () => {}, reply: () => {} };
+    const s = installSatellite(() => 1, async () => ({}), hooks, 'production', () => {}) as unknown as Satellite;
+    side.launch(s, hooks);
+    const before = (window as unknown as { _satellite?: unknown })._satellite;
+    (window as unknown as { _satellite: unknown })._satellite = s;
+    try {
+      // No worker value for "track" yet (the page's first event): it is read on the call, finished (lower case).
+      expect(side.read({ type: 'page-bottom' }, [], undefined, 1)).toEqual({ d: { hierarchy: 'shop:product detail', track: 'Product Detail', loop: 'again:from the worker' } });
+    } finally {
+      (window as unknown as { _satellite?: unknown })._satellite = before;
+    }
+  });
+
   it("the page side makes offtag.js's _satellite turbine's only for an imported container (its page data's `launch`)", () => {
     const hooks = { vars: {}, send: () => 1 };
     const plain: Record<string, unknown> = {};

@@ -64,3 +64,30 @@ test('the imported report-paths library, built: its page steps run in offtag.js,
     }),
   ).toEqual(['9.50', true, undefined, 'GLOVES']);
 });
+
+/**
+ * tests/fixtures/launch/site-hierarchy.js: Audience Manager forwarding, a site hierarchy that one
+ * page data element builds from another through `_satellite.getVar`, and `MCMID|%ECID%`, in a page
+ * view the Library Loaded rule sends on a first visit: the beacon is AppMeasurement's with its
+ * Audience Manager module ready, with the hierarchy read on the page at that first event and the
+ * ECID VisitorAPI answers then (none yet).
+ */
+test('the imported site-hierarchy library, built: Audience Manager forwarding and the first event\'s hierarchy on the page view', async ({ page, context, request }) => {
+  test.setTimeout(120_000);
+  await built('site-hierarchy');
+  await resetServers(request);
+  await context.route(`${SERVERS.page}/import-site-hierarchy.html`, (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Nitrile Gloves | Shop</title>
+<script src="/offtag-config.js"></script>
+<script src="/dist/test-builds/import-site-hierarchy/offtag.js"></script>
+</head><body><h1>imported</h1></body></html>`,
+    }),
+  );
+  await page.goto('/import-site-hierarchy.html');
+  const [beacon] = await waitForBeacons(request, 1);
+  expect(beacon!.path).toMatch(/^\/b\/ss\/acmeprod\/10\/JS-2\.27\.0-LF8J\/s\d+$/);
+  expect(String(beacon!.query)).toMatch(/^AQB=1&ndh=1&pf=1&callback=s_c_il\[1\]\.doPostbacks&et=1&t=[^&]+&d\.&nsid=0&jsonv=1&\.d&/);
+  expect(beacon!.params).toMatchObject({ callback: 's_c_il[1].doPostbacks', et: '1', 'd.nsid': '0', 'd.jsonv': '1', c3: 'en:nitrile-gloves', v3: 'en:nitrile-gloves', v173: 'MCMID|' });
+});

@@ -284,7 +284,7 @@ test('page reads: local storage, page globals, DOM attributes, the title and cus
   const library = 'tests/fixtures/launch/page-reads.js';
   const out = 'test-results/import-e2e/page-reads';
   const { lines: report } = runImport({ library, out });
-  expect(report.at(-1)).toBe('data elements: 3 worker, 14 on the page, 0 not imported; rules: 2 in the worker, 10 partly on the page, 0 not imported; 0 actions not imported; 0 other items not imported.');
+  expect(report.at(-1)).toBe('data elements: 3 worker, 16 on the page, 0 not imported; rules: 2 in the worker, 11 partly on the page, 0 not imported; 0 actions not imported; 0 other items not imported.');
   expect(report.find((l) => l.startsWith('rule "currency is EUR"'))).toContain('1 condition(s) read on the page');
   const built = await buildLibrary({ container: `${out}/container.ts`, env: 'production', out: 'dist/test-builds/import-page-reads' });
   expect(built.problems).toEqual([]);
@@ -338,8 +338,8 @@ test('page reads: local storage, page globals, DOM attributes, the title and cus
   expect(ruleLines(lines).filter((l) => ruleNames.has(l))).toEqual(fromTurbine.completed);
   expect(values).toEqual(fromTurbine.values);
   // Not empty: page conditions passed and failed, values of each kind were read.
-  expect(fromTurbine.completed).toEqual(['in stock', 'title mentions gloves', 'basket has items', 'currency is EUR', 'cart sku matches', 'not sold out', 'last', 'buy now clicked']);
-  expect(fromTurbine.values).toMatchObject({ 'basket size': '3', 'no such item': 'none', 'heading text': 'nitrile gloves', 'product sku': '1ABC2', 'buy link': 'https://shop.example/buy?sku=1ABC2', 'product class': 'card wide', 'missing element': 'no element', 'document title': 'gloves | keepstock', 'stock from the page': 'yes', 'shop currency': 'eur', 'first cart sku': 'C-7', 'missing global': 'no global' });
+  expect(fromTurbine.completed).toEqual(['hierarchy at load', 'in stock', 'title mentions gloves', 'basket has items', 'currency is EUR', 'cart sku matches', 'not sold out', 'last', 'buy now clicked']);
+  expect(fromTurbine.values).toMatchObject({ 'basket size': '3', 'no such item': 'none', 'heading text': 'nitrile gloves', 'product sku': '1ABC2', 'buy link': 'https://shop.example/buy?sku=1ABC2', 'product class': 'card wide', 'missing element': 'no element', 'document title': 'gloves | keepstock', 'stock from the page': 'yes', 'shop currency': 'eur', 'first cart sku': 'C-7', 'missing global': 'no global', 'page track': 'gloves', 'site hierarchy': 'html:GLOVES' });
   // The read that throws on the page: no value on either side (turbine logs the module's error), and offtag.js names it; the event went on.
   expect(fromTurbine.values['throwing code']).toBeUndefined();
   expect(lines.some((l) => l.includes('The page read of data element "throwing code" threw: TypeError'))).toBe(true);

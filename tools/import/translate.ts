@@ -957,12 +957,21 @@ function analyticsOptions(t: Translator, extras: string[], settings: Record<stri
   // A currency from a data element reaches the beacon through the tracker (`s.currencyCode`); the setting is for automatic link tracking's hits.
   if (typeof tp.currencyCode === 'string' && !tp.currencyCode.includes('%')) settings.currency = tp.currencyCode;
   const aam = (a.moduleProperties as Settings | undefined)?.audienceManager as Settings | undefined;
-  if (aam?.config)
-    extras.push(
-      "Analytics Audience Manager forwarding (the extension's AudienceManagement module) not imported: Offtag's beacons leave without it, as plain image requests (path /1/, no callback=…doPostbacks, et or d. parameters), and no Audience Manager answer (destinations, its cookies) comes back to the page",
-    );
   const setup = a.customSetup as Settings | undefined;
   const parts = [`trackerProperties: ${q(tp)}`];
+  // The extension turns the forwarding on only when the library names its company's org (isAudienceManagementEnabled).
+  const companyOrg = (t.c.company as { orgId?: unknown } | undefined)?.orgId;
+  if (aam?.config && typeof aam.config === 'object' && typeof companyOrg === 'string' && companyOrg) {
+    if (t.c.extensions?.['adobe-mcid']) {
+      parts.push(`audienceManager: ${q({ ...(aam.config as Settings), visitorService: { namespace: companyOrg } })}`);
+      extras.push(
+        "note: Analytics Audience Manager forwarding (the extension's AudienceManagement module): Offtag's beacons carry it as AppMeasurement's do (path /10/, callback=…doPostbacks, et=1, the d. parameters), and Audience Manager gets them; its answer to each beacon (URL destinations, cookie destinations, its uuid cookie), which AppMeasurement runs on the page, does not come back to the page",
+      );
+    } else
+      extras.push(
+        "Analytics Audience Manager forwarding (the extension's AudienceManagement module) not imported: it needs the Experience Cloud ID Service extension, which the library does not have (turbine's tracker fails to set it up); Offtag's beacons leave without it (path /1/, no callback, et or d. parameters)",
+      );
+  }
   if (lib?.scopeTrackerGlobally === true) parts.push('scopeTrackerGlobally: true');
   if (setup?.loadPhase === 'beforeSettings') parts.push("customSetupPhase: 'beforeSettings'");
   if (isCode(setup?.source) && t.setupPlacement) {

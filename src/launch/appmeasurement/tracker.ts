@@ -9,6 +9,7 @@
  */
 import type { AnalyticsHit } from '../../worker-engine/services.ts';
 import { queryKeyOf, settingKeyOf } from '../../worker-engine/analytics/variables.ts';
+import { audienceManagement } from './audience-management.ts';
 
 /** Where the tracker reads the page and sends its hits. */
 export interface TrackerHost {
@@ -142,6 +143,24 @@ export interface AppMeasurement extends Record<string, any> {
   contextData: Record<string, unknown>;
 }
 
+/**
+ * AppMeasurement's postbacks for a hit: on when its Audience Manager module is ready, or when
+ * `usePostbacks` is anything but 0 (AppMeasurement's own `0 != s.usePostbacks`); the module's
+ * event call parameters go as the `d.` block.
+ */
+function postbacksOf(s: AppMeasurement): AnalyticsHit['postbacks'] {
+  const m = s.AudienceManagement as { isReady?(): unknown; getEventCallConfigParams?(): unknown } | undefined;
+  const ready = Boolean(m && typeof m.isReady === 'function' && m.isReady());
+  // eslint-disable-next-line eqeqeq -- AppMeasurement's loose test: undefined and null turn postbacks on, false and '' do not
+  if (!ready && 0 == s.usePostbacks) return undefined;
+  const index = typeof s._in === 'number' ? s._in : 0;
+  if (!ready) return { index };
+  const d: Record<string, string> = {};
+  const params = typeof m!.getEventCallConfigParams === 'function' ? m!.getEventCallConfigParams() : undefined;
+  if (params && typeof params === 'object') for (const [k, v] of Object.entries(params)) if (v) d[k] = String(v);
+  return { index, d };
+}
+
 /** A link object as the tracker reads it: an element the extension passes (a link clicked), or `true`. */
 interface LinkElement {
   tagName?: string;
@@ -153,7 +172,16 @@ interface LinkElement {
  * and the library's custom code. `version` is AppMeasurement's, with the extension's build
  * marker as Launch appends it.
  */
-export function createAppMeasurement(account: string, host: TrackerHost): AppMeasurement {
+export interface TrackerOptions {
+  /** The tracker's place in the page's `s_c_il` (VisitorAPI's instance, made before it, takes the first): the postbacks' callback names it. */
+  index?: number;
+  /** AppMeasurement's Audience Manager module is on the page (the extension loads it when its forwarding is on). */
+  audienceManagement?: boolean;
+  /** VisitorAPI is on the page (the module's DIL needs it). */
+  visitor?: boolean;
+}
+
+export function createAppMeasurement(account: string, host: TrackerHost, options: TrackerOptions = {}): AppMeasurement {
   const preTrack: Array<[Function, unknown[]]> = [];
   const postTrack: Array<[Function, unknown[]]> = [];
   const s = {} as AppMeasurement;
@@ -263,6 +291,8 @@ export function createAppMeasurement(account: string, host: TrackerHost): AppMea
       if (Object.keys(contextData).length) hit.contextData = contextData;
       if (s.collectHighEntropyUserAgentHints) hit.clientHints = true;
       hit.account = String(s.account);
+      const postbacks = postbacksOf(s);
+      if (postbacks) hit.postbacks = postbacks;
       for (const [fn, args] of preTrack) call(fn, args);
       host.send(hit);
       for (const [fn, args] of postTrack) call(fn, args);
@@ -296,7 +326,9 @@ export function createAppMeasurement(account: string, host: TrackerHost): AppMea
     offlineThrottleDelay: 0,
     storageFilename: 'AppMeasurement.requests',
     abort: false,
+    usePostbacks: 0,
     _c: 's_c',
+    _in: options.index ?? 0,
     log: (m: unknown) => host.log('warn', String(m)),
     replace: (v: unknown, from: string, to: string) => (!v || String(v).indexOf(from) < 0 ? v : String(v).split(from).join(to)),
     escape: amEscape,
@@ -326,9 +358,9 @@ export function createAppMeasurement(account: string, host: TrackerHost): AppMea
     registerPostTrackCallback(fn: unknown, ...args: unknown[]) {
       if (typeof fn === 'function') postTrack.push([fn, args]);
     },
-    // Modules the worker does not have (Media, AudienceManagement) are empty objects, as AppMeasurement makes for a module it cannot find.
+    // Modules the worker does not have (Media, AudienceManagement when the page has not its file) are empty objects, as AppMeasurement makes for a module it cannot find.
     loadModule(name: string, onLoad?: (s: AppMeasurement, m: object) => void) {
-      s[name] ??= {};
+      s[name] ??= name === 'AudienceManagement' && options.audienceManagement ? audienceManagement(Boolean(options.visitor)) : {};
       if (typeof onLoad === 'function') onLoad(s, s[name]);
     },
     isReadyToTrack: () => true,

@@ -1,6 +1,6 @@
 /**
  * The query string of a beacon, in AppMeasurement's parameter order and encoding
- * (AppMeasurement 2.27.0: beacon URL and parameters): `AQB=1&ndh=1&pf=1&t=…&<cid.>&<rest>&AQE=1`.
+ * (AppMeasurement 2.27.0: beacon URL and parameters): `AQB=1&ndh=1&pf=1&[callback=…&et=1&]t=…&<cid.>&<d.>&<rest>&AQE=1`.
  */
 import type { PageInfo, Snapshot } from '../../protocol.ts';
 import { escapeValue } from './encoding.ts';
@@ -30,6 +30,10 @@ export interface BeaconParams {
   activityMap?: ContextData;
   /** Click data already encoded (a click's ActivityMap block and ClickMap fields), right after it. */
   clickData?: string;
+  /** Postbacks: the tracker's index in `s_c_il`, named by `callback=` right after `pf=1`. */
+  callbackIndex?: number;
+  /** The `d.` block after `cid.`: the Audience Manager module's event call parameters. */
+  audienceManager?: ContextData;
 }
 
 /** Parameters before the context data, in order. */
@@ -119,8 +123,11 @@ export function buildQuery(input: BeaconParams): string {
     params.g = url.slice(0, PAGE_URL_SPLIT);
     params['-g'] = url.slice(PAGE_URL_SPLIT);
   }
-  let q = `AQB=1&ndh=1&pf=1&t=${escapeValue(input.t)}`;
+  // The callback's name goes unescaped, as AppMeasurement writes it (`s_c_il[1].doPostbacks`).
+  const callback = input.callbackIndex !== undefined ? `callback=s_c_il[${input.callbackIndex}].doPostbacks&et=1&` : '';
+  let q = `AQB=1&ndh=1&pf=1&${callback}t=${escapeValue(input.t)}`;
   q += customerIdBlock(input.customerIds);
+  q += nestedBlock('d', input.audienceManager ?? {});
   for (const key of PARAM_ORDER) {
     if (key === '@c.') q += nestedBlock('c', input.contextData ?? {});
     else if (key === '@h.') q += nestedBlock('h', input.clientHints ?? {});

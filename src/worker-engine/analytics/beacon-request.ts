@@ -12,10 +12,13 @@ export interface BeaconRequest {
   headers?: Record<string, string>;
 }
 
-/** A GET, or a POST of the query when the URL is too long and the beacon carries `mid` or `aid`. */
+/**
+ * A GET, or a POST of the query when the URL is too long and the beacon carries `mid` or `aid`
+ * (whose body, as AppMeasurement's, leaves out a postbacks `callback=`: the answer is read, not run).
+ */
 export function beaconRequest(path: string, query: string, hasId: boolean): BeaconRequest {
   const url = `${path}?${query}`;
-  if (url.length > MAX_GET_LENGTH && hasId) return { url: path, method: 'POST', body: query, headers: { 'Content-Type': FORM_CONTENT_TYPE } };
+  if (url.length > MAX_GET_LENGTH && hasId) return { url: path, method: 'POST', body: query.replace(/&callback=[a-zA-Z0-9_.[\]]+/, ''), headers: { 'Content-Type': FORM_CONTENT_TYPE } };
   return { url, method: 'GET' };
 }
 

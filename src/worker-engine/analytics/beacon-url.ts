@@ -1,14 +1,15 @@
 /**
  * Where a beacon goes (AppMeasurement 2.27.0: beacon URL and parameters):
- * `<origin>/b/ss/<rsid>/1/JS-2.27.0[-<marker>]/s<random>`.
+ * `<origin>/b/ss/<rsid>/<1 or 10>/JS-2.27.0[-<marker>]/s<random>`.
  */
 import type { EngineEnv } from '../core/types.ts';
 import { originFor } from '../core/settings.ts';
 
 /** The AppMeasurement release whose wire format Offtag reproduces. */
 export const APPMEASUREMENT_VERSION = '2.27.0';
-/** `P` of the path: 1 without postbacks or AAM forwarding through the JSONP path, which Offtag never uses. */
+/** `P` of the path: 1, or 10 with postbacks (Audience Manager forwarding, `usePostbacks`). */
 export const BEACON_PATH_MODE = '1';
+export const POSTBACKS_PATH_MODE = '10';
 /** Written by `offtag build` into every bundle (tools/build/build.ts): the library's build info. */
 declare const __OFFTAG_BUILD_INFO__: { buildDate: string } | undefined;
 /**
@@ -55,9 +56,11 @@ export interface BeaconPathInput {
   /** `tagContainerMarker`: appended as `-<marker>` when set. */
   marker?: string;
   sid: string;
+  /** The hit asks for the collector's JSONP answer (AppMeasurement's postbacks). */
+  postbacks?: boolean;
 }
 
-export function beaconPath({ origin, rsid, marker, sid }: BeaconPathInput): string {
+export function beaconPath({ origin, rsid, marker, sid, postbacks }: BeaconPathInput): string {
   const version = `JS-${APPMEASUREMENT_VERSION}${marker ? `-${marker}` : ''}`;
-  return `${origin}/b/ss/${rsid}/${BEACON_PATH_MODE}/${version}/${sid}`;
+  return `${origin}/b/ss/${rsid}/${postbacks ? POSTBACKS_PATH_MODE : BEACON_PATH_MODE}/${version}/${sid}`;
 }

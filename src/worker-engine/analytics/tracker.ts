@@ -59,6 +59,8 @@ export function createAnalyticsService(ctx: EngineContext, visitor: VisitorServi
   let ranBefore = false;
   /** The round trip of the last delivered beacon, sent once as `lrt` by the next one (as AppMeasurement does). */
   let lastRoundTrip: number | undefined;
+  /** The postbacks of the tracker's last hit: automatic link tracking's hits come from the same tracker, and carry them too. */
+  let lastPostbacks: AnalyticsHit['postbacks'];
   /** The client hints, asked for once per page (AppMeasurement asks at its first call that collects them). */
   let hints: Promise<ContextData> | undefined;
 
@@ -159,10 +161,11 @@ export function createAnalyticsService(ctx: EngineContext, visitor: VisitorServi
       customerIds: ecidAllowed ? visitor.getCustomerIDs() : undefined,
       activityMap,
       clickData: click ?? carried,
+      ...(hit.postbacks ? { callbackIndex: hit.postbacks.index, audienceManager: hit.postbacks.d } : {}),
     });
     // An imported Launch container's marker is its library's (the Analytics extension makes it from turbine's build date).
     const marker = (ctx.settings as { tagContainerMarker?: unknown }).tagContainerMarker;
-    const path = beaconPath({ origin: t.origin, rsid: t.rsid, marker: typeof marker === 'string' && /^L[0-9A-Z]{3}$/.test(marker) ? marker : MARKER, sid: sessionRandom(ctx.env) });
+    const path = beaconPath({ origin: t.origin, rsid: t.rsid, marker: typeof marker === 'string' && /^L[0-9A-Z]{3}$/.test(marker) ? marker : MARKER, sid: sessionRandom(ctx.env), postbacks: Boolean(hit.postbacks) });
     const req = beaconRequest(path, query, Boolean(finalParams.mid || finalParams.aid));
     hitsSent++;
     announceBeacon(ctx, req, isLink);
@@ -187,6 +190,7 @@ export function createAnalyticsService(ctx: EngineContext, visitor: VisitorServi
       if (!t) return Promise.resolve();
       if (hit.vars.pageName) lastPageName = hit.vars.pageName;
       if (hit.vars.server) lastServer = hit.vars.server;
+      lastPostbacks = hit.postbacks;
       ranBefore = true;
       // The page's window.s_objectID ends with this hit, as AppMeasurement ends it after each track call.
       ctx.emit({ type: 'hit' });
@@ -208,7 +212,7 @@ export function createAnalyticsService(ctx: EngineContext, visitor: VisitorServi
       }
       // Not restricted by linkTrackVars: the variables clearVars() leaves (pageName, server) go with it.
       return hits.enqueue({
-        hit: { type: 'tl', linkType: kind.linkType, linkUrl: kind.linkUrl, vars: lastServer ? { server: lastServer } : {} },
+        hit: { type: 'tl', linkType: kind.linkType, linkUrl: kind.linkUrl, vars: lastServer ? { server: lastServer } : {}, ...(lastPostbacks ? { postbacks: lastPostbacks } : {}) },
         snapshot,
         tracker: t,
         pageName: lastPageName,

@@ -435,3 +435,39 @@ describe('client hints (collectHighEntropyUserAgentHints)', () => {
     expect(asked).toEqual([['architecture', 'bitness', 'model', 'platformVersion', 'wow64']]);
   });
 });
+
+describe("postbacks (AppMeasurement with its Audience Manager module ready, or usePostbacks)", () => {
+  const AAM = { index: 1, d: { nsid: '0', jsonv: '1' } };
+  it('the path says 10, callback=s_c_il[<index>].doPostbacks&et=1 follows pf=1 unescaped, and the d. block follows the customer ids', async () => {
+    const { ctx, analytics } = setup();
+    await analytics.track({ ...PAGE_VIEW, postbacks: AAM });
+    const url = ctx.requests[0]!.url;
+    expect(url).toMatch(/^https:\/\/metrics\.example\.com\/b\/ss\/acmeprod\/10\/JS-2\.27\.0-LF8J\/s\d+\?AQB=1&ndh=1&pf=1&callback=s_c_il\[1\]\.doPostbacks&et=1&t=[^&]+&d\.&nsid=0&jsonv=1&\.d&mid=/);
+    expect(decodeBeacon(url).params).toMatchObject({ callback: 's_c_il[1].doPostbacks', et: '1', 'd.nsid': '0', 'd.jsonv': '1' });
+  });
+  it('usePostbacks alone: the path and the callback, no d. block; without postbacks, neither', async () => {
+    const { ctx, analytics } = setup();
+    await analytics.track({ ...PAGE_VIEW, postbacks: { index: 0 } });
+    await analytics.track(PAGE_VIEW);
+    const [on, off] = ctx.requests.map((r) => r.url);
+    expect(on).toMatch(/\/10\/JS-2\.27\.0-LF8J\/s\d+\?AQB=1&ndh=1&pf=1&callback=s_c_il\[0\]\.doPostbacks&et=1&t=/);
+    expect(on).not.toContain('&d.&');
+    expect(off).toMatch(/\/1\/JS-2\.27\.0-LF8J\/s\d+\?AQB=1&ndh=1&pf=1&t=/);
+  });
+  it('a POST above 2047 characters leaves the callback out of its body, as AppMeasurement does; et=1 and the d. block stay', async () => {
+    const { ctx, analytics } = setup();
+    await analytics.track({ type: 't', postbacks: AAM, vars: { ...PAGE_VIEW.vars, eVar30: 'x'.repeat(250), eVar31: 'y'.repeat(250), eVar32: 'z'.repeat(250), eVar33: 'w'.repeat(250), eVar34: 'q'.repeat(250), eVar35: 'r'.repeat(250), eVar36: 's'.repeat(250) } });
+    const r = ctx.requests[0]!;
+    expect(r.method).toBe('POST');
+    expect(r.url).toMatch(/\/b\/ss\/acmeprod\/10\/JS-2\.27\.0-LF8J\/s\d+$/);
+    expect(r.body!.startsWith('AQB=1&ndh=1&pf=1&et=1&t=')).toBe(true);
+    expect(r.body).toContain('&d.&nsid=0&jsonv=1&.d&');
+  });
+  it("automatic link tracking's hits come from the same tracker: they carry its last postbacks", async () => {
+    const { ctx, analytics } = setup();
+    await analytics.track({ ...PAGE_VIEW, postbacks: AAM });
+    await analytics.onClick({ href: 'https://other.example.org/file.pdf', text: 'x', region: 'BODY', hasTlCall: false });
+    expect(ctx.requests).toHaveLength(2);
+    expect(ctx.requests[1]!.url).toMatch(/\/10\/JS-2\.27\.0-LF8J\/s\d+\?AQB=1&ndh=1&pf=1&callback=s_c_il\[1\]\.doPostbacks&et=1&t=[^&]+&d\.&nsid=0&jsonv=1&\.d&/);
+  });
+});

@@ -30,7 +30,7 @@ describe('offtag build of imported containers', () => {
     expect(facts.company).toEqual({ orgId: '0123456789ABCDEF01234567@AdobeOrg', dynamicCdnEnabled: false });
     expect(facts.names).toContain('dlm page name');
     expect(facts.reads).toEqual({ title: [null, 0, 1, 0], basket: ['empty', 0, 0, 0], heading: [null, 1, 0, 0], currency: [null, 0, 0, 0], 'card count': [null, 0, 0, 0] });
-  });
+   }, 60_000);
 
   it.each(['storefront', 'every-module', 'report-paths'])('%s builds for production', async (name) => {
     runImport({ library: `tests/fixtures/launch/${name}.js`, out: `${OUT}/${name}`, assets: 'tests/fixtures/launch/assets' });

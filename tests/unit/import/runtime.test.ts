@@ -332,6 +332,18 @@ describe('Analytics extension: what the tracker is given and sends', () => {
 
 
 
+  it("Audience Manager forwarding: set up once the tracker is made, its hits carry postbacks; a config DIL refuses (no VisitorAPI: no ECID org) is logged and the hits go without it", async () => {
+    const config = { partner: 'acme', containerNSID: 3, visitorService: { namespace: 'ORG@AdobeOrg' } };
+    const withOrg = withLogs();
+    at(withOrg.c, { settings: { ...(withOrg.c as { settings: object }).settings, orgId: 'ORG@AdobeOrg' } });
+    await launch.sendBeacon({ audienceManager: config }, { type: 'page' }).fn(withOrg.c);
+    expect(withOrg.hits.map((h) => h.postbacks)).toEqual([{ index: 1, d: { nsid: '3', jsonv: '1' } }]);
+    const { c, hits, logs } = withLogs();
+    await launch.sendBeacon({ audienceManager: config }, { type: 'page' }).fn(c);
+    expect(logs).toEqual(['error: Analytics Audience Manager forwarding: Error in attempt to create DIL instance with DIL.create(): Error in processing Visitor API, which is a hard dependency for DIL v8.0+: Visitor does not exist.']);
+    expect(hits.map((h) => h.postbacks)).toEqual([undefined]);
+  });
+
   it('plugins the Common Analytics Plugins extension initializes reach the tracker only if they come before it is made', async () => {
     const { c } = withLogs();
     await launch.initializePlugins([{ name: 'getValOnce', on: 'analytics' }]).fn(c);
@@ -382,10 +394,11 @@ describe('the ECID data element', () => {
     const session = { get: () => null, set: () => {} };
     return de.fn({ session, settings: { orgId: ORG }, event: { type }, snapshot: { cookie: pageCookie }, cookies: { get: (n: string) => (n === AMCV ? jar : undefined) } } as never);
   };
-  it("with Library Loaded, the page's cookie then (turbine runs those rules before the ID call answers); later, the visitor service's", () => {
+  it("the page's cookie at the event, as VisitorAPI answers at that moment: none on a first page until the worker's ID call answer has reached the page, however soon the worker had it", () => {
     expect(read('library-loaded', 'a=1', withMid)).toBeUndefined();
     expect(read('library-loaded', `a=1; ${AMCV}=${withMid}`, withMid)).toBe('41284960711373302781577314566843810362');
-    expect(read('dom-ready', 'a=1', withMid)).toBe('41284960711373302781577314566843810362');
+    expect(read('page-bottom', 'a=1', withMid)).toBeUndefined();
+    expect(read('dom-ready', `a=1; ${AMCV}=${withMid}`, undefined)).toBe('41284960711373302781577314566843810362');
   });
 });
 

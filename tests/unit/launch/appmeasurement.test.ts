@@ -311,3 +311,57 @@ describe('the Common Analytics Plugins the import runs', () => {
     expect(w.getTimeParting()).toBe('year=2026 | month=November | date=27 | day=Friday | time=5:05 PM');
   });
 });
+
+describe("AppMeasurement's Audience Manager module and postbacks", () => {
+  const config = () => ({ partner: 'acme', uuidCookie: { name: 'aam_uuid', days: 180 }, visitorService: { namespace: 'ORG@AdobeOrg' } });
+  it('once set up, every hit carries postbacks: the tracker\'s s_c_il index and the module\'s event call parameters', () => {
+    const { h, hits } = host();
+    const s = createAppMeasurement('rs1', h, { index: 1, audienceManagement: true, visitor: true });
+    s.t();
+    s.loadModule('AudienceManagement');
+    expect(s.AudienceManagement.isReady()).toBe(false);
+    s.AudienceManagement.setup(config());
+    expect(s.AudienceManagement.isReady()).toBe(true);
+    s.t();
+    s.tl(true, 'o', 'cta');
+    expect(hits.map((x) => x.postbacks)).toEqual([undefined, { index: 1, d: { nsid: '0', jsonv: '1' } }, { index: 1, d: { nsid: '0', jsonv: '1' } }]);
+  });
+  it("DIL's reading of the config: containerNSID a whole number ≥ 0 (else 0), isCoopSafe as coop_safe or coop_unsafe", () => {
+    const made = (c: Record<string, unknown>) => {
+      const { h, hits } = host();
+      const s = createAppMeasurement('rs1', h, { audienceManagement: true, visitor: true });
+      s.loadModule('AudienceManagement');
+      s.AudienceManagement.setup({ ...config(), ...c });
+      s.t();
+      return hits[0]!.postbacks;
+    };
+    expect(made({ containerNSID: '7' })).toEqual({ index: 0, d: { nsid: '7', jsonv: '1' } });
+    expect(made({ containerNSID: -2 })).toEqual({ index: 0, d: { nsid: '0', jsonv: '1' } });
+    expect(made({ isCoopSafe: true })).toEqual({ index: 0, d: { nsid: '0', jsonv: '1', coop_safe: '1' } });
+    expect(made({ isCoopSafe: false })).toEqual({ index: 0, d: { nsid: '0', jsonv: '1', coop_unsafe: '1' } });
+    // No partner: DIL gives an Error object, which the module takes for its instance: ready, no parameters.
+    expect(made({ partner: '' })).toEqual({ index: 0, d: {} });
+  });
+  it("without VisitorAPI on the page, or without the visitor service's namespace, setup throws DIL's error", () => {
+    const { h } = host();
+    const s = createAppMeasurement('rs1', h, { audienceManagement: true, visitor: false });
+    s.loadModule('AudienceManagement');
+    expect(() => s.AudienceManagement.setup(config())).toThrow('Error in attempt to create DIL instance with DIL.create(): Error in processing Visitor API, which is a hard dependency for DIL v8.0+: Visitor does not exist.');
+    const t = createAppMeasurement('rs1', h, { audienceManagement: true, visitor: true });
+    t.loadModule('AudienceManagement');
+    expect(() => t.AudienceManagement.setup({ partner: 'acme' })).toThrow("needs the initConfig property `visitorService`");
+    expect(t.AudienceManagement.isReady()).toBe(false);
+  });
+  it('without the module file the module is empty, as AppMeasurement makes a module it cannot find; usePostbacks turns postbacks on by itself', () => {
+    const { h, hits } = host();
+    const s = createAppMeasurement('rs1', h);
+    s.loadModule('AudienceManagement');
+    expect(s.AudienceManagement).toEqual({});
+    s.t();
+    s.usePostbacks = true;
+    s.t();
+    s.usePostbacks = false;
+    s.t();
+    expect(hits.map((x) => x.postbacks)).toEqual([undefined, { index: 0 }, undefined]);
+  });
+});
