@@ -285,6 +285,20 @@ export function planPage(c: LaunchContainer): PagePlan {
       }
     }
 
+  // The Web SDK's Send Event refuses options of the wrong type (`xdm` and `data` objects, the decision
+  // scopes a list): what its tokens read gets that shape, as a site's data layer gives it.
+  const shapes = new Map<string, () => unknown>();
+  for (const r of rules)
+    for (const a of r.actions ?? []) {
+      if (!/^adobe-alloy\/.*\/actions\/sendEvent\//.test(a.modulePath)) continue;
+      const s = settingsOf(a);
+      const scopes = (s.personalization as Settings | undefined)?.decisionScopes;
+      for (const [token, shape] of [[s.xdm, () => ({})], [s.data, () => ({})], [scopes, () => ['scope-1']]] as const) {
+        const path = jsVarPath(token);
+        if (path) want(path, undefined), shapes.set(pathParts(path).join('.'), shape);
+      }
+    }
+
   // Paths the library's code reads under the globals its data elements and conditions name.
   const roots = new Set([...paths.keys()].map((p) => p.split('.')[0]!).filter((r) => r && !BROWSER_ROOTS.has(r)));
   for (const text of strings(c)) for (const path of codePaths(text, roots)) want(path, undefined);
@@ -298,7 +312,7 @@ export function planPage(c: LaunchContainer): PagePlan {
     if (!root || BROWSER_ROOTS.has(root)) skipped.push({ path, why: 'a browser global' });
     else if (root === 's' && hasAnalytics) skipped.push({ path, why: "the Analytics extension's tracker" });
     else {
-      setPath(globals, parts, value ?? wordFor(parts));
+      setPath(globals, parts, value ?? shapes.get(path)?.() ?? wordFor(parts));
       filled.push(path);
     }
   }

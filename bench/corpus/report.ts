@@ -42,6 +42,8 @@ export interface LibraryResult {
   rulesCompared?: RuleComparison;
   /** Rules of the Offtag container that are not the library's (the import's own), which completed. */
   offtagOwnRules?: string[];
+  /** Of the rules completed under turbine only, those the import does not import (its report says why). */
+  notImportedRules?: string[];
   beacons?: BeaconComparison;
   extraErrors?: string[];
   cost?: {
@@ -77,7 +79,8 @@ export function tableRow(r: LibraryResult): string {
   const build = !r.import.ok ? '—' : r.build?.ok ? `ok (${r.build.gzip} B gz)` : `failed: ${cell(clip(r.build?.error, 80))}`;
   const v = r.values ? `${r.values.equal}/${r.values.resolved}` : '—';
   const rc = r.rulesCompared;
-  const rules = rc ? `${rc.same}/${rc.turbine}${rc.extra.length ? ` (+${rc.extra.length})` : ''}` : '—';
+  const notImported = r.notImportedRules?.length ? `; ${r.notImportedRules.length} not imported` : '';
+  const rules = rc ? `${rc.same}/${rc.turbine}${rc.extra.length || notImported ? ` (${rc.extra.length ? `+${rc.extra.length}` : ''}${rc.extra.length ? notImported : notImported.slice(2)})` : ''}` : '—';
   const order = !rc ? '—' : rc.orderSame ? 'yes' : rc.sharedOrderSame && rc.same > 1 ? 'no (the shared ones: yes)' : 'no';
   const b = r.beacons;
   const beacons = b ? `${b.turbine} vs ${b.offtag}` : '—';
@@ -174,7 +177,11 @@ export function details(r: LibraryResult, limit = 25): string {
   const rc = r.rulesCompared;
   if (rc && (rc.missing.length || rc.extra.length || !rc.orderSame)) {
     out.push('');
-    if (rc.missing.length) out.push(`Completed under turbine only (${rc.missing.length}): ${rc.missing.slice(0, limit).map(code).join(', ')}${rc.missing.length > limit ? ', …' : ''}`, '');
+    const skipped = new Set(r.notImportedRules ?? []);
+    const imported = rc.missing.filter((n) => !skipped.has(n));
+    if (imported.length) out.push(`Completed under turbine only (${imported.length}): ${imported.slice(0, limit).map(code).join(', ')}${imported.length > limit ? ', …' : ''}`, '');
+    const left = rc.missing.filter((n) => skipped.has(n));
+    if (left.length) out.push(`Completed under turbine only, rules the import does not import (${left.length}; the import's report says why): ${left.slice(0, limit).map(code).join(', ')}${left.length > limit ? ', …' : ''}`, '');
     if (rc.extra.length) out.push(`Completed under Offtag only (${rc.extra.length}): ${rc.extra.slice(0, limit).map(code).join(', ')}${rc.extra.length > limit ? ', …' : ''}`, '');
     if (!rc.orderSame) out.push(`Order: the sequences first differ at completion #${(rc.firstDifference ?? 0) + 1}; the completions both have come ${rc.sharedOrderSame ? 'in the same order' : 'in another order'}.`, '');
   }

@@ -25,7 +25,7 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../chromium.ts';
 import { median } from '../lib/measure.ts';
 import { rotated } from '../load/load.ts';
 import { buildLibrary } from '../../tools/build/build.ts';
-import { runImport } from '../../tools/import/command.ts';
+import { runImport, SITE_BUNDLE } from '../../tools/import/command.ts';
 import { readLibrary, type LaunchContainer } from '../../tools/import/read.ts';
 import { compareBeacons, compareRules, compareValues, extraErrors } from './compare.ts';
 import { pageHtml, type Side } from './page.ts';
@@ -113,6 +113,8 @@ function summary(run: SideRun): SideSummary {
 
 interface Prepared {
   container: LaunchContainer;
+  /** The rules the import's report says it does not import. */
+  notImported?: Set<string>;
   plan: PagePlan;
   libraryText: string;
   importDir?: string;
@@ -146,10 +148,15 @@ async function prepare(file: string, o: Options, r: LibraryResult, log: (m: stri
   });
   const work = join(ROOT, 'dist/corpus', r.name);
   const importDir = join(work, `import-${r.name}`);
+  const notImported = new Set<string>();
   try {
     log(`${r.name}: import`);
     const { lines, files } = runImport({ library: file, out: importDir, ...(o.assets ? { assets: o.assets } : {}) });
     r.import = { ok: true, summary: lines.at(-1), pageCode: files.some((f) => f.endsWith('page-code.js')) };
+    for (const l of lines) {
+      const m = /^rule ("(?:[^"\\]|\\.)*"): not imported — /.exec(l);
+      if (m) notImported.add(JSON.parse(m[1]!) as string);
+    }
   } catch (e) {
     r.import = { ok: false, error: message(e) };
     return { container, plan, libraryText };
@@ -165,19 +172,23 @@ async function prepare(file: string, o: Options, r: LibraryResult, log: (m: stri
   } catch (e) {
     r.build = { ok: false, error: message(e) };
   }
-  return { container, plan, libraryText, importDir, ...(r.build?.ok ? { buildDir } : {}) };
+  return { container, plan, libraryText, importDir, notImported, ...(r.build?.ok ? { buildDir } : {}) };
 }
 
 function currentFor(p: Prepared, side: Side, name: string, o: Options, auto: boolean): Current {
   const libraryPath = `/offtag-corpus/launch-${name}.min.js`;
   const script = side === 'turbine' ? `https://${LIBRARY_HOST}${libraryPath}` : side === 'offtag' ? `${BUILD_PREFIX}offtag.js` : undefined;
-  const html = pageHtml(p.plan, { side, ...(script ? { script } : {}), auto, stepLimitMs: o.stepLimitMs });
+  // A library that came inside a site's bundle: the Offtag side keeps the bundle, without the library, where it was.
+  const siteBundle = side === 'offtag' && p.importDir && existsSync(join(p.importDir, SITE_BUNDLE)) ? readFileSync(join(p.importDir, SITE_BUNDLE), 'utf8') : undefined;
+  const html = pageHtml(p.plan, { side, ...(script ? { script } : {}), ...(siteBundle ? { siteBundle: `https://${LIBRARY_HOST}${libraryPath}` } : {}), quiet: p.container.environment?.stage === 'development', auto, stepLimitMs: o.stepLimitMs });
   const pageCode = p.importDir && existsSync(join(p.importDir, 'page-code.js')) ? join(p.importDir, 'page-code.js') : undefined;
+  const orgId = p.container.company?.orgId;
   return {
     url: p.plan.url,
     html,
     cookies: p.plan.cookies,
-    ...(side === 'turbine' ? { library: { path: libraryPath, text: p.libraryText } } : {}),
+    ...(typeof orgId === 'string' ? { orgId } : {}),
+    ...(side === 'turbine' ? { library: { path: libraryPath, text: p.libraryText } } : siteBundle ? { library: { path: libraryPath, text: siteBundle } } : {}),
     ...(side === 'offtag' && p.buildDir ? { build: p.buildDir, ...(pageCode ? { pageCode } : {}) } : {}),
   };
 }
@@ -203,6 +214,8 @@ async function runLibrary(file: string, o: Options, world: World, browser: impor
       // Rules the import adds (the ECID extension's start) are not the library's: named apart.
       const launchRules = new Set((p.container.rules ?? []).map((x) => x.name));
       r.rulesCompared = compareRules(t.completed, f.completed.filter((n) => launchRules.has(n)));
+      const skipped = r.rulesCompared.missing.filter((n) => p.notImported?.has(n));
+      if (skipped.length) r.notImportedRules = skipped;
       const own = [...new Set(f.completed.filter((n) => !launchRules.has(n)))];
       if (own.length) r.offtagOwnRules = own;
       r.beacons = compareBeacons(t.beacons, f.beacons);

@@ -7,7 +7,8 @@
  * accepted with `--ignore-certificate-errors`) and plain HTTP.
  *
  * What it answers, for both sides alike:
- * - the page (the side's HTML at the site's URL), turbine's library, Offtag's build and `page-code.js`;
+ * - the page (the side's HTML at the site's URL), turbine's library, Offtag's build and `page-code.js`
+ *   (and the site's bundle without the library, where it carried one);
  * - Adobe's public AppMeasurement.js 2.27.0 (and its Activity Map module, the part of that file
  *   between its "Start/End ActivityMap Module" markers) wherever a library asks for
  *   `AppMeasurement[.min].js` or `AppMeasurement_Module_ActivityMap[.min].js`;
@@ -19,6 +20,12 @@
  *   host where they named the local service. The Analytics visitor ID call (`/id` with
  *   `d_fieldgroup=A`, made to the tracking server) is answered as for a first visit, which has no
  *   `s_vi` cookie: `{}` (no `id`, so no `aid`);
+ * - Adobe's Edge Network (the Web SDK's `/ee/[region/]v1/interact` and `…/collect`, on any host)
+ *   as it answers a first visit: `interact` 200 with `{requestId, handle}` whose handles are the
+ *   visitor's ECID (`identity:result`, the same fixed MID) and its identity cookie to keep
+ *   (`state:store` `kndctr_<org>_identity`, the property's org), `collect` 204; with the page's
+ *   origin allowed, credentials too. The Web SDK needs both: it takes an answer without a `handle`
+ *   list as a failure, and its first event fails unless the answer set the identity cookie;
  * - `--assets` files by name (custom code `RC…-source.min.js`); anything else 404 (and is listed).
  */
 import { execFileSync } from 'node:child_process';
@@ -54,11 +61,13 @@ export interface Current {
   html: string;
   /** `Set-Cookie` values of the page's response. */
   cookies?: string[];
-  /** turbine: where the library is served, and its text. */
+  /** turbine: where the library is served, and its text; Offtag: the site bundle without the library, where the library came in one. */
   library?: { path: string; text: string };
   /** Offtag: the build folder (served under `/offtag-corpus/build/`) and page-code.js. */
   build?: string;
   pageCode?: string;
+  /** The property's Experience Cloud org (`company.orgId`): whose identity cookie the Edge answers store. */
+  orgId?: string;
 }
 
 export interface World {
@@ -84,6 +93,25 @@ export const LIBRARY_HOST = 'assets.adobedtm.com';
 const BROWSER_HOSTS = new Set(['accounts.google.com', 'android.clients.google.com', 'clients2.google.com', 'update.googleapis.com', 'optimizationguide-pa.googleapis.com', 'content-autofill.googleapis.com']);
 const ID_PATHS = new Set(['/id', '/optOutStatus', '/dest5.html', '/dest5/record', '/ibs/pixel']);
 const HOP = new Set(['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive']);
+
+/** The Edge Network's paths (Web SDK 2.x): `/ee/v1/interact`, `/ee/irl1/v1/collect`, … */
+const EDGE_PATH = /^\/ee\/(?:[a-z0-9]+\/)?v\d+\/(interact|collect)$/;
+
+/**
+ * Edge's answer to a first visit's `interact`: the ECID it gives the visitor, and the identity
+ * cookie the Web SDK writes from it (Edge's value is a protobuf whose field 1 is the ECID, base64).
+ */
+export function edgeAnswer(requestId: string, orgId: string | undefined): { requestId: string; handle: Array<{ type: string; payload: unknown[] }> } {
+  const mid = Buffer.from(CORPUS_MID);
+  const identity = Buffer.concat([Buffer.from([0x0a, mid.length]), mid]).toString('base64');
+  return {
+    requestId,
+    handle: [
+      { type: 'identity:result', payload: [{ id: CORPUS_MID, namespace: { code: 'ECID' } }] },
+      ...(orgId ? [{ type: 'state:store', payload: [{ key: `kndctr_${orgId.replace('@', '_')}_identity`, value: identity, maxAge: 34128000 }] }] : []),
+    ],
+  };
+}
 
 /** Adobe's AppMeasurement.js and its Activity Map module, from the repository's mirror (never copied into this one). */
 export function appMeasurementFiles(mirror: string): Record<string, string> {
@@ -178,6 +206,13 @@ export async function startWorld(o: WorldOptions): Promise<World> {
         const d = decodeBeacon(req.url ?? '', req.method === 'POST' ? body.toString('utf8') : undefined);
         beacons.push({ host: url.host, path: `/b/ss/${d.rsid}/${url.pathname.split('/')[4] ?? ''}/${d.version}`, rsid: d.rsid, sid: d.sid, method: d.method, params: d.params, at: Date.now() });
         return void (await forward(req, body, res, collector.url));
+      }
+      const edge = EDGE_PATH.exec(url.pathname);
+      if (edge) {
+        if (req.headers.origin) res.setHeader('Access-Control-Allow-Origin', req.headers.origin), res.setHeader('Access-Control-Allow-Credentials', 'true');
+        if (req.method === 'OPTIONS') return void res.writeHead(204, { 'Access-Control-Allow-Methods': 'POST', 'Access-Control-Allow-Headers': req.headers['access-control-request-headers'] ?? 'content-type' }).end();
+        if (edge[1] === 'collect') return void res.writeHead(204).end();
+        return void res.writeHead(200, { 'Content-Type': 'application/json;charset=utf-8' }).end(JSON.stringify(edgeAnswer(url.searchParams.get('requestId') ?? '', current?.orgId)));
       }
       if (!onPage && url.pathname === '/id' && url.searchParams.get('d_fieldgroup') === 'A') {
         const callback = url.searchParams.get('callback');

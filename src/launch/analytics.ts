@@ -248,7 +248,9 @@ export function trackerFor(ctx: Ctx, options: AnalyticsOptions): Maybe<AppMeasur
   if (!trackingConsented(ctx)) return undefined;
   const state = { ctx } as TrackerState;
   const services = ctx.services as LaunchServices;
-  state.s = createAppMeasurement(reportSuiteFor(ctx.settings) ?? '', {
+  // The extension reads its settings when it makes the tracker: report suites from data elements (`%rsid%`) are expanded then.
+  const account = ctx.replaceTokens(reportSuiteFor(ctx.settings) ?? '');
+  state.s = createAppMeasurement(account == null ? '' : String(account), {
     cookie: (name) => state.ctx.cookies.get(name),
     setCookie: (name, value, o) => state.ctx.cookies.set(name, value, { ...(o.expires !== undefined ? { expires: o.expires } : {}), ...(o.domain ? { domain: o.domain } : {}), ...(o.secure ? { secure: true } : {}) }),
     url: () => state.ctx.snapshot.url,

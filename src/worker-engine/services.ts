@@ -65,6 +65,12 @@ export interface AnalyticsHit {
   /** The tracker's `collectHighEntropyUserAgentHints`: the hit carries the browser's high-entropy client hints (the `h.` block). */
   clientHints?: boolean;
   /**
+   * The report suites the hit goes to, when the tracker says (AppMeasurement sends to `s.account`
+   * as it is at the call: an imported library's report suite from a data element, or site code
+   * that sets `s.account`); without it, the container's report suite for the environment.
+   */
+  account?: string;
+  /**
    * AppMeasurement's postbacks, on when its Audience Manager module is ready (Audience Manager
    * forwarding) or `usePostbacks` is set: the path's `10`, `callback=s_c_il[<index>].doPostbacks&et=1`
    * (`index`: the tracker's place in the page's `s_c_il`) and, from the module, the `d.` block.

@@ -55,6 +55,14 @@ test('the imported report-paths library, built: its page steps run in offtag.js,
   );
   const runs = await page.evaluate(() => (window as unknown as { __offtagLaunch: { runs: Array<{ rule: string; seq: number; ms: number }> } }).__offtagLaunch.runs);
   for (const r of runs) expect([typeof r.seq, typeof r.ms]).toEqual(['number', 'number']);
+  // Page code gets what turbine's getVar gives it: the function a data element returns, to call; the promise, to wait on.
+  expect(
+    await page.evaluate(async () => {
+      const s = (window as unknown as { _satellite: { getVar(n: string): unknown } })._satellite;
+      const pending = s.getVar('cancel action');
+      return [(s.getVar('price formatter') as (n: number) => string)(9.5), pending instanceof Promise, await pending, s.getVar('item label')];
+    }),
+  ).toEqual(['9.50', true, undefined, 'GLOVES']);
 });
 
 /**

@@ -2,12 +2,13 @@
  * `offtag import <library.js> [--assets <dir>] [--out containers/<name>] [--data-layer <global>]`:
  * reads a Launch library, validates it, and writes the container (container.ts), the report
  * (report.txt, also printed). What runs on the page is in container.ts too: offtag build writes it
- * into offtag.js.
+ * into offtag.js. A library a site's bundle carries inside one of its functions also gives
+ * site-bundle.js: that bundle without the library, which the site ships in place of its bundle.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LibraryReadError, readLibrary } from './read.ts';
+import { bundleWithoutLibrary, LibraryReadError, readLibrary } from './read.ts';
 import { reportText, translate } from './translate.ts';
 import { checkContainer } from './validate.ts';
 
@@ -42,6 +43,9 @@ export function parseImportArgs(argv: string[]): ImportArgs | string {
   };
 }
 
+/** The site's bundle without the library it carried (bundleWithoutLibrary), beside container.ts. */
+export const SITE_BUNDLE = 'site-bundle.js';
+
 export interface ImportResult {
   lines: string[];
   files: string[];
@@ -66,10 +70,17 @@ export function runImport(a: ImportArgs): ImportResult {
   if (!existsSync(join(packageRoot, 'src/container/index.ts'))) root = '';
   const tr = translate(container, { warnings: checked.warnings, name: basename(out), root, ...(a.assets ? { assets: a.assets } : {}), ...(a.dataLayer ? { dataLayer: a.dataLayer } : {}) });
   const lines = reportText(tr);
+  const bundle = bundleWithoutLibrary(text);
+  if (bundle)
+    lines.splice(-1, 0, `note: the library is inside a function of a site bundle (${bundle.functionName ? `function ${bundle.functionName}` : 'a function without a name'}); ${SITE_BUNDLE} is that bundle with the function left empty, so its own code runs as before and its call of that function does nothing: ship it in place of the bundle, with offtag.js's script tag right after it`);
   mkdirSync(out, { recursive: true });
   const files = [join(out, 'container.ts'), join(out, 'report.txt')];
   writeFileSync(files[0]!, tr.source);
   writeFileSync(files[1]!, lines.join('\n') + '\n');
+  if (bundle) {
+    files.push(join(out, SITE_BUNDLE));
+    writeFileSync(files[2]!, bundle.text);
+  }
   return { lines, files };
 }
 

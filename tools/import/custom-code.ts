@@ -11,6 +11,7 @@
  * href and text). Anything else — another page global, the DOM, a write into the data layer —
  * keeps the block on the page, with the first such use as the reason.
  */
+import * as acorn from 'acorn';
 import { analyse, analyseFunctionText, type Analysis, type FreeUse } from './scope.ts';
 
 export interface Placement {
@@ -177,4 +178,43 @@ export function workerFactory(p: Placement): string {
   const names = (p.globals ?? []).filter((n) => n !== 'Function');
   const reads = p.pageGlobals?.length ? `  __w.__pageGlobals(${JSON.stringify(p.pageGlobals)});\n` : '';
   return names.length ? `(__w) => {\n${reads}  let { ${names.join(', ')} } = __w;\n  return (${p.source});\n}` : `(__w) => (${p.source})`;
+}
+
+/**
+ * Why a custom code data element's value can only live on the page, or undefined: the block
+ * returns a function or a promise (a `function`/arrow, `new Promise(…)` or `Promise.resolve(…)`,
+ * with `.then`/`.catch`/`.finally` after it, or it is an async function). Under turbine
+ * `_satellite.getVar` hands page code that very object, to call or to wait on; a worker's value
+ * reaches the page only as data, so such an element is read on the page, where getVar answers it.
+ */
+export function pageOnlyValue(fnSource: string): string | undefined {
+  let fn: acorn.Node & Record<string, any>;
+  try {
+    const program = acorn.parse(`(${fnSource}\n)`, { ecmaVersion: 'latest', sourceType: 'script' }) as acorn.Node & Record<string, any>;
+    fn = program.body[0].expression;
+  } catch {
+    return undefined;
+  }
+  if (!/Function/.test(fn.type)) return undefined;
+  if (fn.async) return 'its value is a promise (an async function), which only the page can hold for getVar';
+  const returned: Array<acorn.Node & Record<string, any>> = fn.body.type === 'BlockStatement' ? [] : [fn.body];
+  const visit = (n: unknown): void => {
+    if (!n || typeof n !== 'object') return;
+    if (Array.isArray(n)) return n.forEach(visit);
+    const node = n as acorn.Node & Record<string, any>;
+    if (typeof node.type !== 'string' || /Function/.test(node.type)) return;
+    if (node.type === 'ReturnStatement' && node.argument) returned.push(node.argument);
+    for (const k of Object.keys(node)) if (k !== 'type') visit(node[k]);
+  };
+  if (fn.body.type === 'BlockStatement') visit(fn.body.body);
+  for (let r of returned) {
+    while (r.type === 'SequenceExpression') r = r.expressions.at(-1);
+    if (/Function/.test(r.type)) return 'its value is a function, which only the page can hold for getVar';
+    while (r.type === 'CallExpression' && r.callee.type === 'MemberExpression' && ['then', 'catch', 'finally'].includes(r.callee.property?.name)) r = r.callee.object;
+    const promise =
+      (r.type === 'NewExpression' && r.callee.type === 'Identifier' && r.callee.name === 'Promise') ||
+      (r.type === 'CallExpression' && r.callee.type === 'MemberExpression' && r.callee.object.type === 'Identifier' && r.callee.object.name === 'Promise');
+    if (promise) return 'its value is a promise, which only the page can hold for getVar';
+  }
+  return undefined;
 }

@@ -103,6 +103,48 @@ function renamed(v: LaunchValue, windowName: string): LaunchValue {
   return v;
 }
 
+/**
+ * A site's bundle that carries the library inside one of its functions, without it: the text of
+ * `file` with the body of the function that assigns the container (the library, turbine's runtime
+ * after it) left empty, so that the bundle's own code — what it builds before it starts the library,
+ * what it does after — runs as before and its call of that function does nothing. `undefined` for
+ * a library that is not inside a bundle: the assignment at the top of the file, or inside a function
+ * the file calls at its top (turbine 27's builds wrap it so), which the page replaces as a whole.
+ */
+export function bundleWithoutLibrary(text: string): { text: string; functionName?: string } | undefined {
+  const ast = parse(text);
+  if (!ast) return undefined;
+  let fn: acorn.Function | undefined;
+  walk.fullAncestor(ast, (node, _state, ancestors) => {
+    if (fn || !isContainerAssignment(node)) return;
+    for (let i = ancestors.length - 2; i >= 0; i--) {
+      const a = ancestors[i]!;
+      if (a.type === 'FunctionDeclaration' || a.type === 'FunctionExpression' || a.type === 'ArrowFunctionExpression') {
+        fn = a as acorn.Function;
+        if (calledAtTop(ancestors.slice(0, i + 1))) fn = undefined;
+        return;
+      }
+    }
+  });
+  if (!fn) return undefined;
+  const body = fn.body;
+  const note = 'the Adobe Launch library this function installed is imported by offtag import: offtag.js runs it';
+  const emptied =
+    body.type === 'BlockStatement'
+      ? text.slice(0, body.start + 1) + `/* ${note} */` + text.slice(body.end - 1)
+      : text.slice(0, body.start) + `(void 0 /* ${note} */)` + text.slice(body.end);
+  const id = (fn as { id?: acorn.Identifier | null }).id;
+  return { text: emptied, ...(id ? { functionName: id.name } : {}) };
+}
+
+/** The function (the last of `chain`) is called by a statement of the program's own: turbine 27's wrapper of the container's assignment, not a bundle's function. */
+function calledAtTop(chain: acorn.Node[]): boolean {
+  // Program → ExpressionStatement → (`!`, `void` …) → CallExpression → the function (parentheses are no nodes).
+  const between = chain.slice(2, -1);
+  const call = between.at(-1);
+  return chain[1]?.type === 'ExpressionStatement' && call?.type === 'CallExpression' && (call as acorn.CallExpression).callee === chain.at(-1) && between.slice(0, -1).every((n) => n.type === 'UnaryExpression');
+}
+
 /** The source text of the object assigned to `…._satellite.container`, or undefined. */
 export function containerLiteral(text: string): string | undefined {
   return findContainer(text).literal;
@@ -113,33 +155,50 @@ export function containerLiteral(text: string): string | undefined {
  * through a variable of its own (`e._satellite.container = …` inside a bundle's function).
  */
 function findContainer(text: string): { literal?: string; windowName?: string } {
-  let ast: acorn.Node;
-  try {
-    ast = acorn.parse(text, { ecmaVersion: 'latest', sourceType: 'script', allowReturnOutsideFunction: true, allowHashBang: true });
-  } catch {
-    try {
-      ast = acorn.parse(text, { ecmaVersion: 'latest', sourceType: 'module', allowHashBang: true });
-    } catch {
-      return {};
-    }
-  }
+  const ast = parse(text);
+  if (!ast) return {};
   let found: string | undefined;
   let windowName: string | undefined;
   walk.simple(ast, {
     AssignmentExpression(node) {
-      if (found) return;
+      if (found || !isContainerAssignment(node)) return;
       const n = node as acorn.AssignmentExpression;
-      if (n.operator !== '=' || n.right.type !== 'ObjectExpression') return;
-      if (memberName(n.left) !== 'container') return;
+      found = text.slice(n.right.start, n.right.end);
       const target = (n.left as acorn.MemberExpression).object;
-      if (target.type === 'MemberExpression' && memberName(target) === '_satellite') {
-        found = text.slice(n.right.start, n.right.end);
-        const owner = (target as acorn.MemberExpression).object;
-        if (owner.type === 'Identifier' && !GLOBAL_NAMES.has(owner.name)) windowName = owner.name;
-      } else if (target.type === 'Identifier' && target.name === '_satellite') found = text.slice(n.right.start, n.right.end);
+      const owner = target.type === 'MemberExpression' ? (target as acorn.MemberExpression).object : undefined;
+      if (owner?.type === 'Identifier' && !GLOBAL_NAMES.has(owner.name)) windowName = owner.name;
     },
   });
   return { ...(found !== undefined ? { literal: found } : {}), ...(windowName ? { windowName } : {}) };
+}
+
+/** The last file parsed: the import reads a library's container and then its bundle from one parse. */
+let parsed: { text: string; ast: acorn.Node | undefined } | undefined;
+
+function parse(text: string): acorn.Node | undefined {
+  if (parsed?.text !== text) parsed = { text, ast: parseOnce(text) };
+  return parsed.ast;
+}
+
+function parseOnce(text: string): acorn.Node | undefined {
+  try {
+    return acorn.parse(text, { ecmaVersion: 'latest', sourceType: 'script', allowReturnOutsideFunction: true, allowHashBang: true });
+  } catch {
+    try {
+      return acorn.parse(text, { ecmaVersion: 'latest', sourceType: 'module', allowHashBang: true });
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/** `<something>._satellite.container = {…}` or `_satellite.container = {…}`. */
+function isContainerAssignment(node: acorn.Node): boolean {
+  if (node.type !== 'AssignmentExpression') return false;
+  const n = node as acorn.AssignmentExpression;
+  if (n.operator !== '=' || n.right.type !== 'ObjectExpression' || memberName(n.left) !== 'container') return false;
+  const target = (n.left as acorn.MemberExpression).object;
+  return (target.type === 'MemberExpression' && memberName(target) === '_satellite') || (target.type === 'Identifier' && target.name === '_satellite');
 }
 
 const memberName = (n: acorn.Node): string | undefined => {

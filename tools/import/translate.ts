@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import vm from 'node:vm';
 import * as acorn from 'acorn';
-import { place, workerFactory, type Placement } from './custom-code.ts';
+import { pageOnlyValue, place, workerFactory, type Placement } from './custom-code.ts';
 import { installPageAnalytics } from '../../src/launch/appmeasurement/page-tracker.ts';
 import { tagContainerMarker } from '../../src/worker-engine/analytics/beacon-url.ts';
 import { isCode, type LaunchComponent, type LaunchContainer, type LaunchDataElement, type LaunchRule, type LaunchValue } from './read.ts';
@@ -301,15 +301,35 @@ class Translator {
    * into offtag.js as a function of its own. A data element using `this` is not imported: a data
    * element gets no element (Core calls a condition with the event's element, a data element without).
    */
-  placeRead(source: LaunchValue | undefined, settings: Settings, notes: string[], kind: 'data element' | 'condition'): { factory: string; sideEffects: boolean; readsDataLayer: boolean } | { read: string } {
+  placeRead(source: LaunchValue | undefined, settings: Settings, notes: string[], kind: 'data element' | 'condition', name = ''): { factory: string; sideEffects: boolean; readsDataLayer: boolean } | { read: string } {
     const b = this.blockSource(source, settings, notes);
     if ('url' in b) return skip('custom code in an external file, which a data element or condition cannot load');
     const fn = this.functionOf(b);
-    const p = this.placeCore(fn);
+    const placed = this.placeCore(fn);
+    const valueOnPage = kind === 'data element' && placed.where === 'worker' && !this.readInWorker(name) ? pageOnlyValue(fn) : undefined;
+    const p: Placement = valueOnPage ? { ...placed, where: 'page', reason: valueOnPage } : placed;
     if (p.where === 'worker') return this.workerCode(fn, p, notes);
     if (kind === 'data element' && /^it uses `this`/.test(p.reason ?? '')) skip('custom code needs the page and uses `this`, which a data element read on the page does not get');
     notes.push(`custom code on the page because ${p.reason ?? 'it needs the page'}: offtag.js runs it with each event${kind === 'condition' ? ' of its rule' : ''}`);
     return { read: q(fn) };
+  }
+
+  /**
+   * Whether custom code that runs in the worker reads the data element `name`
+   * (`_satellite.getVar('name')`): a function or promise it gives then stays in the worker, where
+   * that code calls it, as under turbine.
+   */
+  private readInWorker(name: string): boolean {
+    const call = new RegExp(`getVar\\(\\s*(['"\`])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\1\\s*\\)`);
+    const blocks: string[] = [];
+    for (const [other, de] of Object.entries(this.c.dataElements ?? {})) if (other !== name && isCode(de.settings?.source)) blocks.push((de.settings!.source as { code: string }).code);
+    for (const r of this.c.rules ?? [])
+      for (const c of [...(r.conditions ?? []), ...(r.actions ?? [])]) {
+        const src = c.settings?.source;
+        if (isCode(src)) blocks.push(src.code);
+        else if (typeof src === 'string' && c.settings?.language !== 'html' && !/^https?:\/\//.test(src)) blocks.push(`function (event) {\n${src}\n}`);
+      }
+    return blocks.some((b) => call.test(b) && this.placeCore(b).where === 'worker');
   }
 
   /**
@@ -419,7 +439,7 @@ class Translator {
         this.sessionKeys.add(str(s.name, 'the item name'));
         return `launch.sessionStorageItem(${q(s.name)}, ${f})`;
       case 'customCode.js': {
-        const placed = this.placeRead(s.source, s, notes, 'data element');
+        const placed = this.placeRead(s.source, s, notes, 'data element', name);
         if ('read' in placed) return `launch.pageCustomCode(${placed.read}, ${f})`;
         const { factory, sideEffects, readsDataLayer } = placed;
         if (sideEffects) this.sideEffectElements.add(name);

@@ -182,6 +182,8 @@ export const installPageAnalytics = (): void => {
   // visitor service (offtag.js's `ask`). offtag-visitor.js, when a site loads it, replaces it.
   if (!w.Visitor) {
     const V: Record<string, any> = {};
+    /** Each org's supplemental data id on the page: the current one and the consumers that took it. */
+    const sdids: Record<string, { current: string; taken: Record<string, boolean> }> = {};
     V.getInstance = function (org: string) {
       const instance: Record<string, any> = { marketingCloudOrgID: org };
       instance.field = function (name: string) {
@@ -200,6 +202,24 @@ export const installPageAnalytics = (): void => {
       instance.getAudienceManagerBlob = instance.field('MCAAMB');
       instance.isAllowed = function () {
         return true;
+      };
+      // VisitorAPI's supplemental data id, which Target's at.js asks for at once (Analytics for
+      // Target): the page answers now, as VisitorAPI does (a new id once this consumer has taken the
+      // current one), and the worker's visitor service takes the same id, so the Analytics hit
+      // after it carries it as its `sdid`.
+      instance.getSupplementalDataID = function (consumer: unknown, noGenerate?: unknown) {
+        const c = String(consumer || '');
+        const sd = (sdids[org] = sdids[org] || { current: '', taken: {} });
+        if (sd.taken[c]) sd.current = '', sd.taken = {};
+        if (!sd.current && !noGenerate) {
+          let x = '';
+          for (let i = 0; i < 32; i++) x += Math.floor(Math.random() * 16).toString(16).toUpperCase();
+          sd.current = x.slice(0, 16) + '-' + x.slice(16);
+        }
+        if (!sd.current) return '';
+        sd.taken[c] = true;
+        if (w.offtag && typeof w.offtag.ask === 'function') w.offtag.ask({ type: 'service-call', service: 'visitor', method: 'getSupplementalDataID', args: [c, true, sd.current] }).catch(function () {});
+        return sd.current;
       };
       instance.setCustomerIDs = function (ids: unknown, hash?: unknown) {
         if (w.offtag && typeof w.offtag.ask === 'function') w.offtag.ask({ type: 'service-call', service: 'visitor', method: 'setCustomerIDs', args: [ids, hash] }).catch(function () {});

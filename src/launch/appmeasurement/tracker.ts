@@ -290,6 +290,7 @@ export function createAppMeasurement(account: string, host: TrackerHost, options
         : { type: 't', vars };
       if (Object.keys(contextData).length) hit.contextData = contextData;
       if (s.collectHighEntropyUserAgentHints) hit.clientHints = true;
+      hit.account = String(s.account);
       const postbacks = postbacksOf(s);
       if (postbacks) hit.postbacks = postbacks;
       for (const [fn, args] of preTrack) call(fn, args);

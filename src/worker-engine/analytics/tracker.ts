@@ -84,22 +84,28 @@ export function createAnalyticsService(ctx: EngineContext, visitor: VisitorServi
     ctx.monitor('beacon-dropped', { reason, message, hit });
   }
 
-  /** The tracker for this event, or undefined after saying why there is none. */
+  /**
+   * The tracker for this event, or undefined after saying why there is none. A hit that names its
+   * report suites (`account`) goes to them, and automatic link tracking's next hits too, as
+   * AppMeasurement sends to `s.account` as it is.
+   */
   function getTracker(what: AnalyticsHit | { click: LinkClick }): Tracker | undefined {
     if (!trackingConsented(ctx)) {
       drop('consent', EU_COMPLIANCE_MESSAGE, what, 'error');
       hintConsent();
       return undefined;
     }
-    if (tracker) return tracker;
-    const made = resolveTracker(ctx.settings, ctx.page.secure);
+    const account = 'vars' in what ? what.account : undefined;
+    if (tracker && (account === undefined || account === tracker.rsid)) return tracker;
+    const settings = account === undefined ? ctx.settings : { ...ctx.settings, reportSuites: { ...ctx.settings.reportSuites, [ctx.settings.environment]: account } };
+    const made = resolveTracker(settings, ctx.page.secure);
     if (typeof made === 'string') {
       drop('no-tracker', made, what, 'error');
       return undefined;
     }
-    tracker = made;
     // `k` says whether this session cookie can be written; AppMeasurement writes it for real.
-    ctx.cookies.set(COOKIE_CHECK, 'true', { path: '/', domain: domain() });
+    if (!tracker) ctx.cookies.set(COOKIE_CHECK, 'true', { path: '/', domain: domain() });
+    tracker = made;
     return tracker;
   }
 

@@ -89,6 +89,8 @@ export function createFacadeCalls(d: FacadeDeps): (method: string, args: unknown
         return { value: appendVisitorIDsTo(url, { MCMID: amcv.value('MCMID'), MCAID: amcv.value('MCAID') }, orgId, ctx.env.now()) };
       }
       case 'getSupplementalDataID':
+        // A third argument: the id the page's own `Visitor` already gave this consumer (src/launch/appmeasurement/page-tracker.ts).
+        if (typeof args[2] === 'string' && args[2]) return state.adoptSdid(String(args[0] ?? ''), args[2]), { value: args[2] };
         return { value: state.takeSdid(String(args[0] ?? ''), args[1] === true) };
       case 'resetState':
         if (args[0] === undefined || args[0] === null) state.resetSdid();

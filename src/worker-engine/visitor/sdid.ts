@@ -46,6 +46,23 @@ export function takeSdid(state: SdidState, consumer: string, noGenerate: boolean
   return sdid;
 }
 
+/**
+ * A consumer on the page took `id` already (offtag.js's page `Visitor`, which answers Target's
+ * at.js at once, as VisitorAPI does): it becomes the current id, taken by that consumer, so the
+ * consumers here get it next (the Analytics hit's `sdid`).
+ */
+export function adoptSdid(state: SdidState, consumer: string, id: string): void {
+  if (state.current !== id) {
+    if (state.current) {
+      state.last = state.current;
+      state.lastConsumed = state.currentConsumed;
+    }
+    state.current = id;
+    state.currentConsumed = {};
+  }
+  state.currentConsumed[consumer] = true;
+}
+
 /** Reads `adobe_mc_sdid=SDID=…|MCORGID=…|TS=…` from a page URL: the SDID if fresh and for this org. */
 export function sdidFromUrl(pageUrl: string, orgId: string, nowMs: number): string | undefined {
   const pairs = handOffPairs(pageUrl, 'adobe_mc_sdid');

@@ -4,7 +4,7 @@
  */
 import type { EngineContext } from '../core/types.ts';
 import type { CustomerIds } from './customer-ids.ts';
-import { emptySdidState, takeSdid, type SdidState } from './sdid.ts';
+import { adoptSdid, emptySdidState, takeSdid, type SdidState } from './sdid.ts';
 import { parseServerState } from './server-state.ts';
 
 export interface VisitorState {
@@ -18,6 +18,8 @@ export interface VisitorState {
   setCurrentSdid(sdid: string): void;
   resetSdid(): void;
   takeSdid(consumer: string, noGenerate: boolean): string;
+  /** `consumer` on the page took `id` already (sdid.ts `adoptSdid`). */
+  adoptSdid(consumer: string, id: string): void;
 }
 
 export function createVisitorState(ctx: EngineContext, orgId: string): VisitorState {
@@ -48,6 +50,7 @@ export function createVisitorState(ctx: EngineContext, orgId: string): VisitorSt
       sdid = emptySdidState();
     },
     takeSdid: (consumer, noGenerate) => takeSdid(sdid, consumer, noGenerate, () => ctx.env.random()),
+    adoptSdid: (consumer, id) => adoptSdid(sdid, consumer, id),
   };
   return state;
 }

@@ -17,3 +17,27 @@ describe('report suite ids', () => {
     expect(await sent(rsid)).toEqual({ beacons: 0, errors: 1 });
   });
 });
+
+describe("the tracker's own account", () => {
+  const paths = (ctx: ReturnType<typeof makeContext>) => ctx.requests.map((r) => new URL(r.url).pathname.split('/')[3]);
+
+  it('a hit that names its report suites goes to them, and automatic link tracking after it too, as AppMeasurement sends to s.account', async () => {
+    // An imported library's report suite from a data element: the container's setting is the token, which makes no tracker itself.
+    const ctx = makeContext({ config: { reportSuites: { production: '%rsid%' } } });
+    const analytics = createAnalyticsService(ctx, stubVisitor());
+    await analytics.track({ type: 't', vars: { pageName: 'home' }, account: 'acmeprod,acmeglobal' });
+    await analytics.track({ type: 't', vars: { pageName: 'cart' }, account: 'acmedev' });
+    await analytics.onClick({ href: 'https://other.example.org/file.pdf', text: 'x', region: 'BODY', hasTlCall: false });
+    expect(paths(ctx)).toEqual(['acmeprod,acmeglobal', 'acmedev', 'acmedev']);
+    expect(ctx.logs.filter((l) => l.message.startsWith(TRACKER_UNAVAILABLE))).toEqual([]);
+  });
+
+  it('an account that is no report suite id makes no beacon, with the message; the next valid one goes', async () => {
+    const ctx = makeContext({ config: { reportSuites: { production: 'acmeprod' } } });
+    const analytics = createAnalyticsService(ctx, stubVisitor());
+    await analytics.track({ type: 't', vars: { pageName: 'home' }, account: '%rsid%' });
+    await analytics.track({ type: 't', vars: { pageName: 'home' } });
+    expect(paths(ctx)).toEqual(['acmeprod']);
+    expect(ctx.logs.filter((l) => l.message.startsWith(TRACKER_UNAVAILABLE)).map((l) => l.message)).toEqual([`${TRACKER_UNAVAILABLE}: no valid report suite for the "production" environment ("%rsid%").`]);
+  });
+});

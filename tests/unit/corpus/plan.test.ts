@@ -46,6 +46,15 @@ describe('the page states of every-module.js', () => {
     expect(plan.cookies[0]).toBe(`${CONSENT_COOKIES[0]}; Domain=.keepstock.example; Path=/; Max-Age=31536000`);
   });
 
+  test("what a Web SDK Send Event's tokens read has the type the action takes: objects for xdm and data, a list for the decision scopes", () => {
+    const jsVar = (path: string) => ({ modulePath: 'core/src/lib/dataElements/javascriptVariable.js', settings: { path } });
+    const p = planPage({
+      dataElements: { x: jsVar('dl.xdm'), d: jsVar('dl.target.data'), scopes: jsVar('dl.target.scopes'), other: jsVar('dl.name') },
+      rules: [{ id: 'RL1', name: 'mbox', events: [], actions: [{ modulePath: 'adobe-alloy/dist/lib/actions/sendEvent/index.js', settings: { xdm: '%x%', data: '%d%', personalization: { decisionScopes: '%scopes%' } } }] }],
+    });
+    expect(p.globals.dl).toEqual({ xdm: {}, target: { data: {}, scopes: ['scope-1'] }, name: 'name-1' });
+  });
+
   test('paths its code reads under the data layer globals are filled too', () => {
     expect(codePaths('var e=digitalData.page.x,t=window.digitalData.page.y; o.digitalData.no; digitalData.page.z.replace(/a/,""); digitalData.list.length; digitalData[k].w', new Set(['digitalData']))).toEqual([
       'digitalData.page.x',

@@ -5,7 +5,7 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import vm from 'node:vm';
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseImportArgs, runImport } from '../../../tools/import/command.ts';
 import { place } from '../../../tools/import/custom-code.ts';
@@ -47,6 +47,11 @@ describe('the report', () => {
     expect(line('data element', 'page type')).toContain(': worker — JavaScript variable digitalData.page.pageInfo.pageType');
     // Read on the page with each event (offtag.js, built with them): docs/import.md, "What stays on the page".
     expect(line('data element', 'heading text')).toBe('data element "heading text": on the page — custom code on the page because it uses `document.querySelector`, which only the page has: offtag.js runs it with each event');
+    // A value only the page can hold (a function, a promise): read on the page, where getVar hands it to page code as turbine does.
+    expect(line('data element', 'price formatter')).toBe('data element "price formatter": on the page — custom code on the page because its value is a function, which only the page can hold for getVar: offtag.js runs it with each event');
+    expect(line('data element', 'cancel action')).toBe('data element "cancel action": on the page — custom code on the page because its value is a promise, which only the page can hold for getVar: offtag.js runs it with each event');
+    expect(line('data element', 'item formatter')).toBe('data element "item formatter": worker — custom code in the worker');
+    expect(line('data element', 'item label')).toBe('data element "item label": worker — custom code in the worker');
     expect(line('data element', 'other global')).toBe('data element "other global": on the page — JavaScript variable utag_data.page_name (outside the data layer, digitalData) read on the page with each event (offtag.js, built with it)');
     expect(line('data element', 'hero banner id')).toBe('data element "hero banner id": on the page — DOM Attribute "id" of ".hero" read on the page with each event (offtag.js, built with it)');
     expect(line('data element', 'visitor id in local storage')).toBe('data element "visitor id in local storage": on the page — Local Storage item "vid" read on the page with each event (offtag.js, built with it)');
@@ -103,15 +108,15 @@ describe('the report', () => {
     // The summary counts the report's own labels.
     const labelled = (kind: string, label: string) => lines.filter((l) => l.startsWith(`${kind} "`) && l.includes(`": ${label}`)).length;
     // `element id` (a data element reading this.id) and `element custom code condition` run in the worker with the event's element.
-    expect(labelled('data element', 'worker')).toBe(4);
-    expect(labelled('data element', 'on the page')).toBe(7);
+    expect(labelled('data element', 'worker')).toBe(6);
+    expect(labelled('data element', 'on the page')).toBe(9);
     expect(labelled('data element', 'not imported')).toBe(4);
     expect(labelled('rule', 'in the worker')).toBe(8);
     expect(labelled('rule', 'partly on the page')).toBe(7);
     expect(labelled('rule', 'not imported')).toBe(3);
     expect(lines.filter((l) => /^rule "[^"]*": (in the worker|partly on the page) — .*action \d+ not imported/.test(l))).toHaveLength(1);
     expect(lines.filter((l) => / not imported: /.test(l) && !/^(rule|data element) "/.test(l))).toHaveLength(3);
-    expect(lines.at(-1)).toBe('data elements: 4 worker, 7 on the page, 4 not imported; rules: 8 in the worker, 7 partly on the page, 3 not imported; 1 actions not imported; 3 other items not imported.');
+    expect(lines.at(-1)).toBe('data elements: 6 worker, 9 on the page, 4 not imported; rules: 8 in the worker, 7 partly on the page, 3 not imported; 1 actions not imported; 3 other items not imported.');
     const source = readFileSync(`${TMP}/paths/container.ts`, 'utf8');
     expect(source).toContain("_satellite.logger.log('external code ran');");
     expect(source).toContain('launch.loadScript(');
@@ -179,14 +184,41 @@ describe('reading a library', () => {
       'storefront-in-bundle': ['warning: schema: /buildInfo must NOT have additional properties (minified)'],
     };
     expect(warnings(plain.lines)).toEqual([]);
+    const bundleNote = /^note: the library is inside a function of a site bundle \(function installTags\); site-bundle\.js is that bundle with the function left empty/;
     for (const [file, want] of Object.entries(expected)) {
       const r = runImport({ library: `${GEN}/${file}.js`, out: `${TMP}/gen-${file}` });
       expect(warnings(r.lines).sort(), file).toEqual([...want].sort());
-      expect(r.lines.filter((l) => !l.startsWith('warning: ')), file).toEqual(plain.lines);
+      expect(r.lines.filter((l) => !l.startsWith('warning: ') && !bundleNote.test(l)), file).toEqual(plain.lines);
+      expect(r.lines.filter((l) => bundleNote.test(l)), file).toHaveLength(file === 'storefront-in-bundle' ? 1 : 0);
+      expect(existsSync(`${TMP}/gen-${file}/site-bundle.js`), file).toBe(file === 'storefront-in-bundle');
       expect(body(`${TMP}/gen-${file}`), file).toBe(body(`${TMP}/gen-plain`));
     }
     // The bundle's own code needs a page: running the file, as a reader that executes it would, fails before the container.
     expect(() => vm.runInNewContext(readFileSync(`${GEN}/storefront-in-bundle.js`, 'utf8'), { window: {} })).toThrow(/Cannot read properties of undefined \(reading 'cookie'\)/);
+  });
+
+  it("writes a site's bundle without the library it carries: the bundle's own code runs as before, and its call of the library's function installs nothing", () => {
+    const GEN = `${TMP}/generations`;
+    mkdirSync(GEN, { recursive: true });
+    execFileSync(process.execPath, ['--input-type=module', '-e', `import { writeFileSync } from 'node:fs'; import { generations } from './${FIX}/libraries.mjs'; writeFileSync('${GEN}/in-bundle.js', generations()['storefront-in-bundle']);`]);
+    const { files } = runImport({ library: `${GEN}/in-bundle.js`, out: `${TMP}/site-bundle` });
+    expect(files.map((f) => f.split('/').pop())).toEqual(['container.ts', 'report.txt', 'site-bundle.js']);
+    const page = () => {
+      const window: Record<string, unknown> = { document: { cookie: 'OptanonConsent=groups%3DC0001%3A1' }, location: { search: '' } };
+      window.window = window;
+      return window;
+    };
+    const original = page();
+    vm.runInNewContext(readFileSync(`${GEN}/in-bundle.js`, 'utf8'), original);
+    expect(original.siteConsent).toBe(true);
+    expect(Object.keys((original._satellite as { container: object }).container)).toContain('rules');
+    const shipped = page();
+    const text = readFileSync(`${TMP}/site-bundle/site-bundle.js`, 'utf8');
+    vm.runInNewContext(text, shipped);
+    expect(shipped.siteConsent).toBe(true);
+    expect(shipped._satellite).toBeUndefined();
+    // Nothing of the container is left in it.
+    expect(text).not.toMatch(/dataElements|_satellite/);
   });
 
   it('refuses only a library with nothing to import, in one line', () => {

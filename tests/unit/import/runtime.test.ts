@@ -9,13 +9,13 @@ import type { AnalyticsHit } from '../../../src/worker-engine/services.ts';
 import { createResolver } from '../../../src/worker-engine/core/data-elements.ts';
 import { readSetOf } from '../../../src/worker-engine/core/data-layer.ts';
 
-function ctx(values: Record<string, unknown>) {
+function ctx(values: Record<string, unknown>, reportSuite = 'rs') {
   const hits: AnalyticsHit[] = [];
   const calls: unknown[][] = [];
   const analytics = { track: async (h: AnalyticsHit) => void hits.push(h) };
   const c = {
     rule: { name: 'r' },
-    settings: { trackingConsentCookie: '', reportSuites: { production: 'rs' }, environment: 'production', dataLayer: 'digitalData' },
+    settings: { trackingConsentCookie: '', reportSuites: { production: reportSuite }, environment: 'production', dataLayer: 'digitalData' },
     snapshot: { url: 'https://www.example.com/p?q=1', time: 0, referrer: '', viewport: { width: 1, height: 1 } },
     event: { type: 'direct-call', id: 'x' },
     cookies: { get: () => undefined, set: () => {}, all: () => ({}) },
@@ -32,6 +32,18 @@ function ctx(values: Record<string, unknown>) {
 }
 
 describe('Analytics actions', () => {
+  it("a report suite from a data element is the element's value when the tracker is made, and a beacon goes to s.account as it is at the call", async () => {
+    const { c, hits } = ctx({ rsid: 'acmeprod,acmeglobal' }, '%rsid%');
+    const analytics = { trackerProperties: {} };
+    await launch.sendBeacon(analytics, { type: 'page' }).fn(c);
+    const s = launch.trackerFor(c, analytics) as unknown as { account: string; setAccount(a: string): void };
+    expect(s.account).toBe('acmeprod,acmeglobal');
+    // Site code that sets the account (s.account = …, s.setAccount(…)): the next beacon goes there.
+    s.account = 'acmedev';
+    await launch.sendBeacon(analytics, { type: 'page' }).fn(c);
+    expect(hits.map((h) => h.account)).toEqual(['acmeprod,acmeglobal', 'acmedev']);
+  });
+
   it('the tracker is made once: global properties applied then, Set Variables applied and kept on s, D= aliases, hierarchies joined, events appended; Clear Variables clears what AppMeasurement clears', async () => {
     const { c, hits } = ctx({ pn: 'Home', lob: 'Safety', ev: 'event49', a: '7', cid: 'spring' });
     const analytics = { trackerProperties: { channel: '%lob%', eVars: [{ name: 'eVar9', type: 'value' as const, value: 'global' }], campaign: { type: 'value', value: '%cid%' } } };
@@ -39,9 +51,9 @@ describe('Analytics actions', () => {
     await launch.sendBeacon(analytics, { type: 'page' }).fn(c);
     await launch.clearVariables(analytics).fn(c);
     await launch.sendBeacon(analytics, { type: 'link', linkName: '' }).fn(c);
-    expect(hits[0]).toEqual({ type: 't', vars: { charSet: 'UTF-8', channel: 'Safety', eVar9: 'global', campaign: 'spring', pageName: 'Home', eVar1: '7', prop1: 'D=v1', hier1: 'a|Home', events: 'event49,event2=3,event3:x', pageURL: 'https://www.example.com/p?q=1' } });
+    expect(hits[0]).toEqual({ type: 't', vars: { charSet: 'UTF-8', channel: 'Safety', eVar9: 'global', campaign: 'spring', pageName: 'Home', eVar1: '7', prop1: 'D=v1', hier1: 'a|Home', events: 'event49,event2=3,event3:x', pageURL: 'https://www.example.com/p?q=1' }, account: 'rs' });
     // The global properties were cleared with the rest; pageName stays (AppMeasurement keeps it).
-    expect(hits[1]).toEqual({ type: 'tl', linkType: 'o', linkName: 'link clicked', vars: { charSet: 'UTF-8', pageName: 'Home', pageURL: 'https://www.example.com/p?q=1' }, linkTrackVars: 'eVar1,eVar2,prop1,prop2,hier1,events,channel,eVar9,campaign', linkTrackEvents: 'event49,event2,event3,' });
+    expect(hits[1]).toEqual({ type: 'tl', linkType: 'o', linkName: 'link clicked', vars: { charSet: 'UTF-8', pageName: 'Home', pageURL: 'https://www.example.com/p?q=1' }, linkTrackVars: 'eVar1,eVar2,prop1,prop2,hier1,events,channel,eVar9,campaign', linkTrackEvents: 'event49,event2,event3,', account: 'rs' });
   });
 
   it('a link beacon tracks the variables and events the extension listed, and the custom code can change the list', async () => {
@@ -52,7 +64,7 @@ describe('Analytics actions', () => {
     }) as never;
     await launch.setVariables({}, { pageName: 'p', eVars: [{ name: 'eVar3', type: 'value', value: '%ids%' }], events: [{ name: 'event49' }] }, code).fn(c);
     await launch.sendBeacon({}, { type: 'link', linkType: 'e', linkName: '%ids%' }).fn(c);
-    expect(hits).toEqual([{ type: 'tl', linkType: 'e', linkName: 'a,b', vars: { charSet: 'UTF-8', pageName: 'p', eVar3: 'a,b', events: 'event49', list1: 'l', pageURL: 'https://www.example.com/p?q=1' }, linkTrackVars: 'eVar3,events,list1', linkTrackEvents: 'event49,' }]);
+    expect(hits).toEqual([{ type: 'tl', linkType: 'e', linkName: 'a,b', vars: { charSet: 'UTF-8', pageName: 'p', eVar3: 'a,b', events: 'event49', list1: 'l', pageURL: 'https://www.example.com/p?q=1' }, linkTrackVars: 'eVar3,events,list1', linkTrackEvents: 'event49,', account: 'rs' }]);
   });
 
   it('customSetup runs once with the window as this and s, after the global properties; doPlugins runs on every beacon and its abort cancels one', async () => {

@@ -79,7 +79,7 @@ describe('the tracker object', () => {
     s.contextData.flag = true;
     s.contextData.zero = 0;
     s.t();
-    expect(hits[0]).toEqual({ type: 't', vars: { charSet: 'UTF-8', pageName: 'Home', eVar1: '7', products: ';sku;1;9.99', events: 'purchase,event3:x', campaign: 'c', pageURL: h.url() }, contextData: { 'a.b': 'v', flag: 'true' } });
+    expect(hits[0]).toEqual({ type: 't', vars: { charSet: 'UTF-8', pageName: 'Home', eVar1: '7', products: ';sku;1;9.99', events: 'purchase,event3:x', campaign: 'c', pageURL: h.url() }, contextData: { 'a.b': 'v', flag: 'true' }, account: 'rs1' });
     expect(s.pageURL).toBe(h.url());
   });
   it('tl(): a link hit with linkTrackVars/Events; an anchor element gives the URL without its query; link fields reset after the call', () => {
@@ -90,8 +90,8 @@ describe('the tracker object', () => {
     s.tl({ tagName: 'A', href: 'https://x.example/f.pdf?x=1' }, 'd', 'file');
     s.tl('true', 'x', 'named');
     expect(hits).toEqual([
-      { type: 'tl', linkType: 'd', linkName: 'file', linkUrl: 'https://x.example/f.pdf', vars: { charSet: 'UTF-8', eVar1: 'a', pageURL: h.url() }, linkTrackVars: 'eVar1', linkTrackEvents: '' },
-      { type: 'tl', linkType: 'o', linkName: 'named', vars: { charSet: 'UTF-8', eVar1: 'a', pageURL: h.url() }, linkTrackVars: 'eVar1', linkTrackEvents: '' },
+      { type: 'tl', linkType: 'd', linkName: 'file', linkUrl: 'https://x.example/f.pdf', vars: { charSet: 'UTF-8', eVar1: 'a', pageURL: h.url() }, linkTrackVars: 'eVar1', linkTrackEvents: '', account: 'rs1' },
+      { type: 'tl', linkType: 'o', linkName: 'named', vars: { charSet: 'UTF-8', eVar1: 'a', pageURL: h.url() }, linkTrackVars: 'eVar1', linkTrackEvents: '', account: 'rs1' },
     ]);
     expect([s.linkType, s.linkName, s.linkURL, s.linkObject]).toEqual([undefined, undefined, undefined, undefined]);
   });

@@ -174,6 +174,27 @@ describe("the page-side s: AppMeasurement's helpers, the Visitor facade, notify"
     installPageAnalytics();
     expect(w.Visitor).toBe(own);
   });
+  it("Visitor's getSupplementalDataID answers at once, as VisitorAPI does, and hands offtag.js the id each consumer took", () => {
+    page();
+    const asked: Array<{ args: unknown[] }> = [];
+    w.offtag = { ask: (m: { args: unknown[] }) => (asked.push(m), Promise.resolve({})) };
+    installPageAnalytics();
+    const v = w.Visitor.getInstance('ORG');
+    // Without one yet, a consumer that may not make one gets none.
+    expect(v.getSupplementalDataID('AppMeasurement:0', true)).toBe('');
+    const a = v.getSupplementalDataID('mbox:target-global-mbox:0');
+    expect(a).toMatch(/^[0-9A-F]{16}-[0-9A-F]{16}$/);
+    // Another consumer shares it; the same consumer again starts the next one; another org has its own.
+    expect(w.Visitor.getInstance('ORG').getSupplementalDataID('AppMeasurement:0', true)).toBe(a);
+    const b = v.getSupplementalDataID('mbox:target-global-mbox:0');
+    expect(b).not.toBe(a);
+    expect(w.Visitor.getInstance('OTHER').getSupplementalDataID('x', true)).toBe('');
+    expect(asked.map((m) => m.args)).toEqual([
+      ['mbox:target-global-mbox:0', true, a],
+      ['AppMeasurement:0', true, a],
+      ['mbox:target-global-mbox:0', true, b],
+    ]);
+  });
   it("_satellite.notify, which Analytics code still calls, logs at turbine's levels; a page's own notify is kept", () => {
     page();
     const said: string[] = [];

@@ -65,6 +65,16 @@ describe('Visitor facade calls', () => {
     expect(svc.getSupplementalDataID('Other:0', true)).toBe(a);
   });
 
+  it("getSupplementalDataID with the id the page's Visitor already gave (a third argument): the worker's consumers get that id next", async () => {
+    const ctx = makeContext({ fetch: () => idReply() });
+    const svc = createVisitorService(ctx);
+    expect((await svc.call('getSupplementalDataID', ['mbox:0', true, 'AAAA-BBBB'])).value).toBe('AAAA-BBBB');
+    // The Analytics hit (it makes none itself) takes it; the page consumer's next id replaces it, the previous one kept for consumers that had not taken it.
+    expect(svc.getSupplementalDataID('AppMeasurement:0', true)).toBe('AAAA-BBBB');
+    await svc.call('getSupplementalDataID', ['mbox:0', true, 'CCCC-DDDD']);
+    expect([svc.getSupplementalDataID('AppMeasurement:0', true), svc.getSupplementalDataID('Other:0', true)]).toEqual(['CCCC-DDDD', 'AAAA-BBBB']);
+  });
+
   it('idSyncByURL before the first reply is queued and posted with the reply\'s syncs; errors are the library\'s texts', async () => {
     let answer!: (r: ReturnType<typeof idReply>) => void;
     const ctx = makeContext({ fetch: () => new Promise((r) => (answer = r)) });
