@@ -30,14 +30,14 @@ describe("Core's URL and cookie conditions", () => {
   const at = 'https://www.shop.example.com/p?cid=Spring&X=1';
   it('path, path and query string and subdomain: any of the values matches', () => {
     const two = [{ value: '/other' }, { value: '/p' }];
-    expect(launch.path(two).fn(ruleCtx(at))).toBe(true);
-    expect(launch.pathAndQuerystring([{ value: '/none' }, { value: '/p?cid=Spring&X=1' }]).fn(ruleCtx(at))).toBe(true);
-    expect(launch.subdomain([{ value: 'nope' }, { value: '^www\\.', valueIsRegex: true }]).fn(ruleCtx(at))).toBe(true);
+    expect(launch.path(two).fn!(ruleCtx(at))).toBe(true);
+    expect(launch.pathAndQuerystring([{ value: '/none' }, { value: '/p?cid=Spring&X=1' }]).fn!(ruleCtx(at))).toBe(true);
+    expect(launch.subdomain([{ value: 'nope' }, { value: '^www\\.', valueIsRegex: true }]).fn!(ruleCtx(at))).toBe(true);
   });
   it('the query string parameter: its name as written, and a missing one never matches, not even ".*"', () => {
-    expect(launch.queryStringParameterIs('x', { value: '1' }).fn(ruleCtx(at))).toBe(false);
-    expect(launch.queryStringParameterIs('X', { value: '1' }).fn(ruleCtx(at))).toBe(true);
-    expect(launch.queryStringParameterIs('missing', { value: '.*', valueIsRegex: true }).fn(ruleCtx(at))).toBe(false);
+    expect(launch.queryStringParameterIs('x', { value: '1' }).fn!(ruleCtx(at))).toBe(false);
+    expect(launch.queryStringParameterIs('X', { value: '1' }).fn!(ruleCtx(at))).toBe(true);
+    expect(launch.queryStringParameterIs('missing', { value: '.*', valueIsRegex: true }).fn!(ruleCtx(at))).toBe(false);
   });
   it("the conditions carry Core's names; a page condition a timeout only when given", () => {
     const m = { value: 'x' };
