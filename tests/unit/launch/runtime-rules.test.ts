@@ -153,3 +153,41 @@ describe('the ECID extension as VisitorAPI reads its variables', () => {
     expect([launch.setCustomerIds([]).name, launch.ecidRule().actions[0]!.name]).toEqual(['Experience Cloud ID Service: Set Customer IDs', 'Start the visitor service']);
   });
 });
+
+describe("Core's visitor tracking and custom code data elements", () => {
+  const stores = (cookie?: string, session?: string) => {
+    const jar: Record<string, string> = cookie === undefined ? {} : { [launch.VISITOR_COOKIE]: cookie };
+    const store: Record<string, string | null> = session === undefined ? {} : { [launch.VISITOR_SESSION_KEY]: session };
+    return {
+      jar,
+      store,
+      cookies: { get: (n: string) => jar[n], set: (n: string, v: string) => void (jar[n] = v), all: () => jar },
+      session: { get: (k: string) => store[k] ?? null, set: (k: string, v: string | null) => void (store[k] = v) },
+    };
+  };
+  const visit = (st: ReturnType<typeof stores>, referrer: string) => launch.trackVisit({ ...st, snapshot: { url: 'https://s.example/', referrer, time: 0 } } as never);
+  it('the counts cookie is read only when it is two whole counts; session facts that are no object are none; the first traffic source is kept for the session', () => {
+    const big = stores('12.34');
+    visit(big, '');
+    expect(big.jar[launch.VISITOR_COOKIE]).toBe('13.35');
+    for (const odd of ['x12.34', '12.34x']) {
+      const st = stores(odd);
+      visit(st, '');
+      expect(st.jar[launch.VISITOR_COOKIE]).toBe('1.1');
+    }
+    const st = stores(undefined, '5');
+    visit(st, 'https://search.example/');
+    visit(st, 'https://s.example/');
+    expect(JSON.parse(st.store[launch.VISITOR_SESSION_KEY]!)).toMatchObject({ pagesViewed: 2, trafficSource: 'https://search.example/' });
+    expect(launch.visitorTrackingRule().actions[0]!.name).toBe('Count the page view');
+  });
+  it("a custom code data element runs with the event's element as this; the _satellite shim reads data elements", () => {
+    const de = launch.customCode(((_w: unknown) =>
+      function (this: { id?: string } | undefined) {
+        return this?.id;
+      }) as never) as unknown as { fn(c: unknown): unknown };
+    const c = { settings: { environment: 'production', dataLayer: 'dl' }, snapshot: { url: 'https://s.example/', referrer: '', time: 0, dataLayer: {} }, event: { type: 'trigger', on: 'click', element: { tagName: 'A', id: 'buy', attributes: {} } }, cookies: { get: () => undefined, all: () => ({}) }, session: { get: () => null, set: () => {} }, get: (n: string) => (n === 'de' ? 'v' : undefined), log: () => {} };
+    expect(de.fn(c)).toBe('buy');
+    expect(launch.satelliteShim(c as never).getVar('de')).toBe('v');
+  });
+});
