@@ -23,7 +23,13 @@
  *   (an href is absolute); the link-field pattern without an anchor (no AppMeasurement variable starts or
  *   ends with linkType/Name/URL/Object and is longer); `own` → true (AppMeasurement too leaves a variable
  *   an override added present and empty after the call).
- * - replace: `!v ||` → `&&` / false and `indexOf < 0` → false: splitting on what is not there and joining gives the same text.
+ * - replace: `indexOf < 0` → false: splitting on what is not there and joining gives the same text.
+ * - overrides: `typeof overrides === 'object'` → true and its `&&` → `||`: a text's indexes are no variable.
+ *
+ * Not equivalent, left as they are: `typeof v === 'function'` / `'object'` → false in the variables sent and
+ * in contextData. AppMeasurement sends such a value as its text ('[object Object]', a function's source);
+ * the worker leaves it out (a function's source in the worker is not the page's). The queued first call's
+ * copy (opt-in) is tested in appmeasurement.test.ts; its remaining mutants are not examined here.
  */
 import { describe, expect, it } from 'vitest';
 import { amUnescape, cookieDomainFor, createAppMeasurement, getQueryParam, plainValues, setPath, type TrackerHost } from '../../../src/launch/appmeasurement/tracker.ts';
@@ -57,6 +63,7 @@ describe('Util.getQueryParam as AppMeasurement answers it', () => {
   });
   it('no query, no key: empty; a query at the start of the text counts', () => {
     expect(q('a', 'https://x.test/a=1')).toBe('');
+    expect(q('a', 'https://x.test/p&a=1')).toBe('');
     expect(q('', 'https://x.test/?=1')).toBe('');
     expect(q('a', '?a=1')).toBe('1');
     expect(q('a', 'https://x.test/?a=1?b')).toBe('1?b');
@@ -144,6 +151,13 @@ describe('call overrides, links and plugins as AppMeasurement runs them', () => 
     expect(hits.slice(1).map((x) => x.vars.pageName)).toEqual(['Once', 'Home']);
     s.t('eVar1' as never);
     expect('0' in s).toBe(false);
+    // doPlugins sees only AppMeasurement's variables overridden; track is t.
+    const seen: unknown[] = [];
+    s.usePlugins = true;
+    s.doPlugins = (t: typeof s) => void seen.push([t.foo, t.prop3]);
+    s.track({ foo: 'x', prop3: 'p' });
+    expect(seen).toEqual([[undefined, 'p']]);
+    expect(hits.at(-1)!.vars.prop3).toBe('p');
   });
   it('a linkURL of its own wins over the anchor; an anchor without query is its href; linkLeaveQueryString keeps the query', () => {
     const { h, hits } = host();
@@ -153,8 +167,10 @@ describe('call overrides, links and plugins as AppMeasurement runs them', () => 
     s.linkLeaveQueryString = true;
     s.tl({ tagName: 'A', href: 'https://x.test/a?q=1' }, 'e', 'nm');
     s.tl({ tagName: 'DIV', href: 'https://x.test/div' }, 'o', 'nm');
+    s.tl({ tagName: 'ARTICLE', href: 'https://x.test/article' }, 'o', 'nm');
+    s.tl({ tagName: 'DATA', href: 'https://x.test/data' }, 'o', 'nm');
     s.tl(true, 'o');
-    expect(hits.map((x) => (x.type === 'tl' ? x.linkUrl ?? null : 'page view'))).toEqual(['https://custom.test/', 'https://x.test/map', 'https://x.test/a?q=1', null, 'page view']);
+    expect(hits.map((x) => (x.type === 'tl' ? x.linkUrl ?? null : 'page view'))).toEqual(['https://custom.test/', 'https://x.test/map', 'https://x.test/a?q=1', null, null, null, 'page view']);
   });
   it('a link name without a link type is a page view; a link call without linkTrackVars has none', () => {
     const { h, hits } = host();
@@ -210,8 +226,9 @@ describe('a fresh s and its helpers, as AppMeasurement 2.27.0 makes them', () =>
   it('replace at the start of the text; setAccount adds sorted and once to a list it has, and starts a missing one as given', () => {
     const s = createAppMeasurement('rs1', host().h);
     expect(s.replace('abc', 'a', 'x')).toBe('xbc');
-    s.setAccount('rs2,rs1');
-    expect(s.allAccounts).toEqual(['rs1', 'rs2']);
+    expect([s.replace(undefined, 'u', 'y'), s.replace('', 'a', 'x')]).toEqual([undefined, '']);
+    s.setAccount('rs2,a,rs1');
+    expect(s.allAccounts).toEqual(['a', 'rs1', 'rs2']);
     s.allAccounts = undefined;
     s.setAccount('b,a');
     expect(s.allAccounts).toEqual(['b', 'a']);
