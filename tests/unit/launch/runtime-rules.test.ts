@@ -191,3 +191,25 @@ describe("Core's visitor tracking and custom code data elements", () => {
     expect(launch.satelliteShim(c as never).getVar('de')).toBe('v');
   });
 });
+
+describe("the ECID extension's opt-in settings", () => {
+  const c = (values: Record<string, unknown> = {}) => ({ replaceTokens: (t: string) => (/^%[^%]+%$/.test(t) ? values[t.slice(1, -1)] : t) }) as never;
+  it('apply only when doesOptInApply is true (or its data element gives true); each other setting only when given', () => {
+    expect(launch.optInOptions(c(), { doesOptInApply: 'true' })).toBeUndefined();
+    expect(launch.optInOptions(c({ apply: true }), { doesOptInApply: '%apply%' })).toStrictEqual({ doesOptInApply: true });
+    expect(launch.optInOptions(c(), { doesOptInApply: true, isOptInStorageEnabled: false, optInCookieDomain: '', optInStorageExpiry: 0, timeUnit: 'Weeks' })).toStrictEqual({ doesOptInApply: true });
+    expect(launch.optInOptions(c(), { doesOptInApply: true, optInStorageExpiry: 2, timeUnit: 'Fortnights' })).toStrictEqual({ doesOptInApply: true });
+    expect(
+      launch.optInOptions(c({ perms: { aa: false } }), { doesOptInApply: true, isOptInStorageEnabled: true, optInCookieDomain: 'example.com', optInStorageExpiry: 2, timeUnit: 'Weeks', previousPermissions: '%perms%', preOptInApprovals: { ecid: true } }),
+    ).toStrictEqual({ doesOptInApply: true, isOptInStorageEnabled: true, optInCookieDomain: 'example.com', optInStorageExpiry: 2 * 604_800, previousPermissions: { aa: false }, preOptInApprovals: { ecid: true } });
+    expect(launch.optInOptions(c(), { doesOptInApply: true, preOptInApprovalInput: { aa: true } })).toStrictEqual({ doesOptInApply: true, preOptInApprovals: { aa: true } });
+  });
+  it('without variables or opt-in the rule configures nothing; the ECID data element reads no other one', async () => {
+    const configured: unknown[] = [];
+    const ctx = { services: { visitor: { configure: (o: unknown) => (configured.push(o), true), start: async () => {} } }, log: () => {} } as never;
+    launch.ecidRule().actions[0]!.fn(ctx);
+    launch.ecidRule([], { doesOptInApply: true }).actions[0]!.fn(Object.assign(ctx, { replaceTokens: (t: string) => t }));
+    expect(configured).toEqual([{ optIn: { doesOptInApply: true } }]);
+    expect((launch.ecidValue() as { reads?: string[] }).reads).toEqual([]);
+  });
+});
