@@ -23,6 +23,8 @@ function ctx(o: { orgId?: string; url?: string; cookieDomain?: string; track?: (
   const logs: string[] = [];
   const sets: Array<[string, string, object]> = [];
   const steps: Record_[] = [];
+  const monitors: unknown[] = [];
+  const waits: boolean[] = [];
   const jar: Record<string, string> = {};
   const c = {
     rule: { name: 'r' },
@@ -32,16 +34,16 @@ function ctx(o: { orgId?: string; url?: string; cookieDomain?: string; track?: (
     cookies: { get: (n: string) => jar[n], set: (n: string, v: string, op: object) => void (sets.push([n, v, op]), (jar[n] = v)), all: () => ({ ...jar }) },
     replaceTokens: (t: string) => t,
     get: (n: string) => (n === 'de' ? 'value' : undefined),
-    emit: () => {},
+    emit: (e: unknown) => void monitors.push(e),
     services: {
       analytics: { track: o.track ?? (async (h: AnalyticsHit) => void hits.push(h)) },
       visitor: {},
       ...(o.cookieDomain !== undefined ? { pageInfo: { userAgent: '', language: '', screen: { width: 0, height: 0, colorDepth: 24 }, cookieDomain: o.cookieDomain, origin: '', secure: true, cookiesEnabled: true } } : {}),
-      ...(o.page ? { page: { run: async (msg: Record_) => (steps.push(msg), o.page!(msg)) } } : {}),
+      ...(o.page ? { page: { run: async (msg: Record_, wait: boolean) => (steps.push(msg), waits.push(wait), o.page!(msg)) } } : {}),
     },
     log: (l: string, m: string) => void logs.push(`${l}: ${m}`),
   };
-  return { c: c as never, hits, logs, sets, steps, jar };
+  return { c: c as never, hits, logs, sets, steps, jar, monitors, waits };
 }
 
 const made = (c: unknown, options: launch.AnalyticsOptions = {}) => launch.trackerFor(c as never, options) as unknown as Record_;
@@ -93,6 +95,21 @@ describe("the tracker's host", () => {
     await launch.sendBeacon({}, { type: 'page' }).fn(c);
     await launch.clearVariables({}).fn(c);
     expect(logs).toEqual([]);
+  });
+  it("with the ECID extension's org, the first call waits in AppMeasurement's queue: doPlugins' change to a variable is undone after it", () => {
+    for (const [orgId, kept] of [['ORG@AdobeOrg', undefined], [undefined, 'first']] as const) {
+      const { c } = ctx(orgId ? { orgId } : {});
+      const s = made(c);
+      s.usePlugins = true;
+      s.doPlugins = (t: Record_) => void (t.prop66 = 'first');
+      s.t();
+      expect(s.prop66).toBe(kept);
+    }
+  });
+  it('a link beacon on an element without a tag name is "link clicked"', async () => {
+    const { c, hits } = ctx({ element: { id: 'x', attributes: {} } });
+    await launch.sendBeacon({}, { type: 'link' }).fn(c);
+    expect(hits[0]).toMatchObject({ type: 'tl', linkName: 'link clicked' });
   });
   it('scopeTrackerGlobally makes it window.s for custom code; otherwise window has no s', () => {
     const on = ctx();
@@ -226,6 +243,10 @@ describe('Analytics code that runs on the page', () => {
     const page = ctx({ page: () => record([]) });
     await launch.sendBeacon({}, { type: 'page' }, undefined, true).fn(page.c);
     expect(page.steps[0]!.step).toStrictEqual({ analytics: 'plugins', vars: expect.any(Object) });
+    expect(page.logs).toEqual([]);
+    // Each page step waits for the page's record, and the devtools overlay hears of it.
+    expect(page.waits).toEqual([true]);
+    expect(page.monitors).toEqual([{ type: 'monitor', name: 'rule-page-part', data: { rule: 'r', block: 'Analytics doPlugins', seq: 1 } }]);
   });
   it('page steps make their actions page actions, so offtag build writes the page side', () => {
     expect([
@@ -233,9 +254,12 @@ describe('Analytics code that runs on the page', () => {
       launch.setVariables({ onPage: 'setup' }, {}).page,
       launch.setVariables({}, {}).page,
       launch.clearVariables({ onPage: 'setup' }).page,
+      launch.clearVariables({}).page,
+      launch.sendBeacon({ onPage: 'setup' }, { type: 'page' }).page,
       launch.sendBeacon({}, { type: 'page' }, undefined, true).page,
       launch.sendBeacon({}, { type: 'page' }).page,
       launch.trackerCode({}, { block: 1 }).page,
-    ]).toEqual([true, true, undefined, true, true, undefined, true]);
+    ]).toEqual([true, true, undefined, true, undefined, true, true, undefined, true]);
+    expect(launch.trackerCode({}, { block: 1 }).name).toBe('Custom Code');
   });
 });
