@@ -115,3 +115,53 @@ describe('the page s itself', () => {
     expect(api.step({ analytics: 'block', vars: {}, block: 0 }, {}).error).toBe('plain');
   });
 });
+
+describe('the page s across steps', () => {
+  it('installed once: a second install keeps the first s; a block records t, tl and clear in order, and objects in contextData are not recorded', () => {
+    const { api, s } = page();
+    installPageAnalytics();
+    expect(w.__offtagAnalytics).toBe(api);
+    api.define(undefined, [
+      (_e: object, t: Record<string, any>) => {
+        t.eVar1 = 'a';
+        t.t();
+        t.contextData.obj = { a: 1 };
+        t.tl(true, 'o', 'n');
+        t.clearVars();
+      },
+    ]);
+    expect(api.step({ analytics: 'block', vars: {}, block: 0 }, {}).ops).toEqual([['set', 'eVar1', 'a'], ['t'], ['tl', 'o', 'n'], ['clear']]);
+    s.loadModule('Media');
+    const media = s.Media;
+    s.loadModule('Media');
+    expect([typeof media, s.Media === media]).toEqual(['object', true]);
+  });
+  it("each step takes the worker's variables: contextData entries by their dotted name, the previous step's gone; a contextData that is no object is made one", () => {
+    const { api, s } = page();
+    api.step({ analytics: 'block', vars: { 'contextData.a': '1', pageName: 'p' }, block: 5 }, {});
+    expect([s.contextData, s.pageName, 'contextData.a' in s]).toEqual([{ a: '1' }, 'p', false]);
+    s.contextData = 'broken';
+    api.step({ analytics: 'block', vars: { 'contextData.b': '2' }, block: 5 }, {});
+    expect([s.contextData, s.pageName]).toEqual([{ b: '2' }, undefined]);
+  });
+  it('the customSetup step makes s window.s only when the tracker is global; a block step likewise; without a customSetup the setup step does nothing', () => {
+    const { api, s } = page();
+    expect(api.step({ analytics: 'setup', vars: {} }, {}).ops).toEqual([]);
+    expect(w.s).toBeUndefined();
+    const seen: unknown[] = [];
+    api.define(function (this: unknown, t: Record<string, any>) {
+      seen.push(this === w, t === s);
+      t.prop1 = 'set up';
+    }, [() => {}]);
+    api.step({ analytics: 'setup', vars: {} }, {});
+    expect(w.s).toBeUndefined();
+    api.step({ analytics: 'block', vars: {}, block: 0 }, {});
+    expect(w.s).toBeUndefined();
+    api.step({ analytics: 'block', vars: {}, block: 0, global: true }, {});
+    expect(w.s).toBe(s);
+    delete w.s;
+    expect(api.step({ analytics: 'setup', vars: {}, global: true }, {}).ops).toEqual([['set', 'prop1', 'set up']]);
+    expect([w.s, seen]).toEqual([s, [true, true, true, true]]);
+    delete w.s;
+  });
+});

@@ -132,6 +132,13 @@ describe('window facts', () => {
     expect(w.digitalData).toEqual({});
     expect(Object.keys(w)).toEqual(['eventData']);
   });
+  it('a page global read as data is the data element the import names "offtag:global <name>"', () => {
+    const { c } = ctx();
+    Object.assign(c as object, { get: (n: string) => (n === 'offtag:global utag_data' ? { page: 'home' } : undefined) });
+    const w = virtualPage(c);
+    w.__pageGlobals(['utag_data']);
+    expect(w.utag_data).toEqual({ page: 'home' });
+  });
 });
 
 describe("one window per engine, a data element's and the rules'", () => {
