@@ -5,7 +5,6 @@
  */
 import { safeDecode } from '../worker-engine/core/cookies.ts';
 import { readPath } from '../worker-engine/core/data-layer.ts';
-import { safeJson } from '../worker-engine/core/safe-json.ts';
 import { storedKey, type SessionStore } from '../worker-engine/core/types.ts';
 import { eventToken, isEventToken } from '../worker-engine/core/event-tokens.ts';
 import { pageValue, type PageRead } from '../worker-engine/core/page-reads.ts';
@@ -57,8 +56,14 @@ export function finished(read: (ctx: DCtx, name: string) => unknown, finish: Fin
         else value = cache.has(name) ? cache.get(name) : null;
       } else if (finish.storageDuration === 'session') {
         if (value != null) {
-          const text = safeJson(value);
-          if (text !== undefined) ctx.session.set(storageKey(name), text);
+          // As turbine: a value JSON cannot write (a function, a cycle) is not kept.
+          let text: string | undefined;
+          try {
+            text = JSON.stringify(value);
+          } catch {
+            /* not kept */
+          }
+          if (text) ctx.session.set(storageKey(name), text);
         } else {
           const kept = ctx.session.get(storageKey(name));
           value = kept === null ? null : (JSON.parse(kept) as unknown);

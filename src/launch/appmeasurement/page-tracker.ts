@@ -84,7 +84,16 @@ export const installPageAnalytics = (): void => {
   h.cookieWrite = function (name: string, value: unknown, expires?: unknown) {
     const text = '' + value;
     let at = '';
-    if (expires) at = '; expires=' + (expires instanceof Date ? expires : new Date(Date.now() + (text === '' ? -60000 : 2 * 365 * 86400000))).toUTCString();
+    if (expires) {
+      // AppMeasurement's: an empty value expires a minute ago, any other in two calendar years.
+      let d = expires as Date;
+      if (!(expires instanceof Date)) {
+        d = new Date();
+        if (text === '') d.setTime(d.getTime() - 60000);
+        else d.setFullYear(d.getFullYear() + 2);
+      }
+      at = '; expires=' + d.toUTCString();
+    }
     document.cookie = h.esc(name) + '=' + h.esc(text === '' ? '[[B]]' : text) + '; path=/' + at;
     return h.cookieRead(name) === text;
   };

@@ -60,14 +60,18 @@ export const PLUGINS: Record<string, Plugin> = {
   }),
   getValOnce: (host) => ({
     version: '3.0.1',
-    /** `value` unless the cookie already holds it (then ''); the cookie lasts `expiry` days (minutes with 'm'), 0: the session. */
+    /**
+     * `value` unless the cookie already holds it (then ''). `expiry` 0 (or none) keeps the cookie for
+     * the session; any other makes it last what the published plugin gives it, whatever the number:
+     * it hands its cookie writer the period's length in milliseconds, which that writer reads as
+     * minutes (60000 × 86400000 ms, about 164 years, for days; 60000 × 60000 ms, about 42 days, with 'm').
+     */
     fn: function (this: AppMeasurement, value: unknown, cookie?: string, expiry?: number, period?: string) {
       mark(host, 'getValOnce', '3.0.1');
       const s = host.s() ?? this;
       const name = cookie || 's_gvo';
       if (!value || value === s.c_r(name)) return '';
-      const days = expiry || 0;
-      s.c_w(name, value, days === 0 ? 0 : new Date(host.now() + days * (period === 'm' ? 60_000 : 86_400_000)));
+      s.c_w(name, value, expiry ? new Date(host.now() + 60_000 * (period === 'm' ? 60_000 : 86_400_000)) : 0);
       return value;
     },
   }),

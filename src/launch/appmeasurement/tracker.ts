@@ -253,10 +253,13 @@ export function createAppMeasurement(account: string, host: TrackerHost, options
     const queued = queuedCopy();
     const saved: Array<[string, unknown, boolean]> = [];
     if (overrides && typeof overrides === 'object') {
-      for (const [k, v] of Object.entries(overrides)) {
+      // As AppMeasurement's variable overrides: only its own variables, a value that is set (or `!name` to empty one),
+      // and contextData replaced whole for the call, not merged.
+      const o = overrides as Record<string, unknown>;
+      for (const k of new Set(Object.keys(o).map((n) => (n.startsWith('!') ? n.slice(1) : n)))) {
+        if (!queuedVar(k) || !(o[k] || o['!' + k])) continue;
         saved.push([k, s[k], Object.prototype.hasOwnProperty.call(s, k)]);
-        if (k === 'contextData' && v && typeof v === 'object') s.contextData = { ...s.contextData, ...(v as object) };
-        else s[k] = v;
+        s[k] = o[k];
       }
     }
     try {
@@ -339,7 +342,8 @@ export function createAppMeasurement(account: string, host: TrackerHost, options
     cookieWrite,
     setAccount(rsids: string) {
       s.account = rsids;
-      s.allAccounts = [...new Set([...(s.allAccounts ?? []), ...String(rsids).split(',')])].sort();
+      // AppMeasurement sorts and dedupes the list it adds to; a list it has not got is the new one as given.
+      s.allAccounts = s.allAccounts ? [...new Set([...s.allAccounts, ...String(rsids).split(',')])].sort() : String(rsids).split(',');
     },
     t: (overrides?: Record<string, unknown>) => track(overrides),
     track: (overrides?: Record<string, unknown>) => track(overrides),

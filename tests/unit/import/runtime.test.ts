@@ -233,7 +233,7 @@ describe('Core page events as the engine\'s triggers', () => {
     expect(launch.customEvent('cart:add', 'button.add', { bubbleFireIfParent: false, bubbleStop: true })).toEqual({ type: 'custom-event', name: 'cart:add', target: 'window', selector: 'button.add', bubbleFireIfParent: false, bubbleStop: true });
     // Without a selector Launch fires for the event's target only.
     expect(launch.click()).toEqual({ type: 'click', selector: '*', bubbleFireIfParent: false });
-    expect(launch.click('.card', { bubbleFireIfChildFired: false })).toEqual({ type: 'click', selector: '.card', bubbleFireIfChildFired: false });
+    expect(launch.click('.card', { bubbleFireIfChildFired: false })).toStrictEqual({ type: 'click', selector: '.card', bubbleFireIfChildFired: false });
     expect(launch.formSubmission()).toEqual({ type: 'form-submit' });
     expect(launch.formSubmission('form#news')).toEqual({ type: 'form-submit', selector: 'form#news' });
     expect(launch.entersViewport('.promo')).toEqual({ type: 'element-visible', selector: '.promo' });
