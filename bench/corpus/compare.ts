@@ -120,6 +120,8 @@ export interface ParamDiff {
   name: string;
   turbine?: string;
   offtag?: string;
+  /** Turbine itself gave this field of this beacon otherwise in another run of the same page (`turbineVariation`). */
+  varies?: true;
 }
 
 export interface BeaconDiff {
@@ -189,16 +191,40 @@ export interface BeaconComparison {
   equal: number;
   total: number;
   pairs: Array<{ turbine?: number; offtag?: number; kind: string; diffs: ParamDiff[] }>;
+  /** Of the differing fields, those turbine itself gave otherwise in another run of the page (with `--turbine-runs` above 1). */
+  varies?: number;
 }
 
-export function compareBeacons(t: RecordedBeacon[], o: RecordedBeacon[]): BeaconComparison {
+/**
+ * The fields of turbine's beacons (the first run's, by index) that turbine gave otherwise in a
+ * later run of the same page: the page's own races (which of two rules' steps lands first), not a
+ * difference of Offtag's. Beacons paired as `compareBeacons` pairs them; an unpaired one adds nothing.
+ */
+export function turbineVariation(runs: RecordedBeacon[][]): Map<number, Set<string>> {
+  const out = new Map<number, Set<string>>();
+  const [first, ...later] = runs;
+  for (const run of later)
+    for (const [i, j] of pairBeacons(first!, run)) {
+      if (i === undefined || j === undefined) continue;
+      for (const d of diffBeacon(first![i]!, run[j]!).diffs) {
+        if (!out.has(i)) out.set(i, new Set());
+        out.get(i)!.add(d.name);
+      }
+    }
+  return out;
+}
+
+export function compareBeacons(t: RecordedBeacon[], o: RecordedBeacon[], varies: Map<number, Set<string>> = new Map()): BeaconComparison {
   const out: BeaconComparison = { turbine: t.length, offtag: o.length, equal: 0, total: 0, pairs: [] };
   for (const [i, j] of pairBeacons(t, o)) {
     if (i !== undefined && j !== undefined) {
       const d = diffBeacon(t[i]!, o[j]!);
       out.equal += d.equal;
       out.total += d.total;
-      out.pairs.push({ turbine: i, offtag: j, kind: kindOf(t[i]!), diffs: d.diffs });
+      const diffs = d.diffs.map((x) => (varies.get(i)?.has(x.name) ? { ...x, varies: true as const } : x));
+      const n = diffs.filter((x) => x.varies).length;
+      if (n) out.varies = (out.varies ?? 0) + n;
+      out.pairs.push({ turbine: i, offtag: j, kind: kindOf(t[i]!), diffs });
     } else {
       const b = (i !== undefined ? t[i] : o[j!])!;
       out.total += Object.keys(fieldsOf(b)).length;

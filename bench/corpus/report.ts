@@ -84,7 +84,7 @@ export function tableRow(r: LibraryResult): string {
   const order = !rc ? '—' : rc.orderSame ? 'yes' : rc.sharedOrderSame && rc.same > 1 ? 'no (the shared ones: yes)' : 'no';
   const b = r.beacons;
   const beacons = b ? `${b.turbine} vs ${b.offtag}` : '—';
-  const params = b ? (b.total ? `${b.equal}/${b.total} (${pct(b.equal, b.total)})` : '—') : '—';
+  const params = b ? (b.total ? `${b.equal}/${b.total} (${pct(b.equal, b.total)})${b.varies ? `; ${b.equal + b.varies}/${b.total} (${pct(b.equal + b.varies, b.total)}) counting the ${b.varies} on which turbine's own runs differ` : ''}` : '—') : '—';
   const errors = r.extraErrors ? String(r.extraErrors.length) : '—';
   const cost = r.cost ? `${ms(r.cost.overNone.turbine)} / ${ms(r.cost.overNone.offtag)} (${times(r.cost.overNone.turbine, r.cost.overNone.offtag)})` : '—';
   const renderer = r.cost ? `${ms(r.cost.rendererOverNone.turbine)} / ${ms(r.cost.rendererOverNone.offtag)}` : '—';
@@ -117,12 +117,12 @@ const side = (label: string, s: SideSummary | undefined) =>
  * with how many pairs have it; then each pair's own.
  */
 export function beaconLines(b: BeaconComparison): string[] {
-  const out = [`Beacons (turbine ${b.turbine}, Offtag ${b.offtag}; ${b.equal} of ${b.total} fields equal):`, ''];
+  const out = [`Beacons (turbine ${b.turbine}, Offtag ${b.offtag}; ${b.equal} of ${b.total} fields equal${b.varies ? `; ${b.varies} of the differences are fields turbine itself gave otherwise in another run of the page, marked "turbine varies"` : ''}):`, ''];
   const paired = b.pairs.filter((p) => p.turbine !== undefined && p.offtag !== undefined);
   const key = (d: ParamDiff) => JSON.stringify([d.name, d.turbine ?? null, d.offtag ?? null]);
   const count = new Map<string, number>();
   for (const p of paired) for (const d of p.diffs) count.set(key(d), (count.get(key(d)) ?? 0) + 1);
-  const diffLine = (d: ParamDiff) => `${code(d.name)}: ${d.turbine === undefined ? '(absent)' : code(clip(d.turbine))} → ${d.offtag === undefined ? '(absent)' : code(clip(d.offtag))}`;
+  const diffLine = (d: ParamDiff) => `${code(d.name)}: ${d.turbine === undefined ? '(absent)' : code(clip(d.turbine))} → ${d.offtag === undefined ? '(absent)' : code(clip(d.offtag))}${d.varies ? ' (turbine varies)' : ''}`;
   const shared = [...count].filter(([, n]) => n > 1);
   if (shared.length) {
     out.push(`Differences several pairs share (turbine → Offtag):`, '');

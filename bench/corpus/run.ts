@@ -10,7 +10,9 @@
  *
  * `--rounds`: cost runs per side without DevTools (0: none); `--rates` (default 4,6): the phone
  * figures, the same pages under CDP CPU throttling, `--throttled-rounds` (default 1) per side and rate. `--out`: where corpus.md and
- * corpus.json go (default bench/results, or dist/corpus with `--only`). `--write-docs`: also
+ * corpus.json go (default bench/results, or dist/corpus with `--only`). `--turbine-runs N` (default 1):
+ * the turbine side read N times; a beacon field turbine itself gives otherwise between its runs is
+ * marked so where Offtag differs on it (a race of the page's own, not a difference of Offtag's). `--write-docs`: also
  * rewrite the table in docs/import.md. `--render <corpus.json>`: write corpus.md (and with
  * `--write-docs` the docs' table) again from a run's results, without running anything. `--mirror` (or OFFTAG_APPMEASUREMENT_REPO): a clone of
  * github.com/adobe/appmeasurement, bare or not, whose AppMeasurement.js the world serves.
@@ -22,12 +24,13 @@ import { loadavg } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { chromium } from 'playwright';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../chromium.ts';
+import type { RecordedBeacon } from './world.ts';
 import { median } from '../lib/measure.ts';
 import { rotated } from '../load/load.ts';
 import { buildLibrary } from '../../tools/build/build.ts';
 import { runImport, SITE_BUNDLE } from '../../tools/import/command.ts';
 import { readLibrary, type LaunchContainer } from '../../tools/import/read.ts';
-import { compareBeacons, compareRules, compareValues, extraErrors } from './compare.ts';
+import { compareBeacons, compareRules, compareValues, extraErrors, turbineVariation } from './compare.ts';
 import { pageHtml, type Side } from './page.ts';
 import { planPage, type PagePlan } from './plan.ts';
 import { markdown, withTable, type LibraryResult, type RunInfo, type SideSummary } from './report.ts';
@@ -35,7 +38,7 @@ import { costCdp, costOnce, readSide, type CostSample, type SideRun } from './si
 import { BUILD_PREFIX, LIBRARY_HOST, startWorld, type Current, type World } from './world.ts';
 
 const ROOT = resolve(new URL('../..', import.meta.url).pathname);
-const USAGE = 'usage: npm run corpus -- --libs <dir> [--assets <dir>] [--only <file>[,<file>]] [--out <dir>] [--rounds N] [--rates 4,6] [--throttled-rounds N] [--step-limit ms] [--mirror <appmeasurement git dir>] [--write-docs] | --render <corpus.json> [--write-docs]';
+const USAGE = 'usage: npm run corpus -- --libs <dir> [--assets <dir>] [--only <file>[,<file>]] [--out <dir>] [--rounds N] [--rates 4,6] [--throttled-rounds N] [--turbine-runs N] [--step-limit ms] [--mirror <appmeasurement git dir>] [--write-docs] | --render <corpus.json> [--write-docs]';
 
 interface Options {
   libs: string;
@@ -46,6 +49,8 @@ interface Options {
   /** CPU throttling rates of the phone figures (CDP), and their rounds per side. */
   rates: number[];
   throttledRounds: number;
+  /** Runs of the turbine side: past the first, they tell which beacon fields turbine itself varies on. */
+  turbineRuns: number;
   stepLimitMs: number;
   mirror: string;
   writeDocs: boolean;
@@ -60,7 +65,7 @@ export function parseArgs(argv: string[]): Options | string {
       continue;
     }
     const v = argv[i + 1];
-    if (!['--libs', '--assets', '--only', '--out', '--rounds', '--step-limit', '--mirror', '--rates', '--throttled-rounds'].includes(a)) return `corpus: unknown argument ${a}. ${USAGE}`;
+    if (!['--libs', '--assets', '--only', '--out', '--rounds', '--step-limit', '--mirror', '--rates', '--throttled-rounds', '--turbine-runs'].includes(a)) return `corpus: unknown argument ${a}. ${USAGE}`;
     if (v === undefined || v.startsWith('--')) return `corpus: ${a} needs a value. ${USAGE}`;
     i++;
     if (a === '--libs') o.libs = v;
@@ -73,10 +78,11 @@ export function parseArgs(argv: string[]): Options | string {
       o.rates = v.split(',').filter(Boolean).map(Number).filter((x) => x !== 0);
       if (o.rates.some((x) => !(x >= 1))) return `corpus: --rates takes CPU throttling rates, e.g. 4,6. ${USAGE}`;
     }
-    if (a === '--throttled-rounds') {
+    if (a === '--throttled-rounds' || a === '--turbine-runs') {
       const n = Number(v);
-      if (!Number.isInteger(n) || n < 1) return `corpus: --throttled-rounds must be a whole number above 0; got ${v}.`;
-      o.throttledRounds = n;
+      if (!Number.isInteger(n) || n < 1) return `corpus: ${a} must be a whole number above 0; got ${v}.`;
+      if (a === '--throttled-rounds') o.throttledRounds = n;
+      else o.turbineRuns = n;
     }
     if (a === '--rounds' || a === '--step-limit') {
       const n = Number(v);
@@ -88,7 +94,7 @@ export function parseArgs(argv: string[]): Options | string {
   if (!o.libs) return `corpus: give the folder of libraries with --libs. ${USAGE}`;
   const mirror = o.mirror ?? process.env.OFFTAG_APPMEASUREMENT_REPO;
   if (!mirror) return `corpus: give a clone of github.com/adobe/appmeasurement with --mirror (or OFFTAG_APPMEASUREMENT_REPO): the libraries load AppMeasurement.js from Adobe's host, which the world serves from it. ${USAGE}`;
-  return { libs: o.libs, ...(o.assets ? { assets: o.assets } : {}), ...(o.only ? { only: o.only } : {}), out: o.out ?? (o.only ? 'dist/corpus' : 'bench/results'), rounds: o.rounds ?? 3, rates: o.rates ?? [4, 6], throttledRounds: o.throttledRounds ?? 1, stepLimitMs: o.stepLimitMs ?? 20_000, mirror, writeDocs: o.writeDocs };
+  return { libs: o.libs, ...(o.assets ? { assets: o.assets } : {}), ...(o.only ? { only: o.only } : {}), out: o.out ?? (o.only ? 'dist/corpus' : 'bench/results'), rounds: o.rounds ?? 3, rates: o.rates ?? [4, 6], throttledRounds: o.throttledRounds ?? 1, turbineRuns: o.turbineRuns ?? 1, stepLimitMs: o.stepLimitMs ?? 20_000, mirror, writeDocs: o.writeDocs };
 }
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e)).split('\n')[0]!;
@@ -205,6 +211,11 @@ async function runLibrary(file: string, o: Options, world: World, browser: impor
     const t = await readSide(browser, world, p.plan, { side: 'turbine', current: currentFor(p, 'turbine', name, o, false), names, stepLimitMs: o.stepLimitMs });
     r.turbine = summary(t);
     writeFileSync(join(ROOT, 'dist/corpus', name, 'turbine.json'), JSON.stringify(t, null, 1));
+    const againBeacons: RecordedBeacon[][] = [];
+    for (let run = 2; run <= o.turbineRuns; run++) {
+      log(`${name}: turbine, run ${run}/${o.turbineRuns}`);
+      againBeacons.push((await readSide(browser, world, p.plan, { side: 'turbine', current: currentFor(p, 'turbine', name, o, false), names, stepLimitMs: o.stepLimitMs })).beacons);
+    }
     if (p.buildDir) {
       log(`${name}: Offtag`);
       const f = await readSide(browser, world, p.plan, { side: 'offtag', current: currentFor(p, 'offtag', name, o, false), names, stepLimitMs: o.stepLimitMs });
@@ -218,7 +229,7 @@ async function runLibrary(file: string, o: Options, world: World, browser: impor
       if (skipped.length) r.notImportedRules = skipped;
       const own = [...new Set(f.completed.filter((n) => !launchRules.has(n)))];
       if (own.length) r.offtagOwnRules = own;
-      r.beacons = compareBeacons(t.beacons, f.beacons);
+      r.beacons = compareBeacons(t.beacons, f.beacons, turbineVariation([t.beacons, ...againBeacons]));
       r.extraErrors = extraErrors(t.errors, f.errors);
     }
     if (o.rounds && p.buildDir) {

@@ -5,7 +5,7 @@
  * joined (bench/corpus/sides.ts `mergeFeed`).
  */
 import { describe, expect, test } from 'vitest';
-import { compareBeacons, compareRules, compareValues, diffBeacon, errorKey, extraErrors, launchRuleName, pairBeacons } from '../../../bench/corpus/compare.ts';
+import { compareBeacons, compareRules, compareValues, diffBeacon, errorKey, extraErrors, launchRuleName, pairBeacons, turbineVariation } from '../../../bench/corpus/compare.ts';
 import { beaconLines } from '../../../bench/corpus/report.ts';
 import { mergeFeed } from '../../../bench/corpus/sides.ts';
 import type { RecordedBeacon } from '../../../bench/corpus/world.ts';
@@ -77,6 +77,26 @@ describe('beacons', () => {
     const lines = beaconLines(c).join('\n');
     expect(lines).toContain('`v1`: `a` → `b`');
     expect(lines).toContain('turbine #2 (lnk_o): Offtag sent none like it');
+  });
+
+  test("a field turbine itself gives otherwise in another run is marked where Offtag differs on it, and counted apart", () => {
+    // Two turbine runs of one page: the second link hit's events come in another order (the page's own race).
+    const first = [view('home'), link('form', { events: 'event39,event26,event46', v43: 'x' })];
+    const again = [view('home'), link('form', { events: 'event39,event46,event26', v43: 'x' })];
+    const varies = turbineVariation([first, again]);
+    expect([...varies].map(([i, names]) => [i, [...names]])).toEqual([[1, ['events']]]);
+    const offtag = [view('home'), link('form', { events: 'event39,event46,event26', v43: 'y' })];
+    const c = compareBeacons(first, offtag, varies);
+    expect(c.varies).toBe(1);
+    expect(c.pairs[1]!.diffs).toEqual([
+      { name: 'events', turbine: 'event39,event26,event46', offtag: 'event39,event46,event26', varies: true },
+      { name: 'v43', turbine: 'x', offtag: 'y' },
+    ]);
+    expect(beaconLines(c).join('\n')).toContain('`events`: `event39,event26,event46` → `event39,event46,event26` (turbine varies)');
+    // One run alone, or runs that agree: nothing is marked.
+    expect(turbineVariation([first]).size).toBe(0);
+    expect(turbineVariation([first, first]).size).toBe(0);
+    expect(compareBeacons(first, offtag).varies).toBeUndefined();
   });
 });
 
