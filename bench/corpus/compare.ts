@@ -152,10 +152,27 @@ const kindOf = (b: RecordedBeacon) => b.params.pe ?? 't';
 /**
  * Pairs turbine's beacons with Offtag's, in order (neither side's order is crossed), most equal
  * fields first: an alignment of the two sequences that maximises the equal fields of the pairs
- * (each pair also counts one, so pairing beats leaving both unpaired). Pairs are `[turbine
- * index, Offtag index]`; an index alone is a beacon the other side did not send.
+ * (each pair also counts one, so pairing beats leaving both unpaired). Then a beacon left unpaired
+ * on one side pairs with one the other side sent identically (every field equal) elsewhere in its
+ * order: hits of two kinds that one click makes (a rule's link hit, AppMeasurement's exit-link hit)
+ * may leave in either order. Pairs are `[turbine index, Offtag index]`; an index alone is a beacon
+ * the other side did not send.
  */
 export function pairBeacons(t: RecordedBeacon[], o: RecordedBeacon[]): Array<[number | undefined, number | undefined]> {
+  const pairs = alignInOrder(t, o);
+  const onlyOfftag = pairs.flatMap(([i, j]) => (i === undefined ? [j!] : []));
+  const moved = new Map<number, number>();
+  for (const [i, j] of pairs) {
+    if (j !== undefined) continue;
+    const k = onlyOfftag.findIndex((x) => kindOf(o[x]!) === kindOf(t[i!]!) && !diffBeacon(t[i!]!, o[x]!).diffs.length);
+    if (k >= 0) moved.set(i!, onlyOfftag.splice(k, 1)[0]!);
+  }
+  if (!moved.size) return pairs;
+  const taken = new Set(moved.values());
+  return pairs.flatMap(([i, j]): Array<[number | undefined, number | undefined]> => (i !== undefined && moved.has(i) ? [[i, moved.get(i)!]] : j !== undefined && i === undefined && taken.has(j) ? [] : [[i, j]]));
+}
+
+function alignInOrder(t: RecordedBeacon[], o: RecordedBeacon[]): Array<[number | undefined, number | undefined]> {
   const n = t.length;
   const m = o.length;
   const score = (i: number, j: number) => (kindOf(t[i]!) === kindOf(o[j]!) ? 1 + diffBeacon(t[i]!, o[j]!).equal : -1);

@@ -68,6 +68,29 @@ describe('beacons', () => {
     ]);
   });
 
+  test("a click's two hits in the other order on one side still pair, when they are the same hit; a different one stays unpaired", () => {
+    // Turbine sent the rule's link hit, then the exit-link hit; Offtag the exit-link hit first.
+    const exit = (url: string) => beacon({ pe: 'lnk_e', pev1: url });
+    const t = [view('home'), link('promo'), exit('https://elsewhere.example/'), link('next')];
+    const o = [view('home'), exit('https://elsewhere.example/'), link('promo'), link('next')];
+    expect(pairBeacons(t, o)).toEqual([
+      [0, 0],
+      [1, 2],
+      [2, 1],
+      [3, 3],
+    ]);
+    const c = compareBeacons(t, o);
+    expect(c.equal).toBe(c.total);
+    // An exit-link hit that is not the same (another URL) is not moved into a pair.
+    expect(pairBeacons(t, [view('home'), exit('https://other.example/'), link('promo'), link('next')])).toEqual([
+      [0, 0],
+      [undefined, 1],
+      [1, 2],
+      [2, undefined],
+      [3, 3],
+    ]);
+  });
+
   test('the fields of unpaired beacons count as different; the report names each field that differs once per group', () => {
     const t = [view('home', { v1: 'a' }), link('nav')];
     const o = [view('home', { v1: 'b' })];
