@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { ElementInfo, TriggerEvent } from '../../../src/protocol.ts';
 import { eventToken } from '../../../src/worker-engine/core/event-tokens.ts';
 import { eventMatches } from '../../../src/worker-engine/core/rules.ts';
-import { keyOf, listenersOf, watchedElements } from '../../../src/worker-engine/core/triggers.ts';
+import { isPageTrigger, keyOf, listenersOf, watchedElements } from '../../../src/worker-engine/core/triggers.ts';
 import type { Container, PageTriggerSpec, Rule, RuleEventSpec } from '../../../src/worker-engine/core/types.ts';
 import { createValueWatch } from '../../../src/worker-engine/core/value-watch.ts';
 import { logs, makeEngine } from '../harness.ts';
@@ -274,5 +274,14 @@ describe('the container kit (src/container) and event tokens', () => {
       ],
     });
     expect(validateContainer(c as unknown as Parameters<typeof validateContainer>[0], 'c.ts')).toEqual(['c.ts: rule "Buy", action "Send link beacon": %sectoin% names no data element']);
+  });
+});
+
+describe('isPageTrigger', () => {
+  it("takes only the trigger table's own types: a name Object.prototype has is none", () => {
+    expect(isPageTrigger({ type: 'timer', ms: 100 })).toBe(true);
+    expect(isPageTrigger({ type: 'click', selector: 'a' } as RuleEventSpec)).toBe(true);
+    expect(isPageTrigger({ type: 'click' } as RuleEventSpec)).toBe(false);
+    for (const type of ['toString', 'constructor', 'hasOwnProperty', '__proto__']) expect(isPageTrigger({ type } as unknown as RuleEventSpec)).toBe(false);
   });
 });
