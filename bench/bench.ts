@@ -57,6 +57,8 @@ export interface Plan {
   inpClicks: number;
   /** CPU throttling rates of the phone figures (a mid-range and a low-end phone), beside 1×. */
   rates: number[];
+  /** Whether page load and INP are also measured at those rates (per event always is). */
+  throttledLoadAndInp: boolean;
   /** Per event under throttling: rounds, and events per type per burst (alloy: a fifth less, as unthrottled). */
   throttledSamples: number;
   throttledN: number;
@@ -86,6 +88,7 @@ export const FULL: Plan = {
   paced: { n: 1000, gapMs: 15 },
   inpClicks: 40,
   rates: [4, 6],
+  throttledLoadAndInp: true,
   throttledSamples: 3,
   throttledN: 100,
 };
@@ -103,13 +106,14 @@ export const QUICK: Plan = {
   scalingSamples: 1,
   dataLayerSizes: [
     { bytes: 1_000, n: 25 },
-    { bytes: 1_000_000, n: 3 },
+    { bytes: 100_000, n: 3 },
   ],
-  containerSizes: [CONTAINER_SIZES[0], CONTAINER_SIZES[2]],
+  containerSizes: [CONTAINER_SIZES[0], CONTAINER_SIZES[1]],
   containerN: 25,
   paced: { n: 20, gapMs: 15 },
   inpClicks: 3,
   rates: [4],
+  throttledLoadAndInp: false,
   throttledSamples: 1,
   throttledN: 10,
 };
@@ -276,7 +280,8 @@ export async function runBench(plan: Plan): Promise<{ outDir: string; markdown: 
     // Every variant, and the load floors (setup.ts FLOOR_LABEL): floor (d) is what the load goals are against.
     const cases = [...variantCases(LOAD_VARIANTS), ...floorCases()];
     const loadCdpByRate: Record<string, LoadFigures> = {};
-    for (const rate of [1, ...plan.rates]) {
+    const loadRates = [1, ...(plan.throttledLoadAndInp ? plan.rates : [])];
+    for (const rate of loadRates) {
       log(`page load, ${rate}× CPU throttling (CDP)…`);
       loadCdpByRate[rate] = await loadCdp(world, cases, rate === 1 ? plan.loads : plan.throttledLoads, rate, (m) => log(`  ${m}`), rate === 1 ? plan.loadPasses : 1);
     }
@@ -369,7 +374,7 @@ export async function runBench(plan: Plan): Promise<{ outDir: string; markdown: 
     // ---- 6. INP on a small React page -------------------------------------------------------------
     log('INP (React page, Event Timing)…');
     const inpByRate: Record<string, Record<string, unknown>> = {};
-    for (const rate of [1, ...plan.rates]) {
+    for (const rate of loadRates) {
       const inp: Record<string, unknown> = (inpByRate[rate] = {});
       for (const v of VARIANTS) {
         const x = await inpRun(world, v, plan.inpClicks, rate);
