@@ -17,6 +17,9 @@ export default defineConfig({
   test: {
     // The Launch fixture libraries are generated, not committed: written once before any test file loads.
     globalSetup: ['tests/fixtures/launch/written.ts'],
+    // Vitest's default on a 2-core machine is one worker (cores - 1): the unit files then ran one
+    // after another (~180 s); two take ~110 s. Each file writes under its own folder and a server takes a free port.
+    maxWorkers: 2,
     projects: [
       {
         extends: true,
