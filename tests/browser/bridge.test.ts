@@ -173,7 +173,8 @@ describe('applying effects', () => {
       applyRareEffect({ type: 'script', id: 'missing-script', src, init: { fn: 'NO_RUM.init', args: [] } }, { frameMessage: () => {} });
       await expect.poll(() => errors, { timeout: 5000 }).toContain(`Failed to load script ${src}`);
       await expect.poll(() => document.getElementById('missing-plain-script')?.getAttribute('data-offtag-status'), { timeout: 5000 }).toBe('failed');
-      expect(errors).toEqual([`Failed to load script ${src}`]);
+      // Only this test's two scripts: an earlier test's lazy offtag-effects.js load may fail into this window.
+      expect(errors.filter((m) => m.includes('/no-such-'))).toEqual([`Failed to load script ${src}`]);
     } finally {
       console.error = original;
     }
