@@ -154,7 +154,7 @@ const CHECKS: { [T in Exclude<PageTriggerSpec['type'], 'data-element-change'>]: 
 /** Whether a rule event is one the bridge observes (a link click without a selector is today's automatic one). */
 export function isPageTrigger(spec: RuleEventSpec): spec is Exclude<PageTriggerSpec, Spec<'data-element-change'>> {
   if (spec.type === 'click') return 'selector' in spec;
-  return Object.prototype.hasOwnProperty.call(CHECKS, spec.type);
+  return Object.hasOwn(CHECKS, spec.type);
 }
 
 const checked = new WeakMap<object, Checked>();
