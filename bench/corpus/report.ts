@@ -5,6 +5,7 @@
  */
 import { NORMALISED, NORMALISED_PATH, type BeaconComparison, type ParamDiff, type RuleComparison, type ValueComparison } from './compare.ts';
 import type { CostSample } from './sides.ts';
+import type { Part } from './attribute.ts';
 
 export interface SideSummary {
   readyTimedOut: boolean;
@@ -55,6 +56,8 @@ export interface LibraryResult {
     /** The phone figures (CDP, CPU throttling), by rate: the same differences to the page without tags. */
     byRate?: Record<string, { overNone: { turbine?: number; offtag?: number }; rendererOverNone: { turbine?: number; offtag?: number } }>;
   };
+  /** The main thread by whose code ran (attribute.ts), median ms of `loads` profiled loads per side; `bundled`: the library came inside the site's bundle, so under turbine that bundle's own code counts as turbine's. */
+  profile?: { loads: number; turbine: Record<Part, number>; offtag: Record<Part, number>; bundled?: boolean };
   /** A failure of the run itself (not of the import or build). */
   error?: string;
 }
@@ -210,6 +213,33 @@ export function details(r: LibraryResult, limit = 25): string {
   return out.join('\n');
 }
 
+/**
+ * The main thread by whose code ran, per library with a profile. The library's code that runs on
+ * the page under Offtag (custom code that needs the DOM, extensions kept on the page) runs under
+ * turbine too, so turbine's tag work divided by it is the most any runtime could save there.
+ */
+export function profileTable(results: LibraryResult[]): string[] {
+  const withProfile = results.filter((r) => r.profile);
+  if (!withProfile.length) return [];
+  const f = (x: number) => x.toFixed(0);
+  const rows = withProfile.map((r) => {
+    const { turbine: t, offtag: o, loads, bundled } = r.profile!;
+    const tagWork = t.turbine + t['tag code on the page'];
+    const onPage = o['tag code on the page'];
+    return `| ${r.name}${bundled ? ' (in a site bundle)' : ''} | ${loads} | ${f(t.turbine)} | ${f(t['tag code on the page'])} | ${f(t.site)} / ${f(t.browser)} | ${f(o.offtag)} | ${f(onPage)} | ${f(o.site)} / ${f(o.browser)} | ${times(tagWork, o.offtag + onPage)} | ${times(tagWork, onPage)} |`;
+  });
+  return [
+    '## Where the main thread goes',
+    '',
+    "V8's sampling profiler (100 µs) over one page load per side at 1×, DevTools attached, self time summed by whose code ran, ms (median of the loads). Under turbine: turbine and the extensions' library code with AppMeasurement.js and VisitorAPI.js (custom code written inside the library counts here), and the custom code files a rule loads from the library's host. Under Offtag: offtag.js and its chunks, and the library's code that the import keeps on the page (offtag.js's page code: custom code that needs the DOM, extension modules run by its module host, and the same custom code files). Site: the page's own scripts and the corpus driver; browser: V8 and Blink outside any script. The last column is turbine's tag work divided by the library's code on Offtag's page: the most any runtime could save with that code on the page.",
+    '',
+    "| library | loads | turbine: turbine + extensions | turbine: custom code files | turbine: site / browser | Offtag: its own | Offtag: the library's code on the page | Offtag: site / browser | turbine's tag work ÷ Offtag's | ÷ the library's code on the page alone |",
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows,
+    '',
+  ];
+}
+
 export interface RunInfo {
   command: string;
   date: string;
@@ -230,6 +260,7 @@ export function markdown(results: LibraryResult[], info: RunInfo): string {
     '',
     ...normalisations().map((n) => `- ${n}`),
     '',
+    ...profileTable(results),
     '## Per library',
     '',
     ...results.map((r) => details(r)),

@@ -34,11 +34,12 @@ import { compareBeacons, compareRules, compareValues, extraErrors, turbineVariat
 import { pageHtml, type Side } from './page.ts';
 import { planPage, type PagePlan } from './plan.ts';
 import { markdown, withTable, type LibraryResult, type RunInfo, type SideSummary } from './report.ts';
-import { costCdp, costOnce, readSide, type CostSample, type SideRun } from './sides.ts';
+import { costCdp, costOnce, profileOnce, readSide, type CostSample, type SideRun } from './sides.ts';
+import { pageCodeStart, partOf, PARTS, selfTime, type Part } from './attribute.ts';
 import { BUILD_PREFIX, LIBRARY_HOST, startWorld, type Current, type World } from './world.ts';
 
 const ROOT = resolve(new URL('../..', import.meta.url).pathname);
-const USAGE = 'usage: npm run corpus -- --libs <dir> [--assets <dir>] [--only <file>[,<file>]] [--out <dir>] [--rounds N] [--rates 4,6] [--throttled-rounds N] [--turbine-runs N] [--step-limit ms] [--mirror <appmeasurement git dir>] [--write-docs] | --render <corpus.json> [--write-docs]';
+const USAGE = 'usage: npm run corpus -- --libs <dir> [--assets <dir>] [--only <file>[,<file>]] [--out <dir>] [--rounds N] [--rates 4,6] [--throttled-rounds N] [--turbine-runs N] [--profile N] [--step-limit ms] [--mirror <appmeasurement git dir>] [--write-docs] | --render <corpus.json> [--write-docs]';
 
 interface Options {
   libs: string;
@@ -54,6 +55,8 @@ interface Options {
   stepLimitMs: number;
   mirror: string;
   writeDocs: boolean;
+  /** Profiled loads per side (attribute.ts: the main thread by whose code ran); 0: none. */
+  profile: number;
 }
 
 export function parseArgs(argv: string[]): Options | string {
@@ -65,7 +68,7 @@ export function parseArgs(argv: string[]): Options | string {
       continue;
     }
     const v = argv[i + 1];
-    if (!['--libs', '--assets', '--only', '--out', '--rounds', '--step-limit', '--mirror', '--rates', '--throttled-rounds', '--turbine-runs'].includes(a)) return `corpus: unknown argument ${a}. ${USAGE}`;
+    if (!['--libs', '--assets', '--only', '--out', '--rounds', '--step-limit', '--mirror', '--rates', '--throttled-rounds', '--turbine-runs', '--profile'].includes(a)) return `corpus: unknown argument ${a}. ${USAGE}`;
     if (v === undefined || v.startsWith('--')) return `corpus: ${a} needs a value. ${USAGE}`;
     i++;
     if (a === '--libs') o.libs = v;
@@ -84,17 +87,18 @@ export function parseArgs(argv: string[]): Options | string {
       if (a === '--throttled-rounds') o.throttledRounds = n;
       else o.turbineRuns = n;
     }
-    if (a === '--rounds' || a === '--step-limit') {
+    if (a === '--rounds' || a === '--step-limit' || a === '--profile') {
       const n = Number(v);
       if (!Number.isInteger(n) || n < 0) return `corpus: ${a} must be a whole number; got ${v}.`;
       if (a === '--rounds') o.rounds = n;
+      else if (a === '--profile') o.profile = n;
       else o.stepLimitMs = n;
     }
   }
   if (!o.libs) return `corpus: give the folder of libraries with --libs. ${USAGE}`;
   const mirror = o.mirror ?? process.env.OFFTAG_APPMEASUREMENT_REPO;
   if (!mirror) return `corpus: give a clone of github.com/adobe/appmeasurement with --mirror (or OFFTAG_APPMEASUREMENT_REPO): the libraries load AppMeasurement.js from Adobe's host, which the world serves from it. ${USAGE}`;
-  return { libs: o.libs, ...(o.assets ? { assets: o.assets } : {}), ...(o.only ? { only: o.only } : {}), out: o.out ?? (o.only ? 'dist/corpus' : 'bench/results'), rounds: o.rounds ?? 3, rates: o.rates ?? [4, 6], throttledRounds: o.throttledRounds ?? 1, turbineRuns: o.turbineRuns ?? 1, stepLimitMs: o.stepLimitMs ?? 20_000, mirror, writeDocs: o.writeDocs };
+  return { libs: o.libs, ...(o.assets ? { assets: o.assets } : {}), ...(o.only ? { only: o.only } : {}), out: o.out ?? (o.only ? 'dist/corpus' : 'bench/results'), rounds: o.rounds ?? 3, rates: o.rates ?? [4, 6], throttledRounds: o.throttledRounds ?? 1, turbineRuns: o.turbineRuns ?? 1, stepLimitMs: o.stepLimitMs ?? 20_000, mirror, writeDocs: o.writeDocs, profile: o.profile ?? 0 };
 }
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e)).split('\n')[0]!;
@@ -267,6 +271,24 @@ async function runLibrary(file: string, o: Options, world: World, browser: impor
         ...(noneMain.length ? { none: median(noneMain) } : {}),
         ...(o.rates.length ? { byRate } : {}),
       };
+    }
+    if (o.profile && p.buildDir) {
+      const pageCodeLine = pageCodeStart(readFileSync(join(p.buildDir, 'offtag.js'), 'utf8'));
+      const runs: Record<'turbine' | 'offtag', Array<Record<Part, number>>> = { turbine: [], offtag: [] };
+      for (let round = 0; round < o.profile; round++)
+        for (const side of rotated<'turbine' | 'offtag'>(['turbine', 'offtag'], round)) {
+          log(`${name}: profile ${round + 1}/${o.profile}, ${side}`);
+          const profile = await profileOnce(browser, world, p.plan, currentFor(p, side, name, o, true), 180_000);
+          if (!profile) continue;
+          runs[side].push(selfTime(profile, (f) => partOf(side, f, pageCodeLine)));
+          // The raw profile, for DevTools' Performance panel (Load profile…).
+          writeFileSync(join(ROOT, 'dist/corpus', name, `${side}-${round + 1}.cpuprofile`), JSON.stringify(profile));
+        }
+      const med = (xs: Array<Record<Part, number>>) => (xs.length ? (Object.fromEntries(PARTS.map((k) => [k, median(xs.map((x) => x[k]))])) as Record<Part, number>) : undefined);
+      const turbine = med(runs.turbine);
+      const offtag = med(runs.offtag);
+      const bundled = !!p.importDir && existsSync(join(p.importDir, SITE_BUNDLE));
+      if (turbine && offtag) r.profile = { loads: Math.min(runs.turbine.length, runs.offtag.length), turbine, offtag, ...(bundled ? { bundled } : {}) };
     }
   } catch (e) {
     r.error = message(e);

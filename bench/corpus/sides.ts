@@ -20,6 +20,7 @@ import { pageRenderer, rendererCpu } from '../lib/proc.ts';
 import { errorKey, launchRuleName } from './compare.ts';
 import type { PagePlan } from './plan.ts';
 import type { Current, RecordedBeacon, World } from './world.ts';
+import type { CpuProfile } from './attribute.ts';
 
 export interface StepResult {
   matched: boolean;
@@ -262,6 +263,33 @@ export async function costCdp(browser: Browser, world: World, plan: PagePlan, cu
     const [, cpu] = pageRenderer(p0, rendererCpu(process.pid)) ?? [];
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
     return { mainMs: t1 - t0, rendererMs: (cpu?.all ?? NaN) / 1e6, workerMs: (cpu?.dedicated ?? NaN) / 1e6, sharedMs: (cpu?.shared ?? NaN) / 1e6 };
+  } finally {
+    world.set(undefined);
+    await ctx.close();
+  }
+}
+
+/**
+ * One page load at 1× with DevTools attached and V8's sampling profiler on (100 µs), from a page of
+ * the same origin (the same renderer) to `/__corpus/done`: the main thread's CPU profile, for
+ * attribute.ts to sum by whose code ran. Undefined when the page did not say it was done.
+ */
+export async function profileOnce(browser: Browser, world: World, plan: PagePlan, current: Current, limitMs: number): Promise<CpuProfile | undefined> {
+  const ctx = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 720 } });
+  world.reset();
+  world.set(current);
+  try {
+    const page = await ctx.newPage();
+    await page.goto(new URL('/__offtag-corpus-blank', plan.url).href).catch(() => undefined);
+    const cdp: CDPSession = await ctx.newCDPSession(page);
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+    const done = world.nextDone();
+    await cdp.send('Profiler.start');
+    await page.goto(plan.url, { waitUntil: 'load', timeout: limitMs });
+    const ok = await Promise.race([done.then(() => true), sleep(limitMs).then(() => false)]);
+    const { profile } = (await cdp.send('Profiler.stop')) as { profile: CpuProfile };
+    return ok ? profile : undefined;
   } finally {
     world.set(undefined);
     await ctx.close();

@@ -243,5 +243,8 @@ export function pageText(container: Container<any, any, any>): PageText {
  * page's globals and nothing else.
  */
 export function wrapBridge(bridge: string, data: string): string {
-  return `(function (${PAGE_PARAMETER}) {\n${bridge.trimEnd()}\n})(\n// The container's page code, written by offtag build as the container holds it: each function is compiled on its own, with the page's globals.\n${data}\n);\n`;
+  return `(function (${PAGE_PARAMETER}) {\n${bridge.trimEnd()}\n})(\n${PAGE_CODE_COMMENT}\n${data}\n);\n`;
 }
+
+/** The line of offtag.js above the container's page code (bench/corpus/attribute.ts finds the code by it). */
+export const PAGE_CODE_COMMENT = "// The container's page code, written by offtag build as the container holds it: each function is compiled on its own, with the page's globals.";
