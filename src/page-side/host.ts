@@ -21,14 +21,34 @@ interface Module {
 const w = window as unknown as Record<string, unknown>;
 const ROCKET = '🚀';
 
-/** Turbine's debug switch: its logger writes only while it is on. */
-export const debugOn = (): boolean => {
+/** Adobe's debug switch as stored now: turbine's `debugEnabled` and `setDebug` read it so. */
+export const storedDebug = (): boolean => {
   try {
     return localStorage['com.adobe.reactor.debug'] == 'true';
   } catch {
     return false;
   }
 };
+
+/**
+ * Turbine's logger flag: read from storage when the page starts, then changed only by
+ * `_satellite.setDebug`, as turbine keeps it (a storage read on every log call cost a real
+ * library's page tens of milliseconds: its modules log as they run).
+ */
+let debug: boolean | undefined;
+const debugListeners: Array<(on: boolean) => void> = [];
+export const debugOn = (): boolean => (debug ??= storedDebug());
+export const readDebug = (): void => void (debug = storedDebug());
+/** `_satellite.setDebug` changed the switch: the loggers follow it, and each extension's `onDebugChanged` callback hears it. */
+export function debugChanged(on: boolean): void {
+  debug = !!on;
+  for (const f of debugListeners)
+    try {
+      f(on);
+    } catch {
+      /* an extension's callback that throws is its own: the next one still hears */
+    }
+}
 
 /** Turbine's logger: prefixed, silent unless the debug switch is on. */
 export function logger(prefix?: string): Record<string, (...args: unknown[]) => void> {
@@ -129,7 +149,6 @@ export function createHost(data: HostData, vars: () => Record<string, unknown>, 
   for (const name in data.extensions) {
     const ext = data.extensions[name]!;
     for (const path in ext.modules) modules[path] = { ...ext.modules[path]!, extension: name };
-    const debugCallbacks: Array<(on: boolean) => void> = [];
     turbines[name] = {
       buildInfo: info.buildInfo,
       environment: info.environment,
@@ -151,9 +170,9 @@ export function createHost(data: HostData, vars: () => Record<string, unknown>, 
       },
       logger: logger(ext.displayName),
       replaceTokens,
-      onDebugChanged: (f: (on: boolean) => void) => debugCallbacks.push(f),
+      onDebugChanged: (f: (on: boolean) => void) => void debugListeners.push(f),
       get debugEnabled() {
-        return debugOn();
+        return storedDebug();
       },
     };
   }

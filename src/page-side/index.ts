@@ -8,7 +8,7 @@
  */
 import type { EngineEvent, PageValues, SnapshotProblem } from '../protocol.ts';
 import { turbineEvent } from './event.ts';
-import { createHost, logger, plain, type Host } from './host.ts';
+import { createHost, logger, plain, readDebug, type Host } from './host.ts';
 import { launchSatellite } from './satellite.ts';
 import { createSteps } from './steps.ts';
 import type { PageData, PageHooks, PageSideRuntime, Post, Read, ReadOn } from './types.ts';
@@ -119,6 +119,7 @@ export function pageSide(data: PageData): PageSideRuntime {
     start(h, p) {
       hooks = h;
       post = p;
+      readDebug();
       // Triggers pulled while the events are being set up go with Library Loaded, whose rules they
       // join by rule order (turbine queues them until all are set up, then runs them in that order).
       let queued: Array<{ id: string; detail?: unknown }> | undefined = [];

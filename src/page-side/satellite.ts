@@ -19,7 +19,7 @@
  * No call throws into the site: src/main-bridge/satellite.ts guards these calls as it guards its own.
  */
 import type { PageValues, SnapshotProblem } from '../protocol.ts';
-import { debugOn as isDebug } from './host.ts';
+import { debugChanged, debugOn as isDebug, readDebug, storedDebug } from './host.ts';
 import { cookieApi } from './reactor-modules.ts';
 import { decodeAmcv } from '../worker-engine/visitor/amcv-cookie.ts';
 import type { PageHooks } from './types.ts';
@@ -87,6 +87,7 @@ function stored(name: string, duration: string | 0, value: unknown, pageview: Re
  * `send` (an event with a snapshot) and the worker's latest values; `read`: the page side's read of one data element.
  */
 export function launchSatellite(s: object, facts: LaunchFacts, hooks: PageHooks, read: ReadOne): void {
+  readDebug();
   const send = (e: Parameters<NonNullable<PageHooks['send']>>[0]) => hooks.send?.(e);
   const names = new Set(facts.names);
   const custom: Record<string, unknown> = {};
@@ -160,7 +161,10 @@ export function launchSatellite(s: object, facts: LaunchFacts, hooks: PageHooks,
     },
     setDebug(on: boolean) {
       // turbine writes (and tells its listeners) only on a change.
-      if (isDebug() !== on) setDebug(on);
+      if (storedDebug() !== on) {
+        setDebug(on);
+        debugChanged(on);
+      }
     },
     // Page Bottom: the first call while the page is still being parsed; after DOMContentLoaded it has fired already.
     pageBottom() {

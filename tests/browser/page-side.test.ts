@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { writeHtml } from '../../src/page-side/html.ts';
 import { pageSide } from '../../src/page-side/index.ts';
-import { createHost } from '../../src/page-side/host.ts';
+import { createHost, debugChanged } from '../../src/page-side/host.ts';
 import { queryString } from '../../src/page-side/reactor-modules.ts';
 import type { EngineInput, LaunchEffect } from '../../src/protocol.ts';
 import type { PageData } from '../../src/page-side/types.ts';
@@ -75,9 +75,10 @@ describe('page steps answer the worker', () => {
     const original = console.error;
     console.error = (...a: unknown[]) => void error.push(a);
     try {
-      const { step } = runtime();
+      // The switch is read when the page starts, as turbine reads it: each page here starts after it is set.
       const thrown = async (debug: boolean) => {
         localStorage.setItem('com.adobe.reactor.debug', String(debug));
+        const { step } = runtime();
         error.length = 0;
         step({ js: "__order.push('about to throw'); document.getElementById('nothing').x = 1;" });
         // The block ran as its script was written; its failure is said once its promise settled, before the next task.
@@ -157,6 +158,41 @@ describe('the module host', () => {
     expect(side.read({ type: 'direct-call', id: 'x' }, [], undefined, 3).d).toEqual({ 'acme id': 'shoes:a b;c' });
     expect(() => host.exports('acme/none.js')).toThrow('Module acme/none.js not found.');
     document.cookie = 'acme%20id=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/';
+  });
+
+  it("reads the debug switch when the page starts, as turbine does: a later change in storage leaves the loggers as they were; setDebug's change reaches them and each extension's onDebugChanged", () => {
+    const logged: unknown[][] = [];
+    const original = console.log;
+    console.log = (...a: unknown[]) => void logged.push(a);
+    const heard: boolean[] = [];
+    const w2 = window as unknown as { __acmeTurbine?: { logger: { log(...a: unknown[]): void }; debugEnabled: boolean; onDebugChanged(f: (on: boolean) => void): void } };
+    const page: PageData = {
+      host: {
+        extensions: { acme: { displayName: 'Acme', modules: { 'acme/common/t.js': { name: 't', shared: true, script: script('function (module, exports, require, turbine) { window.__acmeTurbine = turbine; }') } } } },
+        info: {},
+        events: [],
+        dataElements: [],
+      },
+    };
+    localStorage.setItem('com.adobe.reactor.debug', 'true');
+    try {
+      pageSide(page).start({ vars: {} }, () => {});
+      const turbine = w2.__acmeTurbine!;
+      turbine.onDebugChanged((on) => heard.push(on));
+      turbine.logger.log('one');
+      localStorage.setItem('com.adobe.reactor.debug', 'false');
+      turbine.logger.log('two');
+      // turbine's debugEnabled reads storage each time.
+      expect(turbine.debugEnabled).toBe(false);
+      debugChanged(false);
+      turbine.logger.log('three');
+      expect(logged).toEqual([['🚀', '[Acme]', 'one'], ['🚀', '[Acme]', 'two']]);
+      expect(heard).toEqual([false]);
+    } finally {
+      console.log = original;
+      localStorage.removeItem('com.adobe.reactor.debug');
+      debugChanged(false);
+    }
   });
 
   it('query-string: repeated names as arrays, + and %20 decoded; and back', () => {
