@@ -9,7 +9,7 @@ import { PAGE_CODE_COMMENT } from '../../tools/build/page-reads.ts';
 
 /** The parts of a profile the sum needs (CDP `Profiler.Profile`). */
 export interface CpuProfile {
-  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number } }>;
+  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }>;
   samples?: number[];
   timeDeltas?: number[];
 }
@@ -52,15 +52,23 @@ export function partOf(side: 'turbine' | 'offtag', frame: { url: string; lineNum
 
 /**
  * Self time (ms) per part. A sample's time is the delta to the next sample (as DevTools counts it);
- * the last sample has none.
+ * the last sample has none. A built-in function (no script: `appendChild`, `fetch`) counts as the
+ * script that called it.
  */
 export function selfTime(profile: CpuProfile, part: (frame: CpuProfile['nodes'][number]['callFrame']) => Part | undefined): Record<Part, number> {
   const out = Object.fromEntries(PARTS.map((p) => [p, 0])) as Record<Part, number>;
-  const byId = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const caller = (id: number) => {
+    let n = byId.get(id);
+    while (n && !n.callFrame.url && !n.callFrame.functionName.startsWith('(') && parent.has(n.id)) n = byId.get(parent.get(n.id)!);
+    return n?.callFrame;
+  };
   const samples = profile.samples ?? [];
   const deltas = profile.timeDeltas ?? [];
   for (let i = 0; i + 1 < samples.length; i++) {
-    const frame = byId.get(samples[i]!);
+    const frame = caller(samples[i]!);
     const p = frame && part(frame);
     if (p) out[p] += (deltas[i + 1] ?? 0) / 1000;
   }

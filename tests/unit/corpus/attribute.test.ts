@@ -31,18 +31,20 @@ describe('corpus attribution', () => {
     expect(partOf('turbine', frame('', 0, '(idle)'), 0)).toBeUndefined();
   });
 
-  it('sums self time: each sample lasts until the next', () => {
+  it('sums self time: each sample lasts until the next; a built-in counts as its caller', () => {
     const profile: CpuProfile = {
       nodes: [
-        { id: 1, callFrame: frame('', 0, '(root)') },
+        { id: 1, callFrame: frame('', 0, '(root)'), children: [2, 3, 4] },
         { id: 2, callFrame: frame('https://s/offtag.js', 1) },
-        { id: 3, callFrame: frame('https://s/offtag.js', 9) },
+        { id: 3, callFrame: frame('https://s/offtag.js', 9), children: [5] },
         { id: 4, callFrame: frame('', 0, '(idle)') },
+        // A built-in the page code called: the page code's.
+        { id: 5, callFrame: frame('', 0, 'appendChild') },
       ],
-      samples: [2, 3, 3, 4, 2],
-      timeDeltas: [50, 1000, 2000, 3000, 500],
+      samples: [2, 3, 3, 4, 5, 2],
+      timeDeltas: [50, 1000, 2000, 3000, 400, 500],
     };
     const got = selfTime(profile, (f) => partOf('offtag', f, 4));
-    expect(got).toEqual({ offtag: 1, turbine: 0, 'tag code on the page': 5, site: 0, browser: 0 });
+    expect(got).toEqual({ offtag: 1, turbine: 0, 'tag code on the page': 5.5, site: 0, browser: 0 });
   });
 });
