@@ -361,6 +361,79 @@ export interface TraceEvent {
 }
 
 /**
+ * Per event under CPU throttling (method A′, docs/bench.md "Per event on a phone"): the same
+ * bursts as `sample` (n events of each type from one page task, until every beacon arrived, + a
+ * quiet moment), measured as the thread time of the page's main-thread *tasks* in a Chrome trace
+ * (`RunTask` wholly between two `performance.mark`s), minus a window with no events as long as
+ * the bursts (median wall). Chrome's throttler stalls the main thread by spinning it, busy or
+ * idle: ThreadTime then grows with the wall time whatever the page does (an idle bench page
+ * reads 300–500 ms per second at 4×, about 600 at 6×), so neither the raw ThreadTime delta (it charges a page the
+ * spin over its burst's wall time, longer where a worker delivers the beacons) nor its idle
+ * correction (the spin's share changes with the machine's load, and subtracting it zeroes
+ * figures) measures the page's work. The spin while idle falls outside tasks; the stall inside a
+ * task — the emulated slower CPU — is in it. Beside it, per window, the CDP ThreadTime delta (the
+ * earlier method, for comparison) and the renderer's whole process (/proc), not corrected.
+ */
+export async function taskSamples(world: World, p: OpenPage, ids: readonly string[], n: number): Promise<Record<string, { taskMs: number; threadMs: number; rendererMs: number }>> {
+  const variant = p.variant as Variant;
+  await world.browser.startTracing(p.page, { categories: ['disabled-by-default-devtools.timeline', 'toplevel', 'blink.user_timing'] });
+  const windows: Array<{ id: string; key: string; threadMs: number; rendererMs: number; wallMs: number }> = [];
+  const walls: number[] = [];
+  for (const id of [...ids, 'noop']) {
+    const key = `pet:${windows.length}:${Math.random()}`;
+    await p.page.evaluate((key) => performance.mark(`${key}:s`), key);
+    const c0 = arrived(world, variant);
+    const r0 = rendererCpu(process.pid);
+    const m0 = await metrics(p.cdp);
+    const t0 = Date.now();
+    if (id === 'noop') await sleep(median(walls));
+    else {
+      await burst(p.page, id, n);
+      await waitFor(() => arrived(world, variant) >= c0 + n, 300_000, `${n} beacons from ${variant}`);
+      walls.push(Date.now() - t0);
+    }
+    await sleep(variant === 'alloy' ? 150 : 60);
+    const m1 = await metrics(p.cdp);
+    const r = pageRenderer(r0, rendererCpu(process.pid))?.[1];
+    await p.page.evaluate((key) => performance.mark(`${key}:e`), key);
+    windows.push({ id, key, threadMs: (m1.ThreadTime - m0.ThreadTime) * 1000, rendererMs: (r?.all ?? NaN) / 1e6, wallMs: Date.now() - t0 });
+  }
+  const buf = await world.browser.stopTracing();
+  const trace = JSON.parse(buf.toString('utf8')) as { traceEvents: TraceEvent[] } | TraceEvent[];
+  const events = Array.isArray(trace) ? trace : trace.traceEvents;
+  const marks = new Map<string, TraceEvent>();
+  for (const e of events) if (e.name.startsWith('pet:') && (e.cat ?? '').includes('user_timing')) marks.set(e.name, e);
+  const any = marks.values().next().value as TraceEvent | undefined;
+  if (!any) throw new Error('bench: no performance.mark found in the trace');
+  // Top-level tasks only: Chromium 150 runs a `ThreadControllerImpl::RunTask` inside a `RunTask`,
+  // and some without one; each is counted once (as bench/per-event/per-event-trace.ts does).
+  const tasks: TraceEvent[] = [];
+  let end = -Infinity;
+  for (const e of events
+    .filter((e) => (e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask') && e.ph === 'X' && e.pid === any.pid && e.tid === any.tid)
+    .sort((a, b) => a.ts - b.ts))
+    if (e.ts >= end) {
+      tasks.push(e);
+      end = e.ts + (e.dur ?? 0);
+    }
+  const taskMs = (key: string) => {
+    const s = marks.get(`${key}:s`)!;
+    const e = marks.get(`${key}:e`)!;
+    let us = 0;
+    for (const t of tasks) if (t.ts >= s.ts && t.ts + (t.dur ?? 0) <= e.ts) us += t.tdur ?? 0;
+    return us / 1000;
+  };
+  const noop = windows.at(-1)!;
+  const noopTaskMs = taskMs(noop.key);
+  return Object.fromEntries(
+    windows.slice(0, -1).map((w) => [
+      w.id,
+      { taskMs: Math.max(0, taskMs(w.key) - noopTaskMs) / n, threadMs: w.threadMs / n, rendererMs: w.rendererMs / n },
+    ]),
+  );
+}
+
+/**
  * Single events, method B: marks around each event (and around nothing, the floor of the
  * method), `RunTask` thread time on the page's main thread for tasks wholly between the marks.
  * Returns per event type the median cost minus the median of the empty windows.

@@ -4,6 +4,13 @@ import { EVENTS } from './measure.ts';
 import { FLOOR_LABEL, VARIANT_LABEL, type Floor, type Variant } from './setup.ts';
 
 type Num = number | null;
+/** The throttled per-event figures are main-thread task CPU (`taskSamples`), not the CDP ThreadTime with the throttler's spin. */
+const throttledByTasks = (r: Results) => Object.values(r.perEventThrottled ?? {}).some((byV) => Object.values(byV).some((byId) => Object.values(byId).some((x) => x?.method === 'tasks')));
+/** A throttled per-event figure and its ratio to Offtag, by the run's method (older results: ThreadTime, not idle-corrected). */
+const throttledRow = (r: Results, rate: string, v: Variant, id: string): { threadMs: Num; ratio: Num } => {
+  const x = r.perEventThrottled?.[rate]?.[v]?.[id];
+  return x?.method === 'tasks' ? { threadMs: x.threadMs, ratio: x.ratio } : { threadMs: x?.rawThreadMs ?? null, ratio: x?.rawRatio ?? null };
+};
 interface Cell {
   threadMs: Num;
   rawThreadMs: Num;
@@ -51,7 +58,12 @@ export interface Results {
   single: Record<Variant, Record<string, Num>>;
   load: LoadResults;
   /** Per event under CPU throttling, by rate. */
-  perEventThrottled?: Record<string, Record<Variant, Record<string, { threadMs: Num; ratio: Num; rawThreadMs?: Num; rawRatio?: Num; rendererMs?: Num }>>>;
+  /**
+   * Per event under CPU throttling, by rate. `method: 'tasks'`: `threadMs` is main-thread task CPU
+   * from a trace (`taskSamples` in measure.ts) and `rawThreadMs` the CDP ThreadTime of the same
+   * windows; results written before it have only the ThreadTime figures, read as `rawThreadMs`.
+   */
+  perEventThrottled?: Record<string, Record<Variant, Record<string, { threadMs: Num; ratio: Num; rawThreadMs?: Num; rawRatio?: Num; rendererMs?: Num; method?: 'tasks' }>>>;
   inpByRate?: Record<string, Record<Variant, { clicks: number; durationMedianMs: Num; durationP98Ms: Num; durationMaxMs: Num; handlerMedianMs: Num; reported: number }>>;
   bytes: Record<Variant, { mainThread: { raw: number; gzip: number }; worker?: { raw: number; gzip: number } }>;
   dataLayer: Array<{ bytes: number; eventsPerSample: number; offtag: Num; 'main-thread': Num; turbine: Num; floor: Num }>;
@@ -134,9 +146,9 @@ export function goals(r: Results): Goal[] {
   for (const id of ['Page View', 'Element Interactions']) {
     const rates: Array<[string, (v: Variant) => { main: Num; renderer: Num }]> = [
       ['1', (v) => ({ main: r.perEvent[v]?.[id]?.threadMs ?? null, renderer: r.perEvent[v]?.[id]?.rendererMs ?? null })],
-      ...Object.keys(r.perEventThrottled ?? {}).map((rate): [string, (v: Variant) => { main: Num; renderer: Num }] => [
+      ...Object.keys(r.perEventThrottled ?? {}).filter((rate) => rate !== '1').map((rate): [string, (v: Variant) => { main: Num; renderer: Num }] => [
         rate,
-        (v) => ({ main: r.perEventThrottled![rate]?.[v]?.[id]?.rawThreadMs ?? null, renderer: r.perEventThrottled![rate]?.[v]?.[id]?.rendererMs ?? null }),
+        (v) => ({ main: throttledRow(r, rate, v, id).threadMs, renderer: r.perEventThrottled![rate]?.[v]?.[id]?.rendererMs ?? null }),
       ]),
     ];
     for (const [rate, at] of rates) {
@@ -213,7 +225,7 @@ export function renderMarkdown(r: Results): string {
   L.push(`## Goals, from this run`);
   L.push('');
   L.push(
-    `${legacyNote(r)} Load: section 2's CDP figures (and without DevTools); per event: section 1 (throttled: the phone table's, not idle-corrected). Under 4× and 6× throttling a load's main thread spreads by hundreds of ms (the throttler spins it) over ${m.plan.throttledLoads ?? m.plan.loads} rounds: read those load ratios as unresolved, whichever way they fall.`,
+    `${legacyNote(r)} Load: section 2's CDP figures (and without DevTools); per event: section 1 (throttled: the phone table's, ${throttledByTasks(r) ? 'main-thread task CPU from a trace' : 'not idle-corrected'}). Under 4× and 6× throttling a load's main thread spreads by hundreds of ms (the throttler spins it) over ${m.plan.throttledLoads ?? m.plan.loads} rounds: read those load ratios as unresolved, whichever way they fall.`,
   );
   L.push('');
   L.push('| figure | this run | goal | |');
@@ -294,24 +306,33 @@ export function renderMarkdown(r: Results): string {
     L.push('## Phone figures: per event, load and the click, at 1×, 4× and 6× CPU throttling');
     L.push('');
     L.push(
-      `4× is a mid-range phone, 6× a low-end one (Chrome's \`Emulation.setCPUThrottlingRate\` on this server CPU). Per event: the section 1 method on the same pages, ${m.plan.throttledSamples ?? '—'} rounds of ${m.plan.throttledN ?? '—'} events per type when throttled (fewer than unthrottled: wider spread). Load: section 2's CDP figure, over no tag. Click: the INP page's click handler, median. Throttled per-event figures are ThreadTime per event *not* idle-corrected (under throttling the page's idle CPU is the throttler's own spin, and subtracting it zeroed most figures of the first run with this table, 2026-11-25, whose throttled per-event rows therefore show —).`,
+      `4× is a mid-range phone, 6× a low-end one (Chrome's \`Emulation.setCPUThrottlingRate\` on this server CPU). Per event: ${throttledByTasks(r) ? 'the section 1 bursts' : 'the section 1 method'} on the same pages, ${m.plan.throttledSamples ?? '—'} rounds of ${m.plan.throttledN ?? '—'} events per type when throttled (fewer than unthrottled: wider spread). Load: section 2's CDP figure, over no tag. Click: the INP page's click handler, median. ${
+        throttledByTasks(r)
+          ? "Throttled per-event figures are the CPU of the page's main-thread tasks (`RunTask` thread time in a Chrome trace over the same bursts), minus a window without events as long as the bursts: Chrome's throttler spins the main thread whether it works or idles, so the CDP ThreadTime delta of a burst charges each page the spin over its wall time (longer for a page whose worker delivers the beacons) and its idle correction zeroes figures. The spin while idle falls outside tasks; the stall inside a task, the emulated slower CPU, is in it. The row \"1×, tasks\" is the same method unthrottled: against section 1's 1× row it shows what tasks leave out (the main thread's CPU between them: wake-ups, the message pump), a larger share of Offtag's figure than of a page that works in one long task, so compare the throttled rows with it, not with the 1× row. The rows \"ThreadTime, spin included\" are the CDP figure of the same windows (the earlier method), for comparison."
+          : "Throttled per-event figures are ThreadTime per event *not* idle-corrected (under throttling the page's idle CPU is the throttler's own spin, and subtracting it zeroed most figures)."
+      }`,
     );
     L.push('');
     L.push(`| figure | rate | ${VARIANTS.map((v) => VARIANT_LABEL[v]).join(' | ')} |`);
     L.push(`|---|---:|${VARIANTS.map(() => '---:|').join('')}`);
+    // Rate '1' of the throttled figures: the task method unthrottled, a row of its own beside section 1's.
     const allRates = ['1', ...Object.keys(r.perEventThrottled)];
+    const rateLabel = (rate: string, i: number) => (i > 0 && rate === '1' ? '1×, tasks' : `${rate}×`);
     for (const id of ['Page View', 'Element Interactions', 'all']) {
-      for (const rate of allRates) {
-        // Throttled: the raw figure (the idle correction at a throttled rate subtracts the throttler's spin and zeroes figures); none before it was kept.
-        const row = (v: Variant) => {
-          if (rate === '1') return r.perEvent[v][id];
-          const x = r.perEventThrottled![rate]?.[v]?.[id];
-          return { threadMs: x?.rawThreadMs ?? null, ratio: x?.rawRatio ?? null };
-        };
+      for (const [i, rate] of allRates.entries()) {
+        const row = (v: Variant) => (i === 0 ? r.perEvent[v][id] : throttledRow(r, rate, v, id));
         L.push(
-          `| per event, ${id === 'all' ? 'all four' : id} (ms) | ${rate}× | ${VARIANTS.map((v) => `${ms(row(v)?.threadMs ?? null)}${v === 'offtag' ? '' : ` (${times(row(v)?.ratio ?? null)})`}`).join(' | ')} |`,
+          `| per event, ${id === 'all' ? 'all four' : id} (ms) | ${rateLabel(rate, i)} | ${VARIANTS.map((v) => `${ms(row(v)?.threadMs ?? null)}${v === 'offtag' ? '' : ` (${times(row(v)?.ratio ?? null)})`}`).join(' | ')} |`,
         );
       }
+      // The earlier method on the same windows, for comparison.
+      if (throttledByTasks(r))
+        for (const rate of Object.keys(r.perEventThrottled).filter((rate) => rate !== '1')) {
+          const x = (v: Variant) => r.perEventThrottled![rate]?.[v]?.[id];
+          L.push(
+            `| per event, ${id === 'all' ? 'all four' : id}, ThreadTime, spin included (ms) | ${rate}× | ${VARIANTS.map((v) => `${ms(x(v)?.rawThreadMs ?? null)}${v === 'offtag' ? '' : ` (${times(x(v)?.rawRatio ?? null)})`}`).join(' | ')} |`,
+          );
+        }
     }
     for (const rate of Object.keys(r.load.cdp)) {
       const o = r.load.cdp[rate].overNone.offtag;

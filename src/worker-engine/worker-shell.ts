@@ -35,6 +35,12 @@ export type { BeaconSink } from './shell/types.ts';
  * A lone event's effects go out as soon as it is handled.
  */
 export const BATCH_HOLD_MS = 16;
+/**
+ * How long page effects may wait once a backlog outlasted `BATCH_HOLD_MS` (its first batch went
+ * out on the timer while inputs still waited): a long burst's cookie writes then reach the page
+ * a few times a second, each batch one task of its main thread, instead of once a frame.
+ */
+export const BACKLOG_HOLD_MS = 100;
 
 export const browserEnv: EngineEnv = {
   now: () => Date.now(),
@@ -55,7 +61,7 @@ export interface WorkerOptions<N extends string, S extends object, X = unknown> 
    * (protocol.ts InitMessage); `askSender` asks the page to start it (its port then comes to `BeaconSink.sender`).
    */
   beacons: (log: (message: string) => void, monitor: (name: string, data: unknown) => void, sender?: MessagePort, askSender?: () => void) => BeaconSink;
-  /** How long page effects may be held while inputs wait (default `BATCH_HOLD_MS`; tests set it long, to be independent of the machine's speed). */
+  /** How long page effects may be held while inputs wait (default `BATCH_HOLD_MS`, then `BACKLOG_HOLD_MS`; tests set it long, to be independent of the machine's speed: both holds then last that long). */
   batchHoldMs?: number;
 }
 
@@ -93,7 +99,7 @@ function servePage<N extends string, S extends object, X>(opts: WorkerOptions<N,
   /** The session so far, for the devtools' "export session as replay fixture". */
   const recorder = createSessionRecorder(config, pageInfo);
   // An acknowledgement and the page effects that wait for it go in one message (`acking`, `Outbox.ack`).
-  const link = createPageLink({ port: events, holdMs: opts.batchHoldMs ?? BATCH_HOLD_MS, now, started: () => acks.acknowledge(), acking: () => acks.busy() });
+  const link = createPageLink({ port: events, holdMs: opts.batchHoldMs ?? BATCH_HOLD_MS, backlogHoldMs: opts.batchHoldMs ?? BACKLOG_HOLD_MS, now, started: () => acks.acknowledge(), acking: () => acks.busy() });
   const acks = createAcknowledger({
     beacons,
     pid,

@@ -87,6 +87,12 @@ export interface Outbox {
  */
 export function createOutbox(o: {
   holdMs: number;
+  /**
+   * A backlog that outlasted one `holdMs` (its held effects went out on the timer while inputs
+   * still waited): the next holds of the same backlog last this long (default `holdMs`), so a
+   * long burst costs the page a few tasks rather than one a frame. Ends with the backlog.
+   */
+  backlogHoldMs?: number;
   waiting(): boolean;
   /** Start-up (page-link.ts `starting`): held without the `holdMs` limit; the page link posts (or `arm`s) when it ends. */
   starting?(): boolean;
@@ -98,7 +104,20 @@ export function createOutbox(o: {
   let extrasTimer: ReturnType<typeof setTimeout> | undefined;
   /** The acknowledgement that goes with the next message (0: none). */
   let a = 0;
+  /** The current backlog already had a batch go out on the timer (`backlogHoldMs`). */
+  let long = false;
+  const hold = () => (long ? (o.backlogHoldMs ?? o.holdMs) : o.holdMs);
+  /** A hold's timer: what is held goes, and the backlog, if it goes on, holds longer. */
+  const timed = () => {
+    long = o.waiting();
+    flush();
+  };
+  /** No input waits any more: the backlog, if there was one, is over. */
   const post = () => {
+    long = false;
+    flush();
+  };
+  const flush = () => {
     const x = extras;
     const seq = a;
     extras = [];
@@ -117,7 +136,7 @@ export function createOutbox(o: {
       if (!effects.length) return;
       if (!held) {
         held = { first: n, effects: [], last: new Map() };
-        if (o.waiting() && !o.starting?.()) held.timer = setTimeout(post, o.holdMs);
+        if (o.waiting() && !o.starting?.()) held.timer = setTimeout(timed, hold());
       }
       holdEffects(held, effects, keys);
       if (!o.waiting()) post();
@@ -126,17 +145,17 @@ export function createOutbox(o: {
       if (!effects.length) return;
       extras.push(...effects);
       if (!o.waiting()) post();
-      else if (!o.starting?.()) extrasTimer ??= setTimeout(post, o.holdMs);
+      else if (!o.starting?.()) extrasTimer ??= setTimeout(timed, hold());
     },
     post,
     ack(seq) {
       a = Math.max(a, seq);
       if (!o.waiting()) post();
-      else if (!held && !o.starting?.()) extrasTimer ??= setTimeout(post, o.holdMs);
+      else if (!held && !o.starting?.()) extrasTimer ??= setTimeout(timed, hold());
     },
     arm() {
-      if (held) held.timer ??= setTimeout(post, o.holdMs);
-      else if (extras.length || a) extrasTimer ??= setTimeout(post, o.holdMs);
+      if (held) held.timer ??= setTimeout(timed, hold());
+      else if (extras.length || a) extrasTimer ??= setTimeout(timed, hold());
     },
     applied: (m) => numbers.applied(m, held?.first),
   };

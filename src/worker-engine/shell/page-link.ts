@@ -43,6 +43,8 @@ export const STARTUP_WAIT_MAX_MS = 1_000;
 export function createPageLink(o: {
   port: { postMessage(m: unknown): void };
   holdMs: number;
+  /** How long page effects may be held once a backlog outlasted `holdMs` (`createOutbox`). */
+  backlogHoldMs?: number;
   now?: Snapshot;
   /** The start-up events are handled (or no longer waited for): acknowledgements may go. */
   started?(): void;
@@ -67,7 +69,7 @@ export function createPageLink(o: {
     startupOver();
   }, STARTUP_WAIT_MAX_MS);
   const busy = () => waiting > 0 || starting() || !!o.acking?.();
-  const outbox = createOutbox({ holdMs: o.holdMs, waiting: busy, starting, send: (n, effects, a) => postBatch(o.port, n, effects, a) });
+  const outbox = createOutbox({ holdMs: o.holdMs, backlogHoldMs: o.backlogHoldMs, waiting: busy, starting, send: (n, effects, a) => postBatch(o.port, n, effects, a) });
   /** Start-up is over: what was held goes now (with the acknowledgement it starts), or, while inputs still wait, within `holdMs`. */
   const startupOver = () => {
     o.started?.();

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Effect } from '../../../src/protocol.ts';
 import { createBatchNumbers, createOutbox, holdEffects, type HeldEffects } from '../../../src/worker-engine/shell/batches.ts';
 
@@ -60,5 +60,53 @@ describe('createOutbox', () => {
     expect(sent[1]).toEqual([2, [storage('a', '3')]]);
     box.post();
     expect(sent.length).toBe(2);
+  });
+
+  describe('a backlog that outlasts the hold', () => {
+    afterEach(() => void vi.useRealTimers());
+
+    it('goes out after holdMs, then every backlogHoldMs while inputs still wait; once none waits, the next backlog starts at holdMs again', () => {
+      vi.useFakeTimers();
+      const sent: Array<[number, Effect[]]> = [];
+      let waiting = true;
+      const box = createOutbox({ holdMs: 16, backlogHoldMs: 100, waiting: () => waiting, send: (n, e) => sent.push([n, e]) });
+      box.add(1, [storage('a', '1')], ['sa']);
+      vi.advanceTimersByTime(15);
+      expect(sent.length).toBe(0);
+      vi.advanceTimersByTime(1);
+      expect(sent).toEqual([[1, [storage('a', '1')]]]);
+      // The backlog goes on: the next batch waits backlogHoldMs, and holds every write made meanwhile.
+      box.add(2, [storage('a', '2')], ['sa']);
+      vi.advanceTimersByTime(99);
+      box.add(3, [storage('a', '3')], ['sa']);
+      expect(sent.length).toBe(1);
+      vi.advanceTimersByTime(1);
+      expect(sent[1]).toEqual([2, [storage('a', '3')]]);
+      // Still waiting: the extras and the acknowledgement also wait backlogHoldMs.
+      box.ack(7);
+      vi.advanceTimersByTime(99);
+      expect(sent.length).toBe(2);
+      vi.advanceTimersByTime(1);
+      expect(sent.length).toBe(3);
+      // No input waits: the next effects go at once, and a new backlog holds holdMs first.
+      waiting = false;
+      box.add(4, [storage('a', '4')], ['sa']);
+      expect(sent.length).toBe(4);
+      waiting = true;
+      box.add(5, [storage('a', '5')], ['sa']);
+      vi.advanceTimersByTime(16);
+      expect(sent[4]).toEqual([4, [storage('a', '5')]]);
+    });
+
+    it('without backlogHoldMs, every hold lasts holdMs', () => {
+      vi.useFakeTimers();
+      const sent: Array<[number, Effect[]]> = [];
+      const box = createOutbox({ holdMs: 16, waiting: () => true, send: (n, e) => sent.push([n, e]) });
+      box.add(1, [storage('a', '1')], ['sa']);
+      vi.advanceTimersByTime(16);
+      box.add(2, [storage('a', '2')], ['sa']);
+      vi.advanceTimersByTime(16);
+      expect(sent.length).toBe(2);
+    });
   });
 });
