@@ -6,23 +6,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BeaconFetch, ChainRequest, ChainResult } from '../../../src/worker-engine/transport/queue.ts';
-import { ANSWER_BATCH_MAX, ANSWER_BATCH_MS, SENDER_GONE_MS, SENDER_PROTOCOL, connectSender, servePort, type SenderAnswer, type SenderRequest } from '../../../src/worker-engine/transport/sender.ts';
-
-/** One end of a channel: what is posted on it is kept (`sent`); `hear` hands it a message. */
-function port() {
-  const p = {
-    sent: [] as unknown[],
-    onmessage: null as null | ((e: { data: unknown }) => void),
-    postMessage(data: unknown) {
-      p.sent.push(structuredClone(data));
-    },
-    hear(data: SenderRequest | SenderAnswer) {
-      p.onmessage!({ data });
-    },
-  };
-  return p;
-}
-const asPort = (p: ReturnType<typeof port>) => p as unknown as MessagePort;
+import { ANSWER_BATCH_MAX, ANSWER_BATCH_MS, SENDER_GONE_MS, SENDER_PROTOCOL, connectSender, servePort } from '../../../src/worker-engine/transport/sender.ts';
+import { asPort, port } from './fake-port.ts';
 
 interface Pending {
   url: string;
