@@ -131,4 +131,48 @@ describe('the beacon sink in a worker without IndexedDB, with the sender', () =>
     await tick(SENDER_GONE_MS);
     expect(feed).toEqual([['sender', { shared: true }], ['sender', { shared: false }]]);
   });
+
+  it("a run's answers that come back together are reported once per page, the latest", async () => {
+    const { sink, p } = world();
+    await sink.queue;
+    const reports: string[] = [];
+    for (const [name, page] of [['a1', 'A'], ['a2', 'A'], ['b1', 'B']] as const) sink.send(beacon(`data:,${name}`), (ms) => reports.push(`${name} ${ms}`), page);
+    void sink.commit('A', 1);
+    void sink.commit('B', 1);
+    await sent(p, 1);
+    expect(p.sent[0]).toMatchObject({ run: 'first', reqs: [{ id: 1, url: 'data:,a1' }, { id: 2, url: 'data:,a2' }, { id: 3, url: 'data:,b1' }] });
+    p.hear({ answers: [{ id: 1, status: 204, ms: 5 }, { id: 2, status: 204, ms: 6 }, { id: 3, status: 204, ms: 7 }] });
+    await tick(1);
+    expect(reports).toEqual(['a2 6', 'b1 7']);
+  });
+
+  it('a beacon sent and committed before the queue opened is sent once it did', async () => {
+    const p = port();
+    const sink = createBeaconSink(() => {}, undefined, asPort(p));
+    p.hear({ ready: true, v: SENDER_PROTOCOL });
+    sink.send(beacon('data:,6'), undefined, 'pg');
+    void sink.commit('pg', 1);
+    await sent(p, 1);
+    expect(p.sent[0]).toMatchObject({ id: 1, url: 'data:,6' });
+  });
+
+  it('a sender handed over later is used from its "ready" on; without a devtools feed, its coming and going are simply not reported', async () => {
+    const sink = createBeaconSink(() => {});
+    const p = port();
+    sink.sender(asPort(p));
+    p.hear({ ready: true, v: SENDER_PROTOCOL });
+    sink.send(beacon('data:,5'));
+    await sent(p, 1);
+    expect(p.sent[0]).toMatchObject({ id: 1, url: 'data:,5' });
+    await tick(5_000);
+    await tick(SENDER_GONE_MS);
+    expect(p.sent[1]).toEqual({ id: 1, abort: true });
+  });
+
+  it('without a sender the worker fetches the beacon itself', async () => {
+    vi.useRealTimers();
+    const sink = createBeaconSink(() => {});
+    const rtt = await new Promise<number>((r) => sink.send(beacon('data:,7'), r));
+    expect(rtt).toBeGreaterThanOrEqual(0);
+  });
 });

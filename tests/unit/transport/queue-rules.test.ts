@@ -695,3 +695,104 @@ describe('runs handed to the sender', () => {
     expect(v.logs).toEqual(['Analytics beacon not delivered (HTTP 503); it stays queued and is retried with back-off.']);
   });
 });
+
+describe('more of the line', () => {
+  it('the renewal covers exactly the beacons whose claims end within a request timeout, a second and 10 s more; it lasts a request timeout and a lease', async () => {
+    const calls: string[][] = [];
+    const w = world({}, { wrap: (s) => ({ ...s, claimMany: (keys, ...a) => (calls.push(keys), s.claimMany(keys, ...a)) }) });
+    const keys = [await enq(w, 'http://c/1'), await enq(w, 'http://c/2')];
+    for (const at of [8_000, 45_000, 46_000]) {
+      w.clock = T + at;
+      keys.push(await enq(w, `http://c/${at}`));
+    }
+    w.clock = T + 40_000;
+    w.reqs[0]!.answer(204);
+    await drain();
+    // Claims end at T+10 s, T+18 s, T+55 s; T+56 s is the limit.
+    expect(calls).toEqual([keys.slice(1, 4)]);
+    for (let n = 1; n < 5; n++) {
+      w.reqs[n]!.answer(204);
+      await drain();
+    }
+    // The renewed claims hold (T+50 s): no second renewal.
+    expect(calls).toHaveLength(1);
+    expect(w.reqs.map((r) => r.url)).toEqual(['http://c/1', 'http://c/2', 'http://c/8000', 'http://c/45000', 'http://c/46000']);
+  });
+
+  it('a stored beacon gone by the time it is claimed is not resumed, nor looked at again', async () => {
+    const w = world({}, { wrap: (s) => ({ ...s, claim: async () => ({ gone: true }) }) });
+    const k = beaconKey(1, 0, 'dead');
+    await w.base.setMany([[k, { id: k }]]);
+    expect(await w.q.resumePending()).toBe(0);
+    expect(w.sleeps).toEqual([]);
+    await idle(w);
+  });
+
+  it('a lone beacon refused again and again stays at the head with its back-off: nothing to step aside for', async () => {
+    let n = 0;
+    const w = world({ sleep: async () => {} }, { respond: () => (n++ < 4 ? 503 : 204) });
+    void w.q.enqueue({ method: 'GET', url: 'http://c/1' });
+    await idle(w);
+    expect(n).toBe(5);
+    expect(w.feed).toEqual([]);
+    expect(w.logs.at(-1)).toBe('Analytics beacon delivered after 5 attempts.');
+  });
+
+  it('without a devtools feed a poisoned beacon is still set aside, given up and deleted', async () => {
+    const w = world({ sleep: async () => {}, monitor: undefined }, { respond: (u) => (u === 'http://c/p' ? 500 : 204) });
+    void w.q.enqueue({ method: 'GET', url: 'http://c/p' });
+    void w.q.enqueue({ method: 'GET', url: 'http://c/1' });
+    await idle(w);
+    expect(w.logs.filter((l) => l.startsWith('Analytics beacon given up after 10 refusals'))).toHaveLength(1);
+    expect(await w.base.keys()).toEqual([]);
+  });
+});
+
+describe('more of the runs', () => {
+  function runWorld(answer: (url: string, n: number, w: { clock: number }) => ChainResult = () => ({ status: 204 })) {
+    const calls: Array<[number, boolean | undefined]> = [];
+    let n = 0;
+    const w: ReturnType<typeof world> = world({
+      chain: (reqs, continues) => (calls.push([reqs.length, continues]), reqs.map((r) => Promise.resolve(answer(r.url, n++, w)))),
+    });
+    return Object.assign(w, { calls });
+  }
+
+  it('a head whose claim ran short is renewed and sent by itself; the rest then go as a run', async () => {
+    const w = runWorld();
+    for (let n = 1; n <= 3; n++) void w.q.enqueue({ method: 'GET', url: `http://c/${n}` });
+    w.clock += 60_000;
+    await drain();
+    expect(w.calls).toEqual([]);
+    expect(w.reqs.map((r) => r.url)).toEqual(['http://c/1']);
+    w.reqs[0]!.answer(204);
+    await idle(w);
+    expect(w.calls).toEqual([[2, false]]);
+  });
+
+  it('a refill stops at the first beacon whose claim ran short: that one is renewed and sent by itself', async () => {
+    const w = runWorld((_, n, c) => {
+      if (n === 31) c.clock = T + 5_000;
+      return { status: 204 };
+    });
+    for (let n = 0; n < 70; n++) void w.q.enqueue({ method: 'GET', url: `http://c/${n}` });
+    await drain();
+    expect(w.calls).toEqual([[64, false]]);
+    expect(w.reqs.map((r) => r.url)).toEqual(['http://c/64']);
+  });
+
+  it('once a run is over, a beacon that joins the line while one is sent by itself is not handed to the sender', async () => {
+    const w = runWorld();
+    void w.q.enqueue({ method: 'GET', url: 'http://c/1' });
+    void w.q.enqueue({ method: 'GET', url: 'http://c/2' });
+    await idle(w);
+    await enq(w, 'http://c/3');
+    await enq(w, 'http://c/4');
+    expect(w.calls).toEqual([[2, false]]);
+    expect(w.reqs.map((r) => r.url)).toEqual(['http://c/3']);
+    w.reqs[0]!.answer(204);
+    await drain();
+    expect(w.reqs.map((r) => r.url)).toEqual(['http://c/3', 'http://c/4']);
+    expect(w.calls).toEqual([[2, false]]);
+  });
+});
