@@ -344,6 +344,40 @@ describe('the worker\'s side (connectSender)', () => {
   });
 });
 
+describe('the watch on a silent sender', () => {
+  function linked() {
+    const p = port();
+    const feed: string[] = [];
+    const link = connectSender(asPort(p), async () => ({ status: 299 }), () => feed.push('ready'), () => feed.push('gone'));
+    p.hear({ ready: true, v: SENDER_PROTOCOL });
+    return { p, link, feed };
+  }
+
+  it('runs from the last answer of a run or the run that started it: neither a continuation handed since nor a lone request\'s answer restarts it', async () => {
+    const { p, link, feed } = linked();
+    const lone = link.fetch('http://c/0', init);
+    link.chain([req('http://c/1', { timeoutMs: 300 })]);
+    await tick(1_000);
+    link.chain([req('http://c/2', { timeoutMs: 300 })], true);
+    p.hear({ answers: [{ id: 1, status: 204 }] });
+    await lone;
+    await tick(300 + SENDER_GONE_MS - 1_000 - 1);
+    expect(feed).toEqual(['ready']);
+    await tick(1);
+    expect(feed).toEqual(['ready', 'gone']);
+  });
+
+  it('two aborted requests the sender does not answer: gone is said once', async () => {
+    const { link, feed } = linked();
+    const ctls = [new AbortController(), new AbortController()];
+    const rs = watch(ctls.map((c, i) => link.fetch(`http://c/${i}`, { ...init, signal: c.signal })));
+    for (const c of ctls) c.abort();
+    await tick(SENDER_GONE_MS);
+    expect(rs).toEqual(['rejected: the sender did not answer', 'rejected: the sender did not answer']);
+    expect(feed).toEqual(['ready', 'gone']);
+  });
+});
+
 describe('the worker and a real sender (servePort) on the two ends', () => {
   it('a run through the sender reaches the network in order and its answers come back to the right requests', async () => {
     const w = port();
