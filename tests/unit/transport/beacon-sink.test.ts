@@ -1,3 +1,15 @@
+/**
+ * The worker's end of the transport (beacon-sink.ts): deliveries reported once per page and task,
+ * the sender asked for at the tenth beacon, and the sink itself in Node, where there is no
+ * IndexedDB (its queue keeps beacons in memory), with a sender port the test drives.
+ *
+ * Mutants left Survived:
+ * - `latestDelivered`: `!latest.size` → true (a second timer finds nothing left to report); the
+ *   `''` that stands for "no page" → another text (any one key does).
+ * - `resume()`: its block → `{}` and `q.resumePending()` → undefined. Not equivalent, but in Node the
+ *   sink's queue has no store to resume from; only a browser (IndexedDB) can tell, and
+ *   tests/browser/transport-idb.test.ts resumes through the queue itself.
+ */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RequestEffect } from '../../../src/protocol.ts';
 import { createBeaconSink, latestDelivered } from '../../../src/worker-engine/transport/beacon-sink.ts';
@@ -174,5 +186,19 @@ describe('the beacon sink in a worker without IndexedDB, with the sender', () =>
     const sink = createBeaconSink(() => {});
     const rtt = await new Promise<number>((r) => sink.send(beacon('data:,7'), r));
     expect(rtt).toBeGreaterThanOrEqual(0);
+  });
+
+  it('a beacon is in the queue as soon as it is sent once the queue is open; a failed one is retried after its back-off', async () => {
+    const { sink, p } = world();
+    const q = await sink.queue;
+    sink.send(beacon('data:,8'));
+    expect(q.size).toBe(1);
+    await sent(p, 1);
+    p.hear({ answers: [{ id: 1, error: 'offline' }] });
+    await tick(999);
+    expect(p.sent).toHaveLength(1);
+    await tick(1);
+    await sent(p, 2);
+    expect(p.sent[1]).toMatchObject({ id: 2, url: 'data:,8' });
   });
 });

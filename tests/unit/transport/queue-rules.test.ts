@@ -7,11 +7,26 @@
  *
  * Mutants no test can tell apart (left Survived on purpose):
  * - queue.ts `resumePending`: `.sort()` of the stored keys: each adopted beacon goes into the line
- *   in key order (`insert`), and the pump starts only after the last one, whatever the order read.
+ *   in key order (`insert`), and the pump starts only after the last one, whatever the order read;
+ *   `let keys = []` and the `[]` read without a store → `["Stryker was here"]`: a key without the
+ *   `beacon:` or `ack:` prefix is neither resumed nor pruned. `enqueue`: `if (delivered)` → true
+ *   (an undefined listener is only ever called with `?.`).
  * - queue-run.ts `if (!held.has(key)) continue` → false: a beacon handed in a run is only forgotten
  *   by its own answer (`renewClaims` and `stepAside` never touch a beacon that is in a run).
- * - queue-state.ts `insert`: `i < work.length` → `<=` and `work[i] < key` → `<=`: past the end the
- *   comparison with undefined is false, and an equal key returned earlier (`includes`).
+ * - queue-state.ts `insert`: `i < work.length` → true / `<=` and `work[i] < key` → `<=`: past the end
+ *   the comparison with undefined is false, and an equal key returned earlier (`includes`).
+ *   `pumpSoon`'s guard (`q.pumpAsked` → false, its `= true` → false): a second pump in the same turn
+ *   finds the loop running and every beacon in line handed (`extendRun` hands nothing). The state's
+ *   placeholder `pump` → `() => undefined`: `createBeaconQueue` replaces it before any use.
+ * - queue-commit.ts `committed`: `r?.seq` → `r.seq`: the TypeError on a missing marker is caught, 0 too.
+ * - queue-claims.ts `renewClaims`: `!mine` → false: every key renewed is the head or in line, all held.
+ * - queue-delivery.ts `settle`: `q.running && q.work.some((k) => k !== key)` → `||`, and `k !== key` →
+ *   true / `k === key`: what changes is only when a delivered beacon's delete goes, at once or with the
+ *   line's others at its end (`pump` releases them as it stops), never what is deleted.
+ * - queue-writer.ts: `lastFlush = -Infinity` → `+Infinity` (an endless timer runs at the next ms in
+ *   Node, at once under fake timers: the first transaction a ms later); the store call's
+ *   `finally { clearTimeout }` → `{}` (its timer then rejects a race already over); `p.length ||
+ *   d.length` → true: nothing starts a flush with nothing to write (`release` returns first).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { beaconKey, createBeaconQueue, type BeaconFetchInit, type BeaconQueueOptions, type ChainRequest, type ChainResult } from '../../../src/worker-engine/transport/queue.ts';
@@ -794,5 +809,74 @@ describe('more of the runs', () => {
     await drain();
     expect(w.reqs.map((r) => r.url)).toEqual(['http://c/3', 'http://c/4']);
     expect(w.calls).toEqual([[2, false]]);
+  });
+});
+
+describe('edges', () => {
+  it('an adopted beacon is claimed for a request timeout and a lease from now', async () => {
+    const w = world({ requestTimeoutMs: 300, leaseMs: 700 });
+    const k = beaconKey(1, 0, 'dead');
+    await w.base.setMany([[k, { id: k, method: 'GET', url: 'http://c/d', createdAt: 1, attempts: 0, owner: 'dead', leaseUntil: 0 }]]);
+    expect(await w.q.resumePending()).toBe(1);
+    expect(await stored(w, k)).toMatchObject({ owner: 'me', leaseUntil: T + 1_000 });
+  });
+
+  it('where there is no AbortController, a request still times out (it is not aborted)', async () => {
+    vi.stubGlobal('AbortController', undefined);
+    try {
+      const w = world({ requestTimeoutMs: 300 });
+      await enq(w, 'http://c/1');
+      expect(w.reqs[0]!.init.signal).toBe(undefined);
+      await vi.advanceTimersByTimeAsync(300);
+      expect(w.logs).toEqual(['Analytics beacon not delivered (timeout); it stays queued and is retried with back-off.']);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('a set-aside beacon delivered once the line is empty is deleted from the store', async () => {
+    let refuse = true;
+    const w = world({}, { respond: (u) => (u === 'http://c/p' ? (refuse ? 503 : 204) : 204) });
+    void w.q.enqueue({ method: 'GET', url: 'http://c/p' });
+    void w.q.enqueue({ method: 'GET', url: 'http://c/1' });
+    await drain();
+    for (let n = 0; n < 2; n++) {
+      w.sleeps[n]!.wake();
+      await drain();
+    }
+    expect(w.feed.map(([n]) => n)).toEqual(['beacon-set-aside']);
+    refuse = false;
+    w.sleeps[2]!.wake();
+    await idle(w);
+    expect(await w.base.keys()).toEqual([]);
+  });
+
+  it('no stale marker: no delete; the writer has caught up with a prune once caughtUp resolves', async () => {
+    const now = 30 * 24 * 3600_000;
+    const base = memoryStore();
+    let deletes = 0;
+    // A delete that takes a turn of the event loop, as IndexedDB's does.
+    const store: BeaconStore = { ...base, delMany: async (ks) => (deletes++, await new Promise((r) => setImmediate(r)), base.delMany(ks)) };
+    await base.setMany([['ack:fresh', { seq: 1, at: now }]]);
+    const q = createQueueState({ store, fetch: async () => ({ status: 204 }), now: () => now, sleep: async () => {}, log: () => {} });
+    await pruneMarkers(q, await base.keys());
+    await drain();
+    expect(deletes).toBe(0);
+    await base.setMany([['ack:old', { seq: 1, at: 0 }]]);
+    await pruneMarkers(q, await base.keys());
+    await q.writer.caughtUp();
+    expect(await base.keys()).toEqual(['ack:fresh']);
+    expect(deletes).toBe(1);
+  });
+
+  it('an empty release does not hold the next write back', async () => {
+    const base = memoryStore();
+    let txns = 0;
+    const writer = createStoreWriter({ store: { ...base, setMany: (e, d) => (txns++, base.setMany(e, d)) }, durable: true, timeoutMs: 1_000, log: () => {}, holding: () => 0 });
+    writer.release();
+    await vi.advanceTimersByTimeAsync(1);
+    void writer.write('a', 1);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(txns).toBe(1);
   });
 });

@@ -3,6 +3,10 @@
  * itself, requests that wait until the test answers them, and fake timers for the sender's
  * answer batching, the request timeouts and the watch on a silent sender. sender.test.ts runs
  * the same code over a real MessageChannel against the collector.
+ *
+ * Mutants left Survived (equivalent): `chainHere`'s `continues = false` default → true (no coverage:
+ * every caller passes a boolean); `giveUp`'s `!gone` → true (the watch gives up once: after it no run
+ * goes to the sender, so it is never set again).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BeaconFetch, ChainRequest, ChainResult } from '../../../src/worker-engine/transport/queue.ts';
@@ -397,5 +401,29 @@ describe('the worker and a real sender (servePort) on the two ends', () => {
     net.pending[1]!.answer(400);
     await tick(ANSWER_BATCH_MS);
     expect(out).toEqual([{ id: 1, status: 204, ms: 0 }, { id: 2, status: 400, ms: 0 }]);
+  });
+});
+
+describe('edges of the link', () => {
+  it('a continuation handed first, with no run before it, is sent', async () => {
+    const link = connectSender(undefined, async () => ({ status: 204 }));
+    expect(await Promise.all(link.chain([req('http://c/1')], true))).toEqual([{ status: 204, ms: 0 }]);
+  });
+
+  it('without devtools callbacks a silent sender is still given up, after a run or an abort', async () => {
+    const p = port();
+    const link = connectSender(asPort(p), async () => ({ status: 204 }));
+    p.hear({ ready: true, v: SENDER_PROTOCOL });
+    const run = watch(link.chain([req('http://c/1', { timeoutMs: 100 })]));
+    await tick(100 + SENDER_GONE_MS);
+    expect(run).toEqual([{ error: 'the sender did not answer' }]);
+    const q = port();
+    const other = connectSender(asPort(q), async () => ({ status: 204 }));
+    q.hear({ ready: true, v: SENDER_PROTOCOL });
+    const ctl = new AbortController();
+    const lone = watch([other.fetch('http://c/2', { ...init, signal: ctl.signal })]);
+    ctl.abort();
+    await tick(SENDER_GONE_MS);
+    expect(lone).toEqual(['rejected: the sender did not answer']);
   });
 });

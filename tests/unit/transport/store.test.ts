@@ -1,6 +1,9 @@
 /**
  * The memory store (store.ts): the queue's store where IndexedDB is missing, and the claim rule
  * both stores share (`claimDecision`; tests/browser/transport-idb.test.ts runs IndexedDB's).
+ *
+ * Mutant left Survived (equivalent): `setMany`'s `deletes = []` default → `["Stryker was here"]`
+ * (deleting a key that is not there).
  */
 import { describe, expect, it } from 'vitest';
 import { claimDecision, memoryStore, type StoredBeacon } from '../../../src/worker-engine/transport/store.ts';
