@@ -880,3 +880,17 @@ describe('edges', () => {
     expect(txns).toBe(1);
   });
 });
+
+describe('an adopted beacon', () => {
+  it('is claimed for a request timeout and a lease from now: long enough to be sent without a renewal', async () => {
+    let renewals = 0;
+    const w = world({}, { wrap: (s) => ({ ...s, claimMany: (...a) => (renewals++, s.claimMany(...a)) }) });
+    const k = beaconKey(1, 0, 'dead');
+    await w.base.setMany([[k, { id: k, method: 'GET', url: 'http://c/d', createdAt: 1, attempts: 0, owner: 'dead', leaseUntil: 0 }]]);
+    expect(await w.q.resumePending()).toBe(1);
+    await drain();
+    expect(w.reqs.map((r) => r.url)).toEqual(['http://c/d']);
+    expect(renewals).toBe(0);
+    expect(await stored(w, k)).toMatchObject({ owner: 'me', leaseUntil: T + 10_000 });
+  });
+});
