@@ -19,6 +19,11 @@ describe('the line', () => {
     expect(q.work).toEqual([a, b, c]);
     drop(q, b);
     expect(q.work).toEqual([a, c]);
+    // One no longer in line: the line stays as it is.
+    drop(q, b);
+    expect(q.work).toEqual([a, c]);
+    drop(q, a);
+    expect(q.work).toEqual([c]);
   });
 
   it('never puts a beacon ahead of the one being sent (an older orphan adopted meanwhile goes second)', () => {
@@ -36,6 +41,7 @@ describe('claims and idleness', () => {
     const q = state(1_000_000);
     const b = (leaseUntil: number) => ({ leaseUntil }) as StoredBeacon;
     expect(claimRunsOut(q, b(1_000_000 + 6_001))).toBe(false);
+    expect(claimRunsOut(q, b(1_000_000 + 6_000))).toBe(false);
     expect(claimRunsOut(q, b(1_000_000 + 5_999))).toBe(true);
     q.writer.failed(new Error('gone'));
     expect(claimRunsOut(q, b(0))).toBe(false);
@@ -54,6 +60,9 @@ describe('claims and idleness', () => {
     q.aside.add('x');
     settleIdle(q);
     q.aside.clear();
+    q.running = true;
+    settleIdle(q);
+    q.running = false;
     insert(q, 'beacon:1');
     settleIdle(q);
     expect(told).toBe(0);
