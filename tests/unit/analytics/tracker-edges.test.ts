@@ -242,6 +242,16 @@ describe('what the tracker says when it sends nothing', () => {
       expect(ctx.jar.has('s_cc'), trackingServer).toBe(false);
     }
   });
+  it("an imported container's trackingServerSecure takes the beacons of a secure page only, as AppMeasurement's does; empty or not text, it is not used", async () => {
+    const origins: string[] = [];
+    for (const [secure, trackingServerSecure] of [[true, 'secure.example.net'], [false, 'secure.example.net'], [true, ''], [true, 42]] as const) {
+      const made = makeContext({ page: { secure } });
+      const ctx = { ...made, settings: { ...made.settings, trackingServer: 'plain.example.net', trackingServerSecure } };
+      await createAnalyticsService(ctx, stubVisitor()).track({ type: 't', vars: { pageName: 'p' } });
+      origins.push(new URL(ctx.requests[0]!.url).origin);
+    }
+    expect(origins).toEqual(['https://secure.example.net', 'http://plain.example.net', 'https://plain.example.net', 'https://plain.example.net']);
+  });
   it('the tracker is made once: s_cc is written on the first event only, on the cookie domain', async () => {
     const { ctx, analytics } = setup();
     await analytics.track({ type: 't', vars: { pageName: 'p' } });
