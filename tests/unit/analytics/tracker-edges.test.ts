@@ -1,6 +1,11 @@
 /**
  * The tracker's edges, as a site sees them: variables a rule sets in odd ways, a visitor service that
- * fails, the length at which a beacon becomes a POST, the console lines and the devtools feed.
+ * fails, the length at which a beacon becomes a POST, the console lines and the devtools feed, an
+ * imported container's trackingServerSecure and tagContainerMarker.
+ *
+ * Equivalent: `tracker.ts` the marker's `typeof marker === 'string'` → `true`: the pattern test
+ * turns any other value into text, and a value whose text passes is written into the path as that
+ * same text, so the beacon is the same either way.
  */
 import { describe, expect, it } from 'vitest';
 import { decodeBeacon } from '../../../src/worker-engine/analytics/beacon-decode.ts';
@@ -251,6 +256,16 @@ describe('what the tracker says when it sends nothing', () => {
       origins.push(new URL(ctx.requests[0]!.url).origin);
     }
     expect(origins).toEqual(['https://secure.example.net', 'http://plain.example.net', 'https://plain.example.net', 'https://plain.example.net']);
+  });
+  it("an imported container's tagContainerMarker (L and three digits or capitals) marks its beacons; any other value leaves the container's own", async () => {
+    const markers: string[] = [];
+    for (const tagContainerMarker of ['LG1A', 'L9Z0', 'xLG1A', 'LG1AB', 'lg1a', 'LG1', 'LG-A', 42]) {
+      const made = makeContext();
+      const ctx = { ...made, settings: { ...made.settings, tagContainerMarker } };
+      await createAnalyticsService(ctx, stubVisitor()).track({ type: 't', vars: { pageName: 'p' } });
+      markers.push(/\/JS-2\.27\.0-([^/]*)\//.exec(ctx.requests[0]!.url)![1]!);
+    }
+    expect(markers).toEqual(['LG1A', 'L9Z0', 'LF8J', 'LF8J', 'LF8J', 'LF8J', 'LF8J', 'LF8J']);
   });
   it('the tracker is made once: s_cc is written on the first event only, on the cookie domain', async () => {
     const { ctx, analytics } = setup();
