@@ -9,6 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { decodeBeacon } from '../../../src/worker-engine/analytics/beacon-decode.ts';
+import { beaconRequest } from '../../../src/worker-engine/analytics/beacon-request.ts';
 import { consentHint } from '../../../src/worker-engine/analytics/consent.ts';
 import { createAnalyticsService } from '../../../src/worker-engine/analytics/tracker.ts';
 import { keysOf, makeContext, stubVisitor } from '../harness.ts';
@@ -195,6 +196,17 @@ describe('GET or POST', () => {
   it('an aid alone makes a long beacon a POST as well', async () => {
     const r = await beaconOfLength(2100, { values: { MCMID: undefined, MCAID: 'AID-1' } });
     expect(r.method).toBe('POST');
+  });
+  it("a long beacon with postbacks leaves the callback out of its POST body, as AppMeasurement's does, and keeps the rest", () => {
+    const path = 'https://metrics.example.com/b/ss/acmeprod/10/JS-2.27.0-LF8J/s1';
+    const query = `AQB=1&ndh=1&pf=1&callback=s_c_il[12].doPostbacks&et=1&mid=M1&v1=${'x'.repeat(2100)}&AQE=1`;
+    expect(beaconRequest(path, query, true)).toEqual({
+      url: path,
+      method: 'POST',
+      body: `AQB=1&ndh=1&pf=1&et=1&mid=M1&v1=${'x'.repeat(2100)}&AQE=1`,
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
+    expect(beaconRequest(path, query, false)).toEqual({ url: `${path}?${query}`, method: 'GET' });
   });
   it('the devtools feed and the console say POST and the body\'s length', async () => {
     const again = setup();
