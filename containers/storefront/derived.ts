@@ -72,7 +72,7 @@ export function cutSegment(s: string): string {
  * list delimiter (the `listDelimiter` setting, `,`). A missing array gives ''; anything else that
  * is not an array is a malformed data layer.
  */
-export function joinIds(items: unknown, path: string, where: string, delimiter = ','): string {
+export function joinIds(items: unknown, path: string, where: string, delimiter: string): string {
   if (isMissing(items)) return '';
   if (!Array.isArray(items)) throw new TypeError(`${where} is not an array.`);
   return items

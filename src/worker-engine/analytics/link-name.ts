@@ -24,8 +24,11 @@ const decode = (s: string) => s.replace(/&(amp|quot|nbsp|lt|gt|#39);/g, (_, e: s
 /** A start tag: its name and its attribute text (quoted values may hold `>`). */
 const START_TAG = /<([A-Za-z][^\s/>]*)((?:\s+[^\s"'>/=]+(?:="[^"]*")?)*)\s*\/?>/g;
 const ATTRIBUTE = /([^\s"'>/=]+)(?:="([^"]*)")?/g;
-/** What the library's walk never enters: comments, raw-text elements, `<link>`s and canvases with their content. */
-const SKIPPED = /<!--[\s\S]*?-->|<(script|style|canvas)\b(?:[^>"]|"[^"]*")*>[\s\S]*?<\/\1\s*>|<link\b(?:[^>"]|"[^"]*")*>/gi;
+/**
+ * What the library's walk never enters: comments, raw-text elements, `<link>`s and canvases with
+ * their content. A tag name ends at white space or `>` (a custom element such as `<link-icon>` is read).
+ */
+const SKIPPED = /<!--[\s\S]*?-->|<(script|style|canvas)(?=[\s/>])(?:[^>"]|"[^"]*")*>[\s\S]*?<\/\1\s*>|<link(?=[\s/>])(?:[^>"]|"[^"]*")*>/gi;
 
 export interface StartTag {
   name: string;

@@ -1,9 +1,15 @@
 /**
  * The tracker's edges, as a site sees them: variables a rule sets in odd ways, a visitor service that
- * fails, the length at which a beacon becomes a POST, the console lines and the devtools feed.
+ * fails, the length at which a beacon becomes a POST, the console lines and the devtools feed, an
+ * imported container's trackingServerSecure and tagContainerMarker.
+ *
+ * Equivalent: `tracker.ts` the marker's `typeof marker === 'string'` → `true`: the pattern test
+ * turns any other value into text, and a value whose text passes is written into the path as that
+ * same text, so the beacon is the same either way.
  */
 import { describe, expect, it } from 'vitest';
 import { decodeBeacon } from '../../../src/worker-engine/analytics/beacon-decode.ts';
+import { beaconRequest } from '../../../src/worker-engine/analytics/beacon-request.ts';
 import { consentHint } from '../../../src/worker-engine/analytics/consent.ts';
 import { createAnalyticsService } from '../../../src/worker-engine/analytics/tracker.ts';
 import { keysOf, makeContext, stubVisitor } from '../harness.ts';
@@ -191,6 +197,17 @@ describe('GET or POST', () => {
     const r = await beaconOfLength(2100, { values: { MCMID: undefined, MCAID: 'AID-1' } });
     expect(r.method).toBe('POST');
   });
+  it("a long beacon with postbacks leaves the callback out of its POST body, as AppMeasurement's does, and keeps the rest", () => {
+    const path = 'https://metrics.example.com/b/ss/acmeprod/10/JS-2.27.0-LF8J/s1';
+    const query = `AQB=1&ndh=1&pf=1&callback=s_c_il[12].doPostbacks&et=1&mid=M1&v1=${'x'.repeat(2100)}&AQE=1`;
+    expect(beaconRequest(path, query, true)).toEqual({
+      url: path,
+      method: 'POST',
+      body: `AQB=1&ndh=1&pf=1&et=1&mid=M1&v1=${'x'.repeat(2100)}&AQE=1`,
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
+    expect(beaconRequest(path, query, false)).toEqual({ url: `${path}?${query}`, method: 'GET' });
+  });
   it('the devtools feed and the console say POST and the body\'s length', async () => {
     const again = setup();
     await again.analytics.track({ type: 't', vars: { pageName: 'p', eVar1: 'x'.repeat(2100) } });
@@ -241,6 +258,26 @@ describe('what the tracker says when it sends nothing', () => {
       });
       expect(ctx.jar.has('s_cc'), trackingServer).toBe(false);
     }
+  });
+  it("an imported container's trackingServerSecure takes the beacons of a secure page only, as AppMeasurement's does; empty or not text, it is not used", async () => {
+    const origins: string[] = [];
+    for (const [secure, trackingServerSecure] of [[true, 'secure.example.net'], [false, 'secure.example.net'], [true, ''], [true, 42]] as const) {
+      const made = makeContext({ page: { secure } });
+      const ctx = { ...made, settings: { ...made.settings, trackingServer: 'plain.example.net', trackingServerSecure } };
+      await createAnalyticsService(ctx, stubVisitor()).track({ type: 't', vars: { pageName: 'p' } });
+      origins.push(new URL(ctx.requests[0]!.url).origin);
+    }
+    expect(origins).toEqual(['https://secure.example.net', 'http://plain.example.net', 'https://plain.example.net', 'https://plain.example.net']);
+  });
+  it("an imported container's tagContainerMarker (L and three digits or capitals) marks its beacons; any other value leaves the container's own", async () => {
+    const markers: string[] = [];
+    for (const tagContainerMarker of ['LG1A', 'L9Z0', 'xLG1A', 'LG1AB', 'lg1a', 'LG1', 'LG-A', 42]) {
+      const made = makeContext();
+      const ctx = { ...made, settings: { ...made.settings, tagContainerMarker } };
+      await createAnalyticsService(ctx, stubVisitor()).track({ type: 't', vars: { pageName: 'p' } });
+      markers.push(/\/JS-2\.27\.0-([^/]*)\//.exec(ctx.requests[0]!.url)![1]!);
+    }
+    expect(markers).toEqual(['LG1A', 'L9Z0', 'LF8J', 'LF8J', 'LF8J', 'LF8J', 'LF8J', 'LF8J']);
   });
   it('the tracker is made once: s_cc is written on the first event only, on the cookie domain', async () => {
     const { ctx, analytics } = setup();

@@ -1,6 +1,9 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { EngineInput, Snapshot } from '../../../src/protocol.ts';
-import { withStartupFacts, withTimeZone } from '../../../src/worker-engine/shell/snapshots.ts';
+import { withStartupFacts } from '../../../src/worker-engine/shell/snapshots.ts';
 
 const early = { seq: 1, applied: 0, time: Date.UTC(2026, 0, 15, 12), url: 'https://shop.test/', problems: [{ kind: 'data-layer', detail: 'a' }] } as unknown as Snapshot;
 const hello = { viewport: { width: 390, height: 844 }, cookie: 'a=1', session: { k: 'v' }, problems: [{ kind: 'session', detail: 'SecurityError' }] } as unknown as Snapshot;
@@ -19,15 +22,13 @@ describe('snapshots', () => {
   });
 
   it('the time zone is the worker\'s offset at the snapshot\'s time (same clock and zone as the page)', () => {
-    const tz = process.env.TZ;
-    process.env.TZ = 'America/New_York';
-    try {
-      const winter = withTimeZone(input(early)) as Extract<EngineInput, { type: 'event' }>;
-      const summer = withTimeZone(input({ ...early, time: Date.UTC(2026, 6, 15, 12) })) as Extract<EngineInput, { type: 'event' }>;
-      expect([winter.snapshot.tz, summer.snapshot.tz]).toEqual([300, 240]);
-    } finally {
-      if (tz === undefined) delete process.env.TZ;
-      else process.env.TZ = tz;
-    }
+    // In a child process started in New York's zone: setting process.env.TZ changes the zone of the
+    // main thread only, and Stryker runs the unit tests in worker threads.
+    const script = `
+      import { withTimeZone } from ${JSON.stringify(pathToFileURL(join(import.meta.dirname, '../../../src/worker-engine/shell/snapshots.ts')).href)};
+      const tzAt = (time) => withTimeZone({ type: 'event', event: { type: 'library-loaded' }, snapshot: { seq: 1, time } }).snapshot.tz;
+      console.log(JSON.stringify([tzAt(${Date.UTC(2026, 0, 15, 12)}), tzAt(${Date.UTC(2026, 6, 15, 12)})]));`;
+    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { env: { ...process.env, TZ: 'America/New_York' }, encoding: 'utf8' });
+    expect(JSON.parse(out)).toEqual([300, 240]);
   });
 });

@@ -1,14 +1,29 @@
 /**
  * What the storefront container shows at its edges, written against the mutants Stryker found
  * surviving in `containers/storefront` (docs/testing.md, "Mutation testing"): the data layer paths the
- * bridge copies, the rule, condition and action names the console shows, and odd values.
+ * bridge copies, the rule, condition and action names the console shows, odd values, null in the
+ * data layer, the build's checks and what the build writes, where beacons go.
+ *
+ * Equivalent mutants left (no caller can see a difference):
+ * - `rules.ts` an action's `uses: [...]` → `[]`: only the build's check reads `uses` (each name must
+ *   be a data element); the storefront's names all are, so an empty list finds nothing either way.
+ * - `rules.ts` the names `Load Datadog RUM` and `Load Amplitude` → `''`: an action's name is shown
+ *   only in the message of an action that throws, and these two build a script effect from checked
+ *   settings and data element values (a failing element gives its default), so they cannot throw.
+ * - `data-elements.ts` `modal page name`'s `reads` → `[]`: `modal page info` reads
+ *   `modal.page.pageInfo` whole, so the bridge copies the same data either way.
  */
 import { describe, expect, it } from 'vitest';
 import { storefront } from '../../../containers/storefront/container.ts';
 import { createEngine } from '../../../src/worker-engine/core/engine.ts';
 import { readSetOf } from '../../../src/worker-engine/core/data-layer.ts';
 import { DATA_LAYER } from './fixtures.ts';
-import { cookieString, effectsOf, FIXED, harness, logsOf, SITES, recordingServices } from '../harness.ts';
+import { cookieString, effectsOf, FIXED, getVar, harness, logsOf, SITES, recordingServices } from '../harness.ts';
+import { containerProblems } from '../../../src/container/validate.ts';
+import { replay, type Fixture } from '../../../tools/replay/replay.ts';
+import type { Effect } from '../../../src/protocol.ts';
+import { buildConstants } from '../../../tools/build/build.ts';
+import { tagContainerMarker } from '../../../src/worker-engine/analytics/beacon-url.ts';
 
 const INSIGHTS = 'https://www.keepstock.example/insights/overview';
 const consent = cookieString({ sat_track: 'true' });
@@ -144,5 +159,79 @@ describe('Amplitude and the hooks', () => {
       page: SITES.keepstock,
     });
     expect(engine.pendingHits()).toBe(0);
+  });
+});
+
+describe('null in the page data layer (as a server\'s JSON writes an empty field)', () => {
+  const nulls = {
+    page: { element: null },
+    internalCampaign: null,
+    user: { profile: { attributes: { accountNumber: null, loginState: null } } },
+  };
+  it('is a missing value: the defaults come back and no data element fails', async () => {
+    const h = harness();
+    const got: Record<string, unknown> = {};
+    const errors: string[] = [];
+    for (const name of ['element click ids', 'element impression ids', 'internal campaign impressions', 'customer combination key', 'login state']) {
+      const { value, batch } = await getVar(h, name, { dataLayer: nulls });
+      got[name] = value;
+      errors.push(...logsOf(batch, 'error'));
+    }
+    expect(got).toEqual({
+      'element click ids': 'Not Set in PDL',
+      'element impression ids': '',
+      'internal campaign impressions': '',
+      'customer combination key': 'Unknown User',
+      'login state': 'Not Logged In',
+    });
+    expect(errors).toEqual([]);
+  });
+  it('a null profile field falls back to the profile cached in sessionStorage', async () => {
+    const session = { acmeUserData: JSON.stringify({ profile: { attributes: { accountNumber: '0700001' } } }) };
+    const { value } = await getVar(harness(), 'account number', { dataLayer: nulls, session });
+    expect(value).toBe('0700001');
+  });
+});
+
+describe('the build\'s checks', () => {
+  it('find nothing wrong with the storefront: every name its actions use is a data element, its settings pass its own checks', () => {
+    expect(containerProblems(storefront)).toEqual([]);
+  });
+});
+
+describe('where its beacons go (replayed with the real tracker)', () => {
+  const beaconUrls = async (settings: unknown, events: Fixture['events']) =>
+    (await replay({ page: { url: 'https://www.keepstock.example/catalog' }, cookies: { sat_track: 'true' }, dataLayer: {}, settings, events, responses: [{ match: '/id?', error: 'network' }] })).effects
+      .filter((e): e is Extract<Effect, { type: 'request' }> => e.type === 'request' && e.kind === 'beacon')
+      .map((e) => new URL(e.url));
+  it('each environment sends to its own report suite', async () => {
+    const suites: string[] = [];
+    for (const environment of ['production', 'staging', 'development']) {
+      for (const url of await beaconUrls({ environment }, [{ type: 'library-loaded' }, 'Page View'])) suites.push(url.pathname.split('/')[3]!);
+    }
+    expect(suites).toEqual(['acmeprod', 'acmestage', 'acmedev']);
+  });
+  it('a link to another keepstock host is internal (no exit beacon); a link off the brand is an exit link', async () => {
+    const click = (href: string) => ({ type: 'click' as const, link: { href, text: 'go', region: 'BODY', hasTlCall: false, tag: 'A', objectId: 'undefined' } });
+    const sent = await beaconUrls({}, [
+      { type: 'library-loaded' },
+      'Page View',
+      click('https://partners.keepstock.com/catalog'),
+      click('https://elsewhere.example/page'),
+    ]);
+    expect(sent.map((u) => [u.searchParams.get('pe'), u.searchParams.get('pev1')])).toEqual([
+      [null, null],
+      ['lnk_e', 'https://elsewhere.example/page'],
+    ]);
+  });
+});
+
+describe('what its build writes into offtag.js and the worker', () => {
+  it('the session keys the bridge reads for the page\'s brand, the container\'s name and version, and its build date, which marks its beacons', () => {
+    const c = buildConstants(storefront, 'production', storefront.buildDate!);
+    const keysFor = new Function(`return ${c.__OFFTAG_SESSION_KEYS__}`)() as (brand: string) => string[];
+    expect(keysFor('acme')).toEqual(['acmeUserData', 'acmePreviousPageName']);
+    expect(JSON.parse(c.__OFFTAG_BUILD_INFO__)).toMatchObject({ buildDate: '2025-08-19T00:00:00Z', containerName: 'storefront', containerVersion: '1.0.0' });
+    expect(tagContainerMarker(storefront.buildDate)).toBe('LF8J');
   });
 });

@@ -336,6 +336,21 @@ describe('rule "Real user monitoring"', () => {
     const [script] = effectsOf(await h.fire({ type: 'window-loaded' }, { url: INSIGHTS }), 'script');
     expect(script).toMatchObject({ partytown: true, init: { args: [{ compressIntakeRequests: false }] } });
   });
+  it('takes an http rum.proxy in any case, and no proxy, without a message; refuses one that only contains http(s)://', async () => {
+    const load = async (rum: object) => {
+      const batch = await harness({ config: { rum } }).fire({ type: 'window-loaded' }, { url: INSIGHTS });
+      return { args: effectsOf(batch, 'script')[0]!.init!.args[0], said: JSON.stringify(batch.effects).includes('offtagConfig.rum') };
+    };
+    expect(await load({ proxy: 'HTTP://rum.keepstock.example/intake' })).toMatchObject({ args: { proxy: 'HTTP://rum.keepstock.example/intake' }, said: false });
+    expect(await load({})).toMatchObject({ said: false });
+    const inside = await load({ proxy: 'ftp://x.example/https://y.example' });
+    expect(inside.said).toBe(true);
+    expect(inside.args).not.toHaveProperty('proxy');
+  });
+  it('without an applicationId and clientToken in offtagConfig, gives the SDK empty ones (the container sets none)', async () => {
+    const batch = await harness().fire({ type: 'window-loaded' }, { url: INSIGHTS });
+    expect(effectsOf(batch, 'script')[0]!.init!.args[0]).toMatchObject({ applicationId: '', clientToken: '' });
+  });
   it('rejects a rum.proxy that is not an http(s) URL, with a message, and keeps none', async () => {
     const h = harness({ config: { rum: { proxy: 'rum.keepstock.example/intake' } } });
     const batch = await h.fire({ type: 'window-loaded' }, { url: INSIGHTS });

@@ -1,0 +1,53 @@
+/**
+ * The ActivityMap name of a clicked link, read from the link's HTML as Chromium serializes it, case
+ * by case against what AppMeasurement 2.27.0's ActivityMap does with the same element in a page: its
+ * walk reads `alt`, else `title`, else an IMG's `src`, of the first element that has one, and skips
+ * only SCRIPT, STYLE, LINK and CANVAS elements (by their exact tag name) and comments.
+ *
+ * Equivalent mutants (Chromium's serialization never shows the difference): an end tag with space
+ * before its `>` (`<\/\1\s*>` → `<\/\1>`); attribute names lower-cased (the HTML parser already
+ * lower-cases them); the first of two same-named attributes kept (`??=` → `=`: the parser drops
+ * the second); a value for an attribute written without one (`a[2] ?? ''`: every attribute is
+ * written `name="…"`); `linkAttributes` without HTML (no start tag gives `{}` either way).
+ */
+import { describe, expect, it } from 'vitest';
+import type { LinkClick } from '../../../src/protocol.ts';
+import { callsTracker, linkName } from '../../../src/worker-engine/analytics/link-name.ts';
+
+const click = (html: string, text = ''): LinkClick => ({ href: 'https://partner.test/offer', text, html, region: 'BODY', tag: 'A', objectId: 'undefined', hasTlCall: false });
+
+describe('the name a link without text gets from its elements', () => {
+  it('decodes the entities of an attribute value, then collapses its white space', () => {
+    expect(linkName(click('<a href="/x"><img alt="a&nbsp;&nbsp;b &lt;c&gt; d&#39;e"></a>'))).toBe("a b <c> d'e");
+  });
+  it('skips each comment alone, spaces and all, and reads the element between two', () => {
+    expect(linkName(click('<a href="/x"><!-- one <i title="no"></i> --><i title="Yes"></i><!-- two --></a>'))).toBe('Yes');
+  });
+  it('skips script, style, link and canvas elements, but not custom elements whose names begin so', () => {
+    expect(linkName(click('<a href="/x"><canvas-card title="Card"></canvas-card><canvas title="no"></canvas></a>'))).toBe('Card');
+    expect(linkName(click('<a href="/x"><link-icon title="Home"></link-icon></a>'))).toBe('Home');
+    expect(linkName(click('<a href="/x"><script-box title="Box"></script-box></a>'))).toBe('Box');
+    expect(linkName(click('<a href="/x"><link rel="icon" title="no"><span title="Span"></span></a>'))).toBe('Span');
+  });
+  it('alt before title on one element; src only of an image', () => {
+    expect(linkName(click('<a href="/x"><img title="T" alt="A"></a>'))).toBe('A');
+    expect(linkName(click('<a href="/x"><video src="/clip.mp4"></video></a>'))).toBe('');
+    expect(linkName(click('<a href="/x"><video src="/clip.mp4"></video><img src="/pic.png"></a>'))).toBe('/pic.png');
+  });
+});
+
+describe('the name a link gets from its text or object id', () => {
+  it('its text trimmed, each run of white space one space', () => {
+    expect(linkName(click('<a href="/x">x</a>', '  Spring \n\t sale  '))).toBe('Spring sale');
+  });
+  it('an onclick that names s_objectID without a quoted value names nothing: the text follows', () => {
+    expect(linkName(click('<a href="/x" onclick="s_objectID=window.id">Sale</a>', 'Sale'))).toBe('Sale');
+  });
+});
+
+describe('a link whose onclick calls the tracker', () => {
+  it('is one calling .tl( or .trackLink( exactly, not another function whose name ends so', () => {
+    const calls = (onclick: string) => callsTracker(click(`<a href="/x" onclick="${onclick}">x</a>`));
+    expect([calls('s.tl(this)'), calls('bottl(1)'), calls('s.trackLinks()'), calls('s.tl')]).toEqual([true, false, false, false]);
+  });
+});
