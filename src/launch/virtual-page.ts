@@ -25,7 +25,8 @@ const windows = new WeakMap<object, VirtualWindow>();
 
 /** `document.cookie = "name=value; path=/; expires=…; domain=…; max-age=…"` as a jar write. */
 function writeCookie(ctx: Ctx | DCtx, text: string, now: number): void {
-  const [pair = '', ...attrs] = String(text).split(';');
+  // split always gives one part at least.
+  const [pair, ...attrs] = String(text).split(';') as [string, ...string[]];
   const eq = pair.indexOf('=');
   const name = (eq < 0 ? '' : pair.slice(0, eq)).trim();
   const value = (eq < 0 ? pair : pair.slice(eq + 1)).trim();

@@ -158,3 +158,11 @@ describe("one window per engine, a data element's and the rules'", () => {
     expect(runBlock(block, ctx({ settings, dataElement: true, page: page('pt') }).c, 'window', [])).toEqual(['pt', { crm: { id: '1' } }]);
   });
 });
+
+describe('document.cookie = … with attributes a browser does not know', () => {
+  it('an unknown attribute is ignored, even with a number for its value (only Max-Age counts seconds)', () => {
+    const { c, writes } = ctx();
+    virtualPage(c).document.cookie = 'a=1; Version=1; Priority=5; path=/';
+    expect(writes).toStrictEqual([['a', '1', { path: '/' }]]);
+  });
+});
