@@ -263,3 +263,60 @@ describe('Analytics code that runs on the page', () => {
     expect(launch.trackerCode({}, { block: 1 }).name).toBe('Custom Code');
   });
 });
+
+describe('Analytics on the edges the other tests leave out', () => {
+  const record = (ops: unknown[], error?: string) => JSON.stringify({ ops, ...(error ? { error } : {}) });
+
+  it("doPlugins sees the link object of each call: none for a page beacon, 'true' for a link beacon off a link and for a page block's s.tl", async () => {
+    const { c } = ctx({ element: { tagName: 'BUTTON', id: 'b', attributes: {} }, page: () => record([['tl', 'o', 'from page']]) });
+    const s = made(c);
+    const seen: unknown[] = [];
+    s.usePlugins = true;
+    s.doPlugins = (t: Record_) => void seen.push([t.linkObject, t.linkType]);
+    await launch.sendBeacon({}, { type: 'page' }).fn(c);
+    await launch.sendBeacon({}, { type: 'link' }).fn(c);
+    await launch.setVariables({}, {}, undefined, undefined, { block: 1 }).fn(c);
+    expect(seen).toEqual([[undefined, undefined], ['true', 'o'], ['true', 'o']]);
+  });
+  it('a page record with an op it does not know replays the others; a record that is null replays nothing', async () => {
+    const { c } = ctx({ page: () => record([['set', 'eVar1', 'a'], ['noop'], ['set', 'eVar2', 'b']]) });
+    await launch.setVariables({}, {}, undefined, undefined, { block: 1 }).fn(c);
+    expect([made(c).eVar1, made(c).eVar2]).toEqual(['a', 'b']);
+    const nothing = ctx({ page: () => 'null' });
+    await launch.setVariables({}, { pageName: 'p' }, undefined, undefined, { block: 1 }).fn(nothing.c);
+    expect(made(nothing.c).pageName).toBe('p');
+  });
+  it("Core custom code on the tracker works through its own event: a beacon it sends has that event's URL; one that threw fails with its message", async () => {
+    const first = ctx({ page: () => record([['t']], undefined) });
+    made(first.c);
+    const later = { ...(first.c as object), snapshot: { ...(first.c as { snapshot: object }).snapshot, url: 'https://www.example.com/later' }, rule: { name: 'later' } };
+    await launch.trackerCode({}, { block: 4 }).fn(later as never);
+    expect(first.hits[0]!.vars.pageURL).toBe('https://www.example.com/later');
+    const threw = ctx({ page: () => record([], 'nope') });
+    made(threw.c);
+    await expect(launch.trackerCode({}, { block: 4 }).fn(threw.c)).rejects.toThrow(new Error('Custom Code threw on the page: nope'));
+  });
+  it('Core custom code on the tracker while its customSetup runs on the page waits for the tracker, and works on it', async () => {
+    const { c, steps } = ctx({ page: (msg) => record(msg.name === 'Custom Code' ? [['set', 'eVar7', 'x']] : []) });
+    const making = made(c, { onPage: 'setup', scopeTrackerGlobally: true });
+    const code = launch.trackerCode({ scopeTrackerGlobally: true }, { block: 4 }).fn(c);
+    const s = (await making) as Record_;
+    await code;
+    expect(s.eVar7).toBe('x');
+    expect(steps.map((m) => [m.name, m.step.global ?? false])).toEqual([
+      ['Analytics customSetup', true],
+      ['Custom Code', true],
+    ]);
+  });
+  it('without a report suite for the environment the tracker has no account and sends nothing', () => {
+    const { c, hits } = ctx();
+    (c as { settings: object }).settings = { trackingConsentCookie: '', reportSuites: {}, environment: 'production', dataLayer: 'digitalData' };
+    const s = made(c);
+    expect(s.account).toBe('');
+    s.t();
+    expect(hits).toEqual([]);
+  });
+  it("launchServices keeps Adobe's services' hooks (link tracking, the beacon round trip, the page's Visitor calls)", () => {
+    expect(launch.launchServices().hooks).toBeTypeOf('function');
+  });
+});
