@@ -165,3 +165,31 @@ describe('the page s across steps', () => {
     delete w.s;
   });
 });
+
+describe('the page s on what the other tests leave out', () => {
+  it('a setup step without a customSetup, and a doPlugins step when plugins are off or doPlugins is no function, do nothing and fail nothing', () => {
+    const { api, s } = page();
+    expect(api.step({ analytics: 'setup', vars: {} }, {})).toStrictEqual({ ops: [] });
+    let called = 0;
+    s.doPlugins = () => void called++;
+    expect(api.step({ analytics: 'plugins', vars: {} }, {})).toStrictEqual({ ops: [] });
+    s.usePlugins = true;
+    s.doPlugins = 'not a function';
+    expect(api.step({ analytics: 'plugins', vars: { usePlugins: true } }, {})).toStrictEqual({ ops: [] });
+    expect(called).toBe(0);
+  });
+  it("the worker's variables replace the previous step's contextData entries, and what is no variable in contextData (an object, a function) stays from step to step", () => {
+    const { api, s } = page();
+    const helper = { n: 1 };
+    api.define((t: Record<string, any>) => void (t.contextData.helper = helper), [() => {}]);
+    api.step({ analytics: 'setup', vars: {} }, {});
+    api.step({ analytics: 'block', vars: { 'contextData.a': '1' }, block: 0 }, {});
+    api.step({ analytics: 'block', vars: { 'contextData.b': '2' }, block: 0 }, {});
+    expect(s.contextData).toStrictEqual({ b: '2', helper });
+    expect(s.contextData.helper).toBe(helper);
+  });
+  it('s.unescape gives a value that is not set back as it is, as AppMeasurement does', () => {
+    const { s } = page();
+    expect([s.unescape(0), s.unescape(false), s.unescape(undefined), s.unescape('a+b%20c')]).toStrictEqual([0, false, undefined, 'a b c']);
+  });
+});

@@ -104,3 +104,10 @@ describe('values that are no text', () => {
     expect(hits[0]!.contextData).toStrictEqual({ n: '[object Object]', l: 'x,y', t: 'true' });
   });
 });
+
+describe("s.escape on a value that is not set", () => {
+  it('gives it back as it is, as AppMeasurement does (0, false, null, undefined, the empty text)', () => {
+    const { s } = queued();
+    expect([s.escape(0), s.escape(false), s.escape(null), s.escape(undefined), s.escape(''), s.Util.urlEncode(0)]).toStrictEqual([0, false, null, undefined, '', 0]);
+  });
+});
