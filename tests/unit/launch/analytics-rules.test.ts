@@ -11,6 +11,11 @@
  * - initializePlugins: `trackers.has(key)` → false and the augmenters' `?? []`: once the tracker is made nobody
  *   reads the augmenters again; an empty list and a list of one text install nothing either way.
  * - getVisitNum: `typeof days === 'number'` → true: with no argument the default is taken either way.
+ * - onThePage: `names ?? []` → a list of one text: the values go to the page only when there are names.
+ * - the host's hostname: the catch's '' → another text or nothing: a hostname without a dot, or none,
+ *   gets no cookie domain either way (cookieDomainFor).
+ * - setVariables' block: `'element'` → '': runBlock only tests for 'window'.
+ * - sendBeacon: the link name's `b.type === 'page'` → false and its texts: a page beacon never reads it.
  */
 import { describe, expect, it } from 'vitest';
 import * as launch from '../../../src/launch/index.ts';

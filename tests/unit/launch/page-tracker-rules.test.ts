@@ -10,6 +10,11 @@
  *   change how a null is recorded: as null or as removed, which the worker's s reads the same.
  * - esc: `!v` → false: encodeURIComponent('') is '' (and no page writes an undefined name).
  * - clearVars' pattern without its anchors on names no AppMeasurement variable has (xprop1, eVar1x, mychannel).
+ * - cookieRead: `i < 0 ? i : …` → false and `end < 0` → `<= 0`: a name not found reads '' whatever `end` is,
+ *   and the text searched starts with a space, so no ';' is at 0.
+ * - the first `ops = []` → a list of one text: every step starts its own list before anything reads it.
+ * - define's `blocks || []` → a list of one text: a text is no function either (the same "no block" error).
+ * - the Visitor getters' `String(raw || '')` → another text: a field name is never that text.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { installPageAnalytics } from '../../../src/launch/appmeasurement/page-tracker.ts';

@@ -13,6 +13,9 @@
  * - the property descriptors' `configurable` and `enumerable` flags of window's own properties.
  * - virtualPage: `key` → true / false: the engine's settings object is always there, and the rule's
  *   window is found through it when not under its own key.
+ * - virtualPage: `'page' in ctx && !('services' in ctx)` → `||` and `'services'` → '': a rule's context has
+ *   both, and its services' pageInfo is its `page` (launchServices makes it so); `!w && services` → `||`:
+ *   the window under the settings object is the one under the services as soon as both are set.
  */
 import { describe, expect, it } from 'vitest';
 import { elementOf, runBlock, virtualPage, type WorkerBlock } from '../../../src/launch/virtual-page.ts';
