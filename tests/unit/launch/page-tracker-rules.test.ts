@@ -198,3 +198,57 @@ describe('the page s on what the other tests leave out', () => {
     expect([s.unescape(0), s.unescape(false), s.unescape(undefined), s.unescape('a+b%20c')]).toStrictEqual([0, false, undefined, 'a b c']);
   });
 });
+
+describe("document.cookie during a step: read once until something writes it", () => {
+  /** A browser-like Document whose prototype holds the cookie accessor, counting the reads that reach it. */
+  function browserDocument() {
+    let jar = 'a=1';
+    const counts = { reads: 0, writes: 0 };
+    class FakeDocument {}
+    Object.defineProperty(FakeDocument.prototype, 'cookie', {
+      get: () => (counts.reads++, jar),
+      set: (v: string) => void (counts.writes++, (jar = `${jar}; ${v.split(';')[0]}`)),
+      configurable: true,
+    });
+    w.window = w;
+    w.Document = FakeDocument;
+    w.document = new FakeDocument();
+    Object.defineProperty(w, 'location', { value: { href: 'https://shop.example/p' }, configurable: true, writable: true });
+    installPageAnalytics();
+    return { api: w.__offtagAnalytics, counts };
+  }
+  afterEach(() => void delete w.Document);
+
+  it('a block reads the browser once, again after its own write, and the document is as it was after the step (also when the block threw)', () => {
+    const { api, counts } = browserDocument();
+    const seen: string[] = [];
+    api.define(undefined, [
+      () => {
+        seen.push(w.document.cookie, w.document.cookie);
+        w.document.cookie = 'b=2; path=/';
+        seen.push(w.document.cookie, w.document.cookie);
+      },
+      () => {
+        throw new Error('late');
+      },
+    ]);
+    expect(api.step({ analytics: 'block', vars: {}, block: 0 }, {})).toStrictEqual({ ops: [] });
+    expect(seen).toEqual(['a=1', 'a=1', 'a=1; b=2', 'a=1; b=2']);
+    expect(counts).toEqual({ reads: 2, writes: 1 });
+    expect(Object.getOwnPropertyDescriptor(w.document, 'cookie')).toBeUndefined();
+    expect(api.step({ analytics: 'block', vars: {}, block: 1 }, {}).error).toBe('Error: late');
+    expect(Object.getOwnPropertyDescriptor(w.document, 'cookie')).toBeUndefined();
+    w.document.cookie;
+    w.document.cookie;
+    expect(counts.reads).toBe(4);
+  });
+  it("a page that put its own cookie accessor on document keeps it: every read reaches it", () => {
+    const { api } = browserDocument();
+    let own = 0;
+    Object.defineProperty(w.document, 'cookie', { get: () => (own++, 'x=1'), set: () => {}, configurable: true });
+    api.define(undefined, [() => void [w.document.cookie, w.document.cookie]]);
+    api.step({ analytics: 'block', vars: {}, block: 0 }, {});
+    expect(own).toBe(2);
+    expect(Object.getOwnPropertyDescriptor(w.document, 'cookie')?.get).toBeTypeOf('function');
+  });
+});
