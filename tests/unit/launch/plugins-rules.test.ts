@@ -107,7 +107,7 @@ describe("the plugins' mark in contextData", () => {
     s.contextData = {};
     expect(s.inList('a,b', 'b')).toBe(true);
     expect(Object.keys(s.contextData)).toEqual(['inList']);
-    s.contextData = 'not an object';
+    s.contextData = 'not an object' as never;
     expect(s.inList('a,b', 'b')).toBe(true);
     expect(s.contextData).toBe('not an object');
   });
