@@ -321,6 +321,16 @@ describe('Analytics on the edges the other tests leave out', () => {
     s.t();
     expect(hits).toEqual([]);
   });
+  it('a report suite from a data element is read when the tracker is made: its value as text, none when the element has none', () => {
+    const accountOf = (value: unknown) => {
+      const { c } = ctx();
+      const x = c as { settings: object; replaceTokens: (t: string) => unknown };
+      x.settings = { trackingConsentCookie: '', reportSuites: { production: '%rsid%' }, environment: 'production', dataLayer: 'digitalData' };
+      x.replaceTokens = (t: string) => (t === '%rsid%' ? value : t);
+      return made(c).account;
+    };
+    expect([accountOf('shop-prod'), accountOf(12), accountOf(undefined), accountOf(null)]).toEqual(['shop-prod', '12', '', '']);
+  });
   it("launchServices keeps Adobe's services' hooks (link tracking, the beacon round trip, the page's Visitor calls)", () => {
     expect(launch.launchServices().hooks).toBeTypeOf('function');
   });
