@@ -252,3 +252,22 @@ describe("document.cookie during a step: read once until something writes it", (
     expect(Object.getOwnPropertyDescriptor(w.document, 'cookie')?.get).toBeTypeOf('function');
   });
 });
+
+describe("the page's Visitor: getSupplementalDataID's edges", () => {
+  it('a consumer without a name is the consumer ""; without offtag.js (or its ask) the id is still answered', () => {
+    const asked: unknown[][] = [];
+    w.offtag = { ask: (m: { args: unknown[] }) => (asked.push(m.args), Promise.resolve({})) };
+    page();
+    const v = w.Visitor.getInstance('ORG');
+    const id = v.getSupplementalDataID();
+    expect(asked).toEqual([['', true, id]]);
+    expect(v.getSupplementalDataID('AppMeasurement:0', true)).toBe(id);
+    w.offtag = { ask: 'no function' };
+    expect(v.getSupplementalDataID('other')).toBe(id);
+    delete w.offtag;
+    const next = v.getSupplementalDataID('other');
+    expect(next).toMatch(/^[0-9A-F]{16}-[0-9A-F]{16}$/);
+    expect(next).not.toBe(id);
+    expect(asked).toHaveLength(2);
+  });
+});
