@@ -331,6 +331,16 @@ describe('Analytics on the edges the other tests leave out', () => {
     };
     expect([accountOf('shop-prod'), accountOf(12), accountOf(undefined), accountOf(null)]).toEqual(['shop-prod', '12', '', '']);
   });
+  it("Audience Manager forwarding with a customSetup on the page: the module is set up once the page's setup answered, from a copy of the config; without forwarding there is no module", async () => {
+    const config = { partner: 'acme', visitorService: { namespace: 'ORG@AdobeOrg' } };
+    const { c, logs } = ctx({ orgId: 'ORG@AdobeOrg', page: () => record([]) });
+    const s = (await made(c, { onPage: 'setup', audienceManager: config })) as Record_;
+    expect(s.AudienceManagement.isReady()).toBe(true);
+    expect(config).toStrictEqual({ partner: 'acme', visitorService: { namespace: 'ORG@AdobeOrg' } });
+    const plain = ctx({ orgId: 'ORG@AdobeOrg' });
+    expect(made(plain.c).AudienceManagement).toBeUndefined();
+    expect([...logs, ...plain.logs]).toEqual([]);
+  });
   it("launchServices keeps Adobe's services' hooks (link tracking, the beacon round trip, the page's Visitor calls)", () => {
     expect(launch.launchServices().hooks).toBeTypeOf('function');
   });
