@@ -11,6 +11,7 @@
 import type { ElementInfo, PageInfo } from '../protocol.ts';
 import { amcvCookieName, decodeAmcv } from '../worker-engine/visitor/amcv-cookie.ts';
 import type { Services } from '../worker-engine/services.ts';
+import { normalizeOrgId } from '../visitor-api.ts';
 import { launchEvent, satelliteShim, storageShim, type LaunchEvent } from './custom-code.ts';
 import type { Ctx, DCtx } from './types.ts';
 
@@ -69,7 +70,8 @@ function visitorFacade(ctx: Ctx | DCtx, services: LaunchServices | undefined): o
   };
   return {
     getInstance(orgId: unknown) {
-      const org = String(orgId ?? '');
+      // As VisitorAPI: no org or one that is no text throws; `@AdobeOrg` is appended when missing.
+      const org = normalizeOrgId(orgId);
       const field = (f: string) => (cb?: unknown) => {
         const v = fields(org).get(f)?.value ?? '';
         if (typeof cb === 'function') cb(v);

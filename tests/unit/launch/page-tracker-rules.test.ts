@@ -89,7 +89,7 @@ describe('the page s itself', () => {
     expect([s.eVar10, s.prop75, s.list3, s.hier5, s.events, s.events2, s.pageName, s.channel]).toEqual([undefined, undefined, undefined, undefined, undefined, 'f', 'g', undefined]);
   });
   it("Visitor: a field the AMCV cookie lacks is empty, whatever its first part; setCustomerIDs with an offtag that cannot ask does nothing", () => {
-    page({ AMCV_ORG: 'ver|MCMID|m-1|MCAAMB|blob' });
+    page({ 'AMCV_ORG%40AdobeOrg': 'ver|MCMID|m-1|MCAAMB|blob' });
     const v = w.Visitor.getInstance('ORG');
     expect([v.getAudienceManagerBlob(), v.getAnalyticsVisitorID(), v.getLocationHint()]).toEqual(['blob', '', '']);
     w.offtag = {};
@@ -269,5 +269,14 @@ describe("the page's Visitor: getSupplementalDataID's edges", () => {
     expect(next).toMatch(/^[0-9A-F]{16}-[0-9A-F]{16}$/);
     expect(next).not.toBe(id);
     expect(asked).toHaveLength(2);
+  });
+});
+
+describe("the page's Visitor: the org, as VisitorAPI checks it", () => {
+  it('no org, or one that is no text, throws VisitorAPI\'s error; "@AdobeOrg" is added when missing, and names the AMCV cookie read', () => {
+    page({ 'AMCV_ABC%40AdobeOrg': 'ver|MCMID|m-abc' });
+    expect(() => w.Visitor.getInstance()).toThrow(new Error('Visitor requires Adobe Marketing Cloud Org ID.'));
+    expect(() => w.Visitor.getInstance(42)).toThrow(new Error('Org ID is not a string.'));
+    expect([w.Visitor.getInstance('ABC').marketingCloudOrgID, w.Visitor.getInstance('ABC').getMarketingCloudVisitorID(), w.Visitor.getInstance('ABC@AdobeOrg').getMarketingCloudVisitorID()]).toEqual(['ABC@AdobeOrg', 'm-abc', 'm-abc']);
   });
 });

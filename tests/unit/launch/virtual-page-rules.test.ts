@@ -86,7 +86,7 @@ describe('an element as this', () => {
 
 describe('Visitor.getInstance on the virtual page', () => {
   it('the getters answer from the AMCV cookie and call their callback with the value; isAllowed is true', () => {
-    const { c } = ctx({ jar: { AMCV_ORG: '1|MCMID|m-1|MCAAMLH|9|MCAAMB|blob' } });
+    const { c } = ctx({ jar: { 'AMCV_ORG%40AdobeOrg': '1|MCMID|m-1|MCAAMLH|9|MCAAMB|blob' } });
     const v = virtualPage(c).Visitor.getInstance('ORG');
     const got: unknown[] = [];
     expect(v.getMarketingCloudVisitorID((x: unknown) => got.push(x))).toBe('m-1');
@@ -167,5 +167,15 @@ describe('document.cookie = … with attributes a browser does not know', () => 
     const { c, writes } = ctx();
     virtualPage(c).document.cookie = 'a=1; Version=1; Priority=5; path=/';
     expect(writes).toStrictEqual([['a', '1', { path: '/' }]]);
+  });
+});
+
+describe("Visitor.getInstance's org, as VisitorAPI checks it", () => {
+  it('no org, or one that is no text, throws VisitorAPI\'s error; "@AdobeOrg" is added when missing, and names the AMCV cookie read', () => {
+    const { c } = ctx({ jar: { 'AMCV_ABC%40AdobeOrg': '1|MCMID|m-abc' } });
+    const V = virtualPage(c).Visitor;
+    expect(() => V.getInstance()).toThrow(new Error('Visitor requires Adobe Marketing Cloud Org ID.'));
+    expect(() => V.getInstance(42)).toThrow(new Error('Org ID is not a string.'));
+    expect([V.getInstance('ABC').marketingCloudOrgID, V.getInstance('ABC').getMarketingCloudVisitorID(), V.getInstance('ABC@AdobeOrg').getMarketingCloudVisitorID()]).toEqual(['ABC@AdobeOrg', 'm-abc', 'm-abc']);
   });
 });
