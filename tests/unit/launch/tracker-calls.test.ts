@@ -111,3 +111,15 @@ describe("s.escape on a value that is not set", () => {
     expect([s.escape(0), s.escape(false), s.escape(null), s.escape(undefined), s.escape(''), s.Util.urlEncode(0)]).toStrictEqual([0, false, null, undefined, '', 0]);
   });
 });
+
+describe('modules and postbacks', () => {
+  it('a hit without postbacks has no postbacks field; only AudienceManagement is the Audience Manager module, another module is empty', () => {
+    const hits: AnalyticsHit[] = [];
+    const h: TrackerHost = { cookie: () => undefined, setCookie: () => {}, url: () => 'https://x.example/', hostname: () => 'x.example', cookieDomain: () => '', now: () => 0, send: (hit) => void hits.push(hit), log: () => {} };
+    const s = createAppMeasurement('rs1', h, { audienceManagement: true, visitor: true });
+    s.t();
+    expect(Object.keys(hits[0]!)).not.toContain('postbacks');
+    s.loadModule('Media');
+    expect(s.Media).toStrictEqual({});
+  });
+});
