@@ -16,9 +16,10 @@ const asText = (v: unknown, ci: boolean) => {
   const f = fold(v, ci);
   return isNum(f) ? String(f) : f;
 };
-const text = (test: (l: string, r: string, ci: boolean) => boolean) => (l: unknown, r: unknown, ci: boolean) => {
-  const a = asText(l, ci);
-  const b = asText(r, ci);
+/** `fold`: case-insensitive by lower-casing both sides (Core does so for all but the regular expression, which gets the `i` flag). */
+const text = (test: (l: string, r: string, ci: boolean) => boolean, fold = true) => (l: unknown, r: unknown, ci: boolean) => {
+  const a = asText(l, fold && ci);
+  const b = asText(r, fold && ci);
   return typeof a === 'string' && typeof b === 'string' && test(a, b, ci);
 };
 const numeric = (test: (l: number, r: number) => boolean) => (l: unknown, r: unknown) => {
@@ -34,7 +35,7 @@ const POSITIVE = {
   contains: text((l, r) => l.includes(r)),
   startsWith: text((l, r) => l.startsWith(r)),
   endsWith: text((l, r) => l.endsWith(r)),
-  matchesRegex: text((l, r, ci) => new RegExp(r, ci ? 'i' : '').test(l)),
+  matchesRegex: text((l, r, ci) => new RegExp(r, ci ? 'i' : '').test(l), false),
   lessThan: numeric((l, r) => l < r),
   lessThanOrEqual: numeric((l, r) => l <= r),
   greaterThan: numeric((l, r) => l > r),

@@ -31,7 +31,7 @@ export const resolveDeep = (ctx: Ctx, v: unknown): unknown =>
         : v;
 
 /** A value as text, as AppMeasurement and turbine's token replacement write it (objects as JSON). */
-export const asString = (v: unknown) => (v === undefined || v === null ? '' : typeof v === 'object' ? (safeJson(v) ?? '') : String(v));
+export const asString = (v: unknown) => (v === undefined || v === null ? '' : typeof v === 'object' ? safeJson(v) : String(v));
 
 export interface ConditionOptions {
   negate?: boolean;

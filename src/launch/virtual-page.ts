@@ -11,6 +11,7 @@
 import type { ElementInfo, PageInfo } from '../protocol.ts';
 import { amcvCookieName, decodeAmcv } from '../worker-engine/visitor/amcv-cookie.ts';
 import type { Services } from '../worker-engine/services.ts';
+import { normalizeOrgId } from '../visitor-api.ts';
 import { launchEvent, satelliteShim, storageShim, type LaunchEvent } from './custom-code.ts';
 import type { Ctx, DCtx } from './types.ts';
 
@@ -25,7 +26,8 @@ const windows = new WeakMap<object, VirtualWindow>();
 
 /** `document.cookie = "name=value; path=/; expires=…; domain=…; max-age=…"` as a jar write. */
 function writeCookie(ctx: Ctx | DCtx, text: string, now: number): void {
-  const [pair = '', ...attrs] = String(text).split(';');
+  // split always gives one part at least.
+  const [pair, ...attrs] = String(text).split(';') as [string, ...string[]];
   const eq = pair.indexOf('=');
   const name = (eq < 0 ? '' : pair.slice(0, eq)).trim();
   const value = (eq < 0 ? pair : pair.slice(eq + 1)).trim();
@@ -68,7 +70,8 @@ function visitorFacade(ctx: Ctx | DCtx, services: LaunchServices | undefined): o
   };
   return {
     getInstance(orgId: unknown) {
-      const org = String(orgId ?? '');
+      // As VisitorAPI: no org or one that is no text throws; `@AdobeOrg` is appended when missing.
+      const org = normalizeOrgId(orgId);
       const field = (f: string) => (cb?: unknown) => {
         const v = fields(org).get(f)?.value ?? '';
         if (typeof cb === 'function') cb(v);

@@ -193,7 +193,11 @@ export const installPageAnalytics = (): void => {
     const V: Record<string, any> = {};
     /** Each org's supplemental data id on the page: the current one and the consumers that took it. */
     const sdids: Record<string, { current: string; taken: Record<string, boolean> }> = {};
-    V.getInstance = function (org: string) {
+    V.getInstance = function (orgId: unknown) {
+      // VisitorAPI's org check (src/visitor-api.ts normalizeOrgId, written out: this function goes to the page as its source text).
+      if (!orgId) throw new Error('Visitor requires Adobe Marketing Cloud Org ID.');
+      if (typeof orgId !== 'string') throw new Error('Org ID is not a string.');
+      const org = orgId.indexOf('@') < 0 ? orgId + '@AdobeOrg' : orgId;
       const instance: Record<string, any> = { marketingCloudOrgID: org };
       instance.field = function (name: string) {
         return function (cb?: unknown) {

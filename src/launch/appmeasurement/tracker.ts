@@ -214,14 +214,16 @@ export function createAppMeasurement(account: string, host: TrackerHost, options
 
   function variables(): { vars: Record<string, string>; contextData: Record<string, string> } {
     const vars: Record<string, string> = {};
+    // AppMeasurement sends every value that is not falsy as its text: `true` as "true", an object as
+    // "[object Object]", a list as its items joined with commas. A function would go as its source,
+    // which in the worker is not the page's: it is left out.
     for (const [k, v] of Object.entries(s)) {
-      if (!v || typeof v === 'function' || typeof v === 'object') continue;
+      if (!v || typeof v === 'function') continue;
       if (queryKeyOf(k) || settingKeyOf(k)) vars[k] = String(v);
     }
     const contextData: Record<string, string> = {};
     for (const [k, v] of Object.entries(s.contextData ?? {})) {
-      // AppMeasurement leaves out what is falsy; `true` goes as "true".
-      if (!v || typeof v === 'object' || typeof v === 'function') continue;
+      if (!v || typeof v === 'function') continue;
       contextData[k] = String(v);
     }
     return { vars, contextData };
@@ -235,17 +237,17 @@ export function createAppMeasurement(account: string, host: TrackerHost, options
    * first call waits when the page has Adobe's opt-in service; the worker sends it at once, which
    * is the same as far as `s` goes.
    */
-  function queuedCopy(): Map<string, [unknown, boolean]> | undefined {
+  function queuedCopy(): Map<string, unknown> | undefined {
     // The first call also waits for the browser's client hints when the tracker collects them.
     if (calls++ > 0 || !(host.optIn?.() || s.collectHighEntropyUserAgentHints)) return undefined;
-    const copy = new Map<string, [unknown, boolean]>();
-    for (const k of Object.keys(s)) if (queuedVar(k) && (s[k] || QUEUED_EVEN_EMPTY.has(k) || QUEUED_NUMBERED.test(k))) copy.set(k, [s[k], true]);
+    const copy = new Map<string, unknown>();
+    for (const k of Object.keys(s)) if (queuedVar(k) && (s[k] || QUEUED_EVEN_EMPTY.has(k) || QUEUED_NUMBERED.test(k))) copy.set(k, s[k]);
     return copy;
   }
 
-  function putBack(copy: Map<string, [unknown, boolean]>): void {
+  function putBack(copy: Map<string, unknown>): void {
     for (const k of Object.keys(s)) if (!copy.has(k) && queuedVar(k) && (QUEUED_EVEN_EMPTY.has(k) || QUEUED_NUMBERED.test(k))) s[k] = undefined;
-    for (const [k, [v]] of copy) if (!RESET_AFTER_CALL.includes(k)) s[k] = v;
+    for (const [k, v] of copy) if (!RESET_AFTER_CALL.includes(k)) s[k] = v;
   }
 
   /** AppMeasurement's track: overrides for this call only, `doPlugins`, then the hit (unless aborted). */

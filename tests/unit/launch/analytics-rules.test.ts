@@ -11,6 +11,11 @@
  * - initializePlugins: `trackers.has(key)` → false and the augmenters' `?? []`: once the tracker is made nobody
  *   reads the augmenters again; an empty list and a list of one text install nothing either way.
  * - getVisitNum: `typeof days === 'number'` → true: with no argument the default is taken either way.
+ * - onThePage: `names ?? []` → a list of one text: the values go to the page only when there are names.
+ * - the host's hostname: the catch's '' → another text or nothing: a hostname without a dot, or none,
+ *   gets no cookie domain either way (cookieDomainFor).
+ * - setVariables' block: `'element'` → '': runBlock only tests for 'window'.
+ * - sendBeacon: the link name's `b.type === 'page'` → false and its texts: a page beacon never reads it.
  */
 import { describe, expect, it } from 'vitest';
 import * as launch from '../../../src/launch/index.ts';
@@ -261,5 +266,82 @@ describe('Analytics code that runs on the page', () => {
       launch.trackerCode({}, { block: 1 }).page,
     ]).toEqual([true, true, undefined, true, undefined, true, true, undefined, true]);
     expect(launch.trackerCode({}, { block: 1 }).name).toBe('Custom Code');
+  });
+});
+
+describe('Analytics on the edges the other tests leave out', () => {
+  const record = (ops: unknown[], error?: string) => JSON.stringify({ ops, ...(error ? { error } : {}) });
+
+  it("doPlugins sees the link object of each call: none for a page beacon, 'true' for a link beacon off a link and for a page block's s.tl", async () => {
+    const { c } = ctx({ element: { tagName: 'BUTTON', id: 'b', attributes: {} }, page: () => record([['tl', 'o', 'from page']]) });
+    const s = made(c);
+    const seen: unknown[] = [];
+    s.usePlugins = true;
+    s.doPlugins = (t: Record_) => void seen.push([t.linkObject, t.linkType]);
+    await launch.sendBeacon({}, { type: 'page' }).fn(c);
+    await launch.sendBeacon({}, { type: 'link' }).fn(c);
+    await launch.setVariables({}, {}, undefined, undefined, { block: 1 }).fn(c);
+    expect(seen).toEqual([[undefined, undefined], ['true', 'o'], ['true', 'o']]);
+  });
+  it('a page record with an op it does not know replays the others; a record that is null replays nothing', async () => {
+    const { c } = ctx({ page: () => record([['set', 'eVar1', 'a'], ['noop'], ['set', 'eVar2', 'b']]) });
+    await launch.setVariables({}, {}, undefined, undefined, { block: 1 }).fn(c);
+    expect([made(c).eVar1, made(c).eVar2]).toEqual(['a', 'b']);
+    const nothing = ctx({ page: () => 'null' });
+    await launch.setVariables({}, { pageName: 'p' }, undefined, undefined, { block: 1 }).fn(nothing.c);
+    expect(made(nothing.c).pageName).toBe('p');
+  });
+  it("Core custom code on the tracker works through its own event: a beacon it sends has that event's URL; one that threw fails with its message", async () => {
+    const first = ctx({ page: () => record([['t']], undefined) });
+    made(first.c);
+    const later = { ...(first.c as object), snapshot: { ...(first.c as { snapshot: object }).snapshot, url: 'https://www.example.com/later' }, rule: { name: 'later' } };
+    await launch.trackerCode({}, { block: 4 }).fn(later as never);
+    expect(first.hits[0]!.vars.pageURL).toBe('https://www.example.com/later');
+    const threw = ctx({ page: () => record([], 'nope') });
+    made(threw.c);
+    await expect(launch.trackerCode({}, { block: 4 }).fn(threw.c)).rejects.toThrow(new Error('Custom Code threw on the page: nope'));
+  });
+  it('Core custom code on the tracker while its customSetup runs on the page waits for the tracker, and works on it', async () => {
+    const { c, steps } = ctx({ page: (msg) => record(msg.name === 'Custom Code' ? [['set', 'eVar7', 'x']] : []) });
+    const making = made(c, { onPage: 'setup', scopeTrackerGlobally: true });
+    const code = launch.trackerCode({ scopeTrackerGlobally: true }, { block: 4 }).fn(c);
+    const s = (await making) as Record_;
+    await code;
+    expect(s.eVar7).toBe('x');
+    expect(steps.map((m) => [m.name, m.step.global ?? false])).toEqual([
+      ['Analytics customSetup', true],
+      ['Custom Code', true],
+    ]);
+  });
+  it('without a report suite for the environment the tracker has no account and sends nothing', () => {
+    const { c, hits } = ctx();
+    (c as { settings: object }).settings = { trackingConsentCookie: '', reportSuites: {}, environment: 'production', dataLayer: 'digitalData' };
+    const s = made(c);
+    expect(s.account).toBe('');
+    s.t();
+    expect(hits).toEqual([]);
+  });
+  it('a report suite from a data element is read when the tracker is made: its value as text, none when the element has none', () => {
+    const accountOf = (value: unknown) => {
+      const { c } = ctx();
+      const x = c as { settings: object; replaceTokens: (t: string) => unknown };
+      x.settings = { trackingConsentCookie: '', reportSuites: { production: '%rsid%' }, environment: 'production', dataLayer: 'digitalData' };
+      x.replaceTokens = (t: string) => (t === '%rsid%' ? value : t);
+      return made(c).account;
+    };
+    expect([accountOf('shop-prod'), accountOf(12), accountOf(undefined), accountOf(null)]).toEqual(['shop-prod', '12', '', '']);
+  });
+  it("Audience Manager forwarding with a customSetup on the page: the module is set up once the page's setup answered, from a copy of the config; without forwarding there is no module", async () => {
+    const config = { partner: 'acme', visitorService: { namespace: 'ORG@AdobeOrg' } };
+    const { c, logs } = ctx({ orgId: 'ORG@AdobeOrg', page: () => record([]) });
+    const s = (await made(c, { onPage: 'setup', audienceManager: config })) as Record_;
+    expect(s.AudienceManagement.isReady()).toBe(true);
+    expect(config).toStrictEqual({ partner: 'acme', visitorService: { namespace: 'ORG@AdobeOrg' } });
+    const plain = ctx({ orgId: 'ORG@AdobeOrg' });
+    expect(made(plain.c).AudienceManagement).toBeUndefined();
+    expect([...logs, ...plain.logs]).toEqual([]);
+  });
+  it("launchServices keeps Adobe's services' hooks (link tracking, the beacon round trip, the page's Visitor calls)", () => {
+    expect(launch.launchServices().hooks).toBeTypeOf('function');
   });
 });

@@ -109,3 +109,14 @@ describe("Core's data elements: storage, Data Layer Manager's state, what they r
     expect([launch.randomNumber(1, 2), launch.pageVariable('w.x'), launch.constant(1)].map((d) => custom(d).sideEffects)).toEqual([true, undefined, undefined]);
   });
 });
+
+describe("Core's regular expression ignoring case", () => {
+  it('takes the pattern as written, with the i flag (Core lower-cases the text operators only): \\D, \\S, \\W keep their meaning', () => {
+    expect(launch.compare('matchesRegex', 'ABC', '^\\D+$', true)).toBe(true);
+    expect(launch.compare('matchesRegex', 'A B', '^\\S+$', true)).toBe(false);
+    expect(launch.compare('matchesRegex', 'A-B', '\\W', true)).toBe(true);
+    expect(launch.compare('doesNotMatchRegex', 'ABC', '^\\D+$', true)).toBe(false);
+    expect(launch.compare('matchesRegex', 'Abc', '^aBC$', true)).toBe(true);
+    expect(launch.compare('contains', 'Shoes/Red', 'RED', true)).toBe(true);
+  });
+});

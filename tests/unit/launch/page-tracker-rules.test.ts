@@ -10,6 +10,11 @@
  *   change how a null is recorded: as null or as removed, which the worker's s reads the same.
  * - esc: `!v` → false: encodeURIComponent('') is '' (and no page writes an undefined name).
  * - clearVars' pattern without its anchors on names no AppMeasurement variable has (xprop1, eVar1x, mychannel).
+ * - cookieRead: `i < 0 ? i : …` → false and `end < 0` → `<= 0`: a name not found reads '' whatever `end` is,
+ *   and the text searched starts with a space, so no ';' is at 0.
+ * - the first `ops = []` → a list of one text: every step starts its own list before anything reads it.
+ * - define's `blocks || []` → a list of one text: a text is no function either (the same "no block" error).
+ * - the Visitor getters' `String(raw || '')` → another text: a field name is never that text.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { installPageAnalytics } from '../../../src/launch/appmeasurement/page-tracker.ts';
@@ -84,7 +89,7 @@ describe('the page s itself', () => {
     expect([s.eVar10, s.prop75, s.list3, s.hier5, s.events, s.events2, s.pageName, s.channel]).toEqual([undefined, undefined, undefined, undefined, undefined, 'f', 'g', undefined]);
   });
   it("Visitor: a field the AMCV cookie lacks is empty, whatever its first part; setCustomerIDs with an offtag that cannot ask does nothing", () => {
-    page({ AMCV_ORG: 'ver|MCMID|m-1|MCAAMB|blob' });
+    page({ 'AMCV_ORG%40AdobeOrg': 'ver|MCMID|m-1|MCAAMB|blob' });
     const v = w.Visitor.getInstance('ORG');
     expect([v.getAudienceManagerBlob(), v.getAnalyticsVisitorID(), v.getLocationHint()]).toEqual(['blob', '', '']);
     w.offtag = {};
@@ -163,5 +168,115 @@ describe('the page s across steps', () => {
     expect(api.step({ analytics: 'setup', vars: {}, global: true }, {}).ops).toEqual([['set', 'prop1', 'set up']]);
     expect([w.s, seen]).toEqual([s, [true, true, true, true]]);
     delete w.s;
+  });
+});
+
+describe('the page s on what the other tests leave out', () => {
+  it('a setup step without a customSetup, and a doPlugins step when plugins are off or doPlugins is no function, do nothing and fail nothing', () => {
+    const { api, s } = page();
+    expect(api.step({ analytics: 'setup', vars: {} }, {})).toStrictEqual({ ops: [] });
+    let called = 0;
+    s.doPlugins = () => void called++;
+    expect(api.step({ analytics: 'plugins', vars: {} }, {})).toStrictEqual({ ops: [] });
+    s.usePlugins = true;
+    s.doPlugins = 'not a function';
+    expect(api.step({ analytics: 'plugins', vars: { usePlugins: true } }, {})).toStrictEqual({ ops: [] });
+    expect(called).toBe(0);
+  });
+  it("the worker's variables replace the previous step's contextData entries, and what is no variable in contextData (an object, a function) stays from step to step", () => {
+    const { api, s } = page();
+    const helper = { n: 1 };
+    api.define((t: Record<string, any>) => void (t.contextData.helper = helper), [() => {}]);
+    api.step({ analytics: 'setup', vars: {} }, {});
+    api.step({ analytics: 'block', vars: { 'contextData.a': '1' }, block: 0 }, {});
+    api.step({ analytics: 'block', vars: { 'contextData.b': '2' }, block: 0 }, {});
+    expect(s.contextData).toStrictEqual({ b: '2', helper });
+    expect(s.contextData.helper).toBe(helper);
+  });
+  it('s.unescape gives a value that is not set back as it is, as AppMeasurement does', () => {
+    const { s } = page();
+    expect([s.unescape(0), s.unescape(false), s.unescape(undefined), s.unescape('a+b%20c')]).toStrictEqual([0, false, undefined, 'a b c']);
+  });
+});
+
+describe("document.cookie during a step: read once until something writes it", () => {
+  /** A browser-like Document whose prototype holds the cookie accessor, counting the reads that reach it. */
+  function browserDocument() {
+    let jar = 'a=1';
+    const counts = { reads: 0, writes: 0 };
+    class FakeDocument {}
+    Object.defineProperty(FakeDocument.prototype, 'cookie', {
+      get: () => (counts.reads++, jar),
+      set: (v: string) => void (counts.writes++, (jar = `${jar}; ${v.split(';')[0]}`)),
+      configurable: true,
+    });
+    w.window = w;
+    w.Document = FakeDocument;
+    w.document = new FakeDocument();
+    Object.defineProperty(w, 'location', { value: { href: 'https://shop.example/p' }, configurable: true, writable: true });
+    installPageAnalytics();
+    return { api: w.__offtagAnalytics, counts };
+  }
+  afterEach(() => void delete w.Document);
+
+  it('a block reads the browser once, again after its own write, and the document is as it was after the step (also when the block threw)', () => {
+    const { api, counts } = browserDocument();
+    const seen: string[] = [];
+    api.define(undefined, [
+      () => {
+        seen.push(w.document.cookie, w.document.cookie);
+        w.document.cookie = 'b=2; path=/';
+        seen.push(w.document.cookie, w.document.cookie);
+      },
+      () => {
+        throw new Error('late');
+      },
+    ]);
+    expect(api.step({ analytics: 'block', vars: {}, block: 0 }, {})).toStrictEqual({ ops: [] });
+    expect(seen).toEqual(['a=1', 'a=1', 'a=1; b=2', 'a=1; b=2']);
+    expect(counts).toEqual({ reads: 2, writes: 1 });
+    expect(Object.getOwnPropertyDescriptor(w.document, 'cookie')).toBeUndefined();
+    expect(api.step({ analytics: 'block', vars: {}, block: 1 }, {}).error).toBe('Error: late');
+    expect(Object.getOwnPropertyDescriptor(w.document, 'cookie')).toBeUndefined();
+    w.document.cookie;
+    w.document.cookie;
+    expect(counts.reads).toBe(4);
+  });
+  it("a page that put its own cookie accessor on document keeps it: every read reaches it", () => {
+    const { api } = browserDocument();
+    let own = 0;
+    Object.defineProperty(w.document, 'cookie', { get: () => (own++, 'x=1'), set: () => {}, configurable: true });
+    api.define(undefined, [() => void [w.document.cookie, w.document.cookie]]);
+    api.step({ analytics: 'block', vars: {}, block: 0 }, {});
+    expect(own).toBe(2);
+    expect(Object.getOwnPropertyDescriptor(w.document, 'cookie')?.get).toBeTypeOf('function');
+  });
+});
+
+describe("the page's Visitor: getSupplementalDataID's edges", () => {
+  it('a consumer without a name is the consumer ""; without offtag.js (or its ask) the id is still answered', () => {
+    const asked: unknown[][] = [];
+    w.offtag = { ask: (m: { args: unknown[] }) => (asked.push(m.args), Promise.resolve({})) };
+    page();
+    const v = w.Visitor.getInstance('ORG');
+    const id = v.getSupplementalDataID();
+    expect(asked).toEqual([['', true, id]]);
+    expect(v.getSupplementalDataID('AppMeasurement:0', true)).toBe(id);
+    w.offtag = { ask: 'no function' };
+    expect(v.getSupplementalDataID('other')).toBe(id);
+    delete w.offtag;
+    const next = v.getSupplementalDataID('other');
+    expect(next).toMatch(/^[0-9A-F]{16}-[0-9A-F]{16}$/);
+    expect(next).not.toBe(id);
+    expect(asked).toHaveLength(2);
+  });
+});
+
+describe("the page's Visitor: the org, as VisitorAPI checks it", () => {
+  it('no org, or one that is no text, throws VisitorAPI\'s error; "@AdobeOrg" is added when missing, and names the AMCV cookie read', () => {
+    page({ 'AMCV_ABC%40AdobeOrg': 'ver|MCMID|m-abc' });
+    expect(() => w.Visitor.getInstance()).toThrow(new Error('Visitor requires Adobe Marketing Cloud Org ID.'));
+    expect(() => w.Visitor.getInstance(42)).toThrow(new Error('Org ID is not a string.'));
+    expect([w.Visitor.getInstance('ABC').marketingCloudOrgID, w.Visitor.getInstance('ABC').getMarketingCloudVisitorID(), w.Visitor.getInstance('ABC@AdobeOrg').getMarketingCloudVisitorID()]).toEqual(['ABC@AdobeOrg', 'm-abc', 'm-abc']);
   });
 });

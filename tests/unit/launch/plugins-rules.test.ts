@@ -100,3 +100,15 @@ describe('each plugin marks its version in contextData on every call', () => {
     expect(none.s.contextData).toStrictEqual({});
   });
 });
+
+describe("the plugins' mark in contextData", () => {
+  it('each plugin called marks its version in contextData; a contextData that is no object is left as it is, and the plugin still answers', () => {
+    const { s } = plugins();
+    s.contextData = {};
+    expect(s.inList('a,b', 'b')).toBe(true);
+    expect(Object.keys(s.contextData)).toEqual(['inList']);
+    s.contextData = 'not an object' as never;
+    expect(s.inList('a,b', 'b')).toBe(true);
+    expect(s.contextData).toBe('not an object');
+  });
+});

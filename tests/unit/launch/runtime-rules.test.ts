@@ -9,6 +9,9 @@
  * - customAction: `result && typeof result.then === 'function'` → true / its `then` test → true: the
  *   engine awaits what an action returns, and awaiting a value that is no promise is the same as not.
  * - ecid visitorBoolean: `v === 'true'` → false: Boolean('true') is true too.
+ * - ecid authState: `'UNKNOWN'` → '' for a missing state: both name no other state, and the fallback is 0 (UNKNOWN's).
+ * - page steps' tokensIn: `typeof v === 'string'` → false and its 'string': String of a text is that text.
+ * - visitor behavior's counts: the cookie's `?? ''` → another text: neither is "<sessions>.<pages>".
  */
 import { describe, expect, it } from 'vitest';
 import * as launch from '../../../src/launch/index.ts';
@@ -211,5 +214,26 @@ describe("the ECID extension's opt-in settings", () => {
     launch.ecidRule([], { doesOptInApply: true }).actions[0]!.fn(Object.assign(ctx, { replaceTokens: (t: string) => t }));
     expect(configured).toEqual([{ optIn: { doesOptInApply: true } }]);
     expect((launch.ecidValue() as { reads?: string[] }).reads).toEqual([]);
+  });
+});
+
+describe('the small pieces on what the tests above leave out', () => {
+  it('a page that answers nothing at all fails the step with "the page did not run it"', async () => {
+    const c = { emit: () => {}, nextId: (p: string) => `${p}-1`, answer: () => Promise.resolve(undefined) };
+    await expect(launch.pageChannel(c as never).run({} as never, true)).rejects.toThrow(new Error('the page did not run it'));
+  });
+  it("page steps are page actions named as turbine names Core's custom code", () => {
+    const steps = [launch.pageCode('x()'), launch.pageHtml('<b></b>'), launch.externalCode('https://x/RC1.js', 'javascript'), launch.moduleAction('Send', 'ext/send.js', {})];
+    expect(steps.map((a) => [a.name, a.page])).toEqual([
+      ['Custom Code', true],
+      ['Custom Code', true],
+      ['Custom Code', true],
+      ['Send', true],
+    ]);
+  });
+  it('event specs carry only the options given: no bubbling key, nor an event name, left undefined', () => {
+    expect(launch.click('a.buy')).toStrictEqual({ type: 'click', selector: 'a.buy' });
+    expect(launch.click('a.buy', { bubbleFireIfChildFired: false })).toStrictEqual({ type: 'click', selector: 'a.buy', bubbleFireIfChildFired: false });
+    expect(launch.dataLayerPush('adobeDataLayer')).toStrictEqual({ type: 'data-layer-push', global: 'adobeDataLayer' });
   });
 });

@@ -26,10 +26,10 @@
  * - replace: `indexOf < 0` → false: splitting on what is not there and joining gives the same text.
  * - overrides: `typeof overrides === 'object'` → true and its `&&` → `||`: a text's indexes are no variable.
  *
- * Not equivalent, left as they are: `typeof v === 'function'` / `'object'` → false in the variables sent and
- * in contextData. AppMeasurement sends such a value as its text ('[object Object]', a function's source);
- * the worker leaves it out (a function's source in the worker is not the page's). The queued first call's
- * copy (opt-in) is tested in appmeasurement.test.ts; its remaining mutants are not examined here.
+ * Values that are no text (an object goes as its text, a function is left out: its source in the worker
+ * is not the page's), s.escape of unset values and the queued first call's copy (opt-in) are tested in
+ * tracker-calls.test.ts, each against what AppMeasurement 2.27.0 sends or leaves on `s`; a call that
+ * adds no variable of its own there too.
  */
 import { describe, expect, it } from 'vitest';
 import { amUnescape, cookieDomainFor, createAppMeasurement, getQueryParam, plainValues, setPath, type TrackerHost } from '../../../src/launch/appmeasurement/tracker.ts';

@@ -13,6 +13,9 @@
  * - the property descriptors' `configurable` and `enumerable` flags of window's own properties.
  * - virtualPage: `key` → true / false: the engine's settings object is always there, and the rule's
  *   window is found through it when not under its own key.
+ * - virtualPage: `'page' in ctx && !('services' in ctx)` → `||` and `'services'` → '': a rule's context has
+ *   both, and its services' pageInfo is its `page` (launchServices makes it so); `!w && services` → `||`:
+ *   the window under the settings object is the one under the services as soon as both are set.
  */
 import { describe, expect, it } from 'vitest';
 import { elementOf, runBlock, virtualPage, type WorkerBlock } from '../../../src/launch/virtual-page.ts';
@@ -83,7 +86,7 @@ describe('an element as this', () => {
 
 describe('Visitor.getInstance on the virtual page', () => {
   it('the getters answer from the AMCV cookie and call their callback with the value; isAllowed is true', () => {
-    const { c } = ctx({ jar: { AMCV_ORG: '1|MCMID|m-1|MCAAMLH|9|MCAAMB|blob' } });
+    const { c } = ctx({ jar: { 'AMCV_ORG%40AdobeOrg': '1|MCMID|m-1|MCAAMLH|9|MCAAMB|blob' } });
     const v = virtualPage(c).Visitor.getInstance('ORG');
     const got: unknown[] = [];
     expect(v.getMarketingCloudVisitorID((x: unknown) => got.push(x))).toBe('m-1');
@@ -156,5 +159,23 @@ describe("one window per engine, a data element's and the rules'", () => {
     virtualPage(withVisitor.c);
     const block: WorkerBlock = (w) => () => [w.navigator.language, w.Visitor.getInstance('ORG').getCustomerIDs()];
     expect(runBlock(block, ctx({ settings, dataElement: true, page: page('pt') }).c, 'window', [])).toEqual(['pt', { crm: { id: '1' } }]);
+  });
+});
+
+describe('document.cookie = … with attributes a browser does not know', () => {
+  it('an unknown attribute is ignored, even with a number for its value (only Max-Age counts seconds)', () => {
+    const { c, writes } = ctx();
+    virtualPage(c).document.cookie = 'a=1; Version=1; Priority=5; path=/';
+    expect(writes).toStrictEqual([['a', '1', { path: '/' }]]);
+  });
+});
+
+describe("Visitor.getInstance's org, as VisitorAPI checks it", () => {
+  it('no org, or one that is no text, throws VisitorAPI\'s error; "@AdobeOrg" is added when missing, and names the AMCV cookie read', () => {
+    const { c } = ctx({ jar: { 'AMCV_ABC%40AdobeOrg': '1|MCMID|m-abc' } });
+    const V = virtualPage(c).Visitor;
+    expect(() => V.getInstance()).toThrow(new Error('Visitor requires Adobe Marketing Cloud Org ID.'));
+    expect(() => V.getInstance(42)).toThrow(new Error('Org ID is not a string.'));
+    expect([V.getInstance('ABC').marketingCloudOrgID, V.getInstance('ABC').getMarketingCloudVisitorID(), V.getInstance('ABC@AdobeOrg').getMarketingCloudVisitorID()]).toEqual(['ABC@AdobeOrg', 'm-abc', 'm-abc']);
   });
 });

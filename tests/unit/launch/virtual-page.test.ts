@@ -9,7 +9,7 @@ import { elementOf, pageGlobalElement, runBlock, virtualPage, type WorkerBlock }
 
 function ctx(o: { url?: string; values?: Record<string, unknown>; event?: object } = {}) {
   const writes: Array<[string, string, object]> = [];
-  const jar: Record<string, string> = { AMCV_ORG: '1|MCMID|m-1|MCAID|a-2', other: 'x' };
+  const jar: Record<string, string> = { 'AMCV_ORG%40AdobeOrg': '1|MCMID|m-1|MCAID|a-2', other: 'x' };
   const c = {
     rule: { name: 'r' },
     settings: { environment: 'production', dataLayer: 'digitalData' },
@@ -29,7 +29,7 @@ describe('the virtual page', () => {
     const { c } = ctx();
     const w = virtualPage(c);
     expect([w.location.href, w.location.hostname, w.location.pathname, w.location.search, w.location.hash, w.location.port, w.document.location.protocol]).toEqual(['https://shop.example.com:8443/a/b?q=1#h', 'shop.example.com', '/a/b', '?q=1', '#h', '8443', 'https:']);
-    expect([w.document.URL, w.document.referrer, w.document.domain, w.document.cookie]).toEqual(['https://shop.example.com:8443/a/b?q=1#h', 'https://ref.example/', 'shop.example.com', 'AMCV_ORG=1|MCMID|m-1|MCAID|a-2; other=x']);
+    expect([w.document.URL, w.document.referrer, w.document.domain, w.document.cookie]).toEqual(['https://shop.example.com:8443/a/b?q=1#h', 'https://ref.example/', 'shop.example.com', 'AMCV_ORG%40AdobeOrg=1|MCMID|m-1|MCAID|a-2; other=x']);
     expect([w.navigator.userAgent, w.navigator.language, w.screen.width, w.innerWidth, w.innerHeight, w.window === w, w.self === w]).toEqual(['UA', 'fr-CA', 1, 800, 600, true, true]);
     expect(w.digitalData).toEqual({ page: { name: 'home' } });
   });
@@ -155,13 +155,13 @@ describe("the page-side s: AppMeasurement's helpers, the Visitor facade, notify"
     expect([s.Util.getQueryParam('cid'), s.Util.getQueryParam('x.y'), s.Util.getQueryParam('xxy'), s.Util.getQueryParam('q', 'https://o.example/?q=1#q=2'), s.Util.getQueryParam('q', 'https://o.example/')]).toEqual(['a b', '1', '', '1', '']);
   });
   it("Visitor.getInstance answers from the AMCV cookie and hands setCustomerIDs to offtag.js; a page's own Visitor is kept", async () => {
-    page({ AMCV_ORG: 'MCMID|m-1|MCAID|NONE|MCAAMLH|9|MCAAMB|' });
+    page({ 'AMCV_ORG%40AdobeOrg': 'MCMID|m-1|MCAID|NONE|MCAAMLH|9|MCAAMB|' });
     const asked: unknown[] = [];
     w.offtag = { ask: (m: unknown) => (asked.push(m), Promise.reject(new Error('x'))) };
     installPageAnalytics();
     const v = w.Visitor.getInstance('ORG');
     let called: unknown;
-    expect([v.marketingCloudOrgID, v.getMarketingCloudVisitorID((x: string) => (called = x)), v.getAnalyticsVisitorID(), v.getLocationHint(), v.getAudienceManagerLocationHint(), v.getAudienceManagerBlob(), v.isAllowed()]).toEqual(['ORG', 'm-1', 'NONE', '9', '9', '', true]);
+    expect([v.marketingCloudOrgID, v.getMarketingCloudVisitorID((x: string) => (called = x)), v.getAnalyticsVisitorID(), v.getLocationHint(), v.getAudienceManagerLocationHint(), v.getAudienceManagerBlob(), v.isAllowed()]).toEqual(['ORG@AdobeOrg', 'm-1', 'NONE', '9', '9', '', true]);
     expect(called).toBe('m-1');
     expect(w.Visitor.getInstance('OTHER').getMarketingCloudVisitorID()).toBe('');
     v.setCustomerIDs({ crm: 'u' }, true);
