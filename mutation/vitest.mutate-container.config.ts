@@ -11,7 +11,7 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
-    environment: 'node',
+    environment: 'node', testTimeout: 20_000,
     include: [
       'tests/unit/container/**/*.test.ts',
       'tests/unit/build/validate.test.ts',

@@ -10,7 +10,7 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
-    environment: 'node',
+    environment: 'node', testTimeout: 20_000,
     // The import's tests read the Launch fixture libraries, which this writes (they are not committed).
     globalSetup: ['tests/fixtures/launch/written.ts'],
     include: [

@@ -10,7 +10,7 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
-    environment: 'node',
+    environment: 'node', testTimeout: 20_000,
     include: [
       'tests/unit/storefront/**/*.test.ts',
       'tests/unit/core/hooks.test.ts',

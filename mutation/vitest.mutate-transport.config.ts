@@ -5,5 +5,5 @@ import { defineConfig } from 'vitest/config';
  * (`npx stryker run mutation/stryker.transport.config.mjs`).
  */
 export default defineConfig({
-  test: { environment: 'node', include: ['tests/unit/transport/**/*.test.ts'] },
+  test: { environment: 'node', testTimeout: 20_000, include: ['tests/unit/transport/**/*.test.ts'] },
 });

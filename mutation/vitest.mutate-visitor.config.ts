@@ -9,7 +9,7 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
-    environment: 'node',
+    environment: 'node', testTimeout: 20_000,
     include: ['tests/unit/visitor/**/*.test.ts', 'tests/unit/robust/visitor-data.test.ts'],
   },
 });

@@ -6,5 +6,5 @@ import { defineConfig } from 'vitest/config';
  * the sandbox does not rebuild, and mutate nothing Stryker mutates).
  */
 export default defineConfig({
-  test: { environment: 'node', globalSetup: ['tests/fixtures/launch/written.ts'], include: ['tests/unit/**/*.test.ts'], exclude: ['tests/unit/docs/**', 'tests/unit/build/**', 'tests/unit/package/**'] },
+  test: { environment: 'node', testTimeout: 20_000, globalSetup: ['tests/fixtures/launch/written.ts'], include: ['tests/unit/**/*.test.ts'], exclude: ['tests/unit/docs/**', 'tests/unit/build/**', 'tests/unit/package/**'] },
 });
