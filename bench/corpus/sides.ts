@@ -237,12 +237,11 @@ export async function costOnce(world: World, plan: PagePlan, current: Current, l
 }
 
 /**
- * One page load with DevTools attached, under `Emulation.setCPUThrottlingRate` `rate` (the phone
- * figures: 4× a mid-range phone, 6× a low-end one): CDP ThreadTime of the page's main thread and
- * the page renderer's whole process from /proc, from a page of the same origin (a 404 document:
- * the same renderer) to `/__corpus/done`; undefined when the page did not say it was done.
+ * One load of the plan's page with DevTools attached, from a page of the same origin (a 404
+ * document: the same renderer, so the CDP session set up there sees the load): `before` sets the
+ * session up, `after` reads it once the page said it was done (`ok`: within `limitMs`).
  */
-export async function costCdp(browser: Browser, world: World, plan: PagePlan, current: Current, limitMs: number, rate: number): Promise<CostSample | undefined> {
+async function cdpLoad<T>(browser: Browser, world: World, plan: PagePlan, current: Current, limitMs: number, before: (cdp: CDPSession) => Promise<void>, after: (cdp: CDPSession, ok: boolean) => Promise<T | undefined>): Promise<T | undefined> {
   const ctx = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 720 } });
   world.reset();
   world.set(current);
@@ -250,19 +249,11 @@ export async function costCdp(browser: Browser, world: World, plan: PagePlan, cu
     const page = await ctx.newPage();
     await page.goto(new URL('/__offtag-corpus-blank', plan.url).href).catch(() => undefined);
     const cdp: CDPSession = await ctx.newCDPSession(page);
-    await cdp.send('Performance.enable');
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate });
-    const threadTime = async () => ((await cdp.send('Performance.getMetrics')) as { metrics: Array<{ name: string; value: number }> }).metrics.find((m) => m.name === 'ThreadTime')!.value * 1000;
     const done = world.nextDone();
-    const p0 = rendererCpu(process.pid);
-    const t0 = await threadTime();
+    await before(cdp);
     await page.goto(plan.url, { waitUntil: 'load', timeout: limitMs });
     const ok = await Promise.race([done.then(() => true), sleep(limitMs).then(() => false)]);
-    if (!ok) return undefined;
-    const t1 = await threadTime();
-    const [, cpu] = pageRenderer(p0, rendererCpu(process.pid)) ?? [];
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
-    return { mainMs: t1 - t0, rendererMs: (cpu?.all ?? NaN) / 1e6, workerMs: (cpu?.dedicated ?? NaN) / 1e6, sharedMs: (cpu?.shared ?? NaN) / 1e6 };
+    return await after(cdp, ok);
   } finally {
     world.set(undefined);
     await ctx.close();
@@ -270,28 +261,56 @@ export async function costCdp(browser: Browser, world: World, plan: PagePlan, cu
 }
 
 /**
- * One page load at 1× with DevTools attached and V8's sampling profiler on (100 µs), from a page of
- * the same origin (the same renderer) to `/__corpus/done`: the main thread's CPU profile, for
- * attribute.ts to sum by whose code ran. Undefined when the page did not say it was done.
+ * One page load under `Emulation.setCPUThrottlingRate` `rate` (the phone figures: 4× a mid-range
+ * phone, 6× a low-end one): CDP ThreadTime of the page's main thread and the page renderer's whole
+ * process from /proc, to `/__corpus/done`; undefined when the page did not say it was done.
+ */
+export async function costCdp(browser: Browser, world: World, plan: PagePlan, current: Current, limitMs: number, rate: number): Promise<CostSample | undefined> {
+  const threadTime = async (cdp: CDPSession) => ((await cdp.send('Performance.getMetrics')) as { metrics: Array<{ name: string; value: number }> }).metrics.find((m) => m.name === 'ThreadTime')!.value * 1000;
+  let t0 = 0;
+  let p0: ReturnType<typeof rendererCpu> | undefined;
+  return cdpLoad(
+    browser,
+    world,
+    plan,
+    current,
+    limitMs,
+    async (cdp) => {
+      await cdp.send('Performance.enable');
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+      p0 = rendererCpu(process.pid);
+      t0 = await threadTime(cdp);
+    },
+    async (cdp, ok) => {
+      if (!ok) return undefined;
+      const t1 = await threadTime(cdp);
+      const [, cpu] = pageRenderer(p0, rendererCpu(process.pid)) ?? [];
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+      return { mainMs: t1 - t0, rendererMs: (cpu?.all ?? NaN) / 1e6, workerMs: (cpu?.dedicated ?? NaN) / 1e6, sharedMs: (cpu?.shared ?? NaN) / 1e6 };
+    },
+  );
+}
+
+/**
+ * One page load at 1× with V8's sampling profiler on (100 µs), to `/__corpus/done`: the main
+ * thread's CPU profile, for attribute.ts to sum by whose code ran. Undefined when the page did not
+ * say it was done.
  */
 export async function profileOnce(browser: Browser, world: World, plan: PagePlan, current: Current, limitMs: number): Promise<CpuProfile | undefined> {
-  const ctx = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1280, height: 720 } });
-  world.reset();
-  world.set(current);
-  try {
-    const page = await ctx.newPage();
-    await page.goto(new URL('/__offtag-corpus-blank', plan.url).href).catch(() => undefined);
-    const cdp: CDPSession = await ctx.newCDPSession(page);
-    await cdp.send('Profiler.enable');
-    await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
-    const done = world.nextDone();
-    await cdp.send('Profiler.start');
-    await page.goto(plan.url, { waitUntil: 'load', timeout: limitMs });
-    const ok = await Promise.race([done.then(() => true), sleep(limitMs).then(() => false)]);
-    const { profile } = (await cdp.send('Profiler.stop')) as { profile: CpuProfile };
-    return ok ? profile : undefined;
-  } finally {
-    world.set(undefined);
-    await ctx.close();
-  }
+  return cdpLoad(
+    browser,
+    world,
+    plan,
+    current,
+    limitMs,
+    async (cdp) => {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+      await cdp.send('Profiler.start');
+    },
+    async (cdp, ok) => {
+      const { profile } = (await cdp.send('Profiler.stop')) as { profile: CpuProfile };
+      return ok ? profile : undefined;
+    },
+  );
 }
