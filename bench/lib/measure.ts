@@ -398,13 +398,7 @@ export async function taskSamples(world: World, p: OpenPage, ids: readonly strin
     await p.page.evaluate((key) => performance.mark(`${key}:e`), key);
     windows.push({ id, key, threadMs: (m1.ThreadTime - m0.ThreadTime) * 1000, rendererMs: (r?.all ?? NaN) / 1e6, wallMs: Date.now() - t0 });
   }
-  const buf = await world.browser.stopTracing();
-  const trace = JSON.parse(buf.toString('utf8')) as { traceEvents: TraceEvent[] } | TraceEvent[];
-  const events = Array.isArray(trace) ? trace : trace.traceEvents;
-  const marks = new Map<string, TraceEvent>();
-  for (const e of events) if (e.name.startsWith('pet:') && (e.cat ?? '').includes('user_timing')) marks.set(e.name, e);
-  const any = marks.values().next().value as TraceEvent | undefined;
-  if (!any) throw new Error('bench: no performance.mark found in the trace');
+  const { events, marks, any } = traceMarks(await world.browser.stopTracing(), 'pet:');
   // Top-level tasks only: Chromium 150 runs a `ThreadControllerImpl::RunTask` inside a `RunTask`,
   // and some without one; each is counted once (as bench/per-event/per-event-trace.ts does).
   const tasks: TraceEvent[] = [];
@@ -465,13 +459,7 @@ export async function singleEvents(world: World, p: OpenPage, reps: number): Pro
       windows.push({ id, k: key });
     }
   }
-  const buf = await browser.stopTracing();
-  const trace = JSON.parse(buf.toString('utf8')) as { traceEvents: TraceEvent[] } | TraceEvent[];
-  const events = Array.isArray(trace) ? trace : trace.traceEvents;
-  const marks = new Map<string, TraceEvent>();
-  for (const e of events) if (e.name.startsWith('bench:') && (e.cat ?? '').includes('user_timing')) marks.set(e.name, e);
-  const any = marks.values().next().value as TraceEvent | undefined;
-  if (!any) throw new Error('bench: no performance.mark found in the trace');
+  const { events, marks, any } = traceMarks(await browser.stopTracing(), 'bench:');
   const tasks = events.filter((e) => e.name === 'RunTask' && e.ph === 'X' && e.pid === any.pid && e.tid === any.tid);
   const cost = (key: number) => {
     const s = marks.get(`bench:s:${key}`);
@@ -600,4 +588,15 @@ export async function inpRun(world: World, variant: Variant, clicks: number, rat
   } finally {
     await p.close();
   }
+}
+
+/** A Chrome trace's events, its `performance.mark`s whose names begin with `prefix`, and one of them (the page's main thread). */
+function traceMarks(buf: Buffer, prefix: string): { events: TraceEvent[]; marks: Map<string, TraceEvent>; any: TraceEvent } {
+  const trace = JSON.parse(buf.toString('utf8')) as { traceEvents: TraceEvent[] } | TraceEvent[];
+  const events = Array.isArray(trace) ? trace : trace.traceEvents;
+  const marks = new Map<string, TraceEvent>();
+  for (const e of events) if (e.name.startsWith(prefix) && (e.cat ?? '').includes('user_timing')) marks.set(e.name, e);
+  const any = marks.values().next().value as TraceEvent | undefined;
+  if (!any) throw new Error('bench: no performance.mark found in the trace');
+  return { events, marks, any };
 }
