@@ -76,8 +76,29 @@ async function fire(page: Page, ids: string[]): Promise<void> {
 
 const ids = (tag: string, n: number, from = 0) => Array.from({ length: n }, (_, i) => `${tag}x${from + i}x`);
 
-/** Waits until every id arrived (or `timeoutMs`), then a moment more for late duplicates; counts. */
-async function tally(fault: string, fired: string[], timeoutMs: number, note?: string): Promise<Row> {
+/**
+ * What a page of the origin still holds, printed when events were lost, so a loss that happens only
+ * sometimes says where the events stopped: pagehide copies not yet taken (`offtag:u:*`), beacons its
+ * queue still works on, and the worker's feed (orphans finished or failed, beacons dropped or given up).
+ */
+async function diagnose(page: Page): Promise<string> {
+  try {
+    const held = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('offtag:u:')));
+    if (!(await page.evaluate(() => 'Comlink' in window))) await page.addScriptTag({ path: 'node_modules/comlink/dist/umd/comlink.min.js' });
+    const [pending, feed] = await page.evaluate(async () => {
+      const w = window as unknown as { Comlink: { wrap(p: unknown): Record<string, () => Promise<unknown>> }; offtag: { apiPort: unknown } };
+      const api = w.Comlink.wrap(w.offtag.apiPort);
+      return [await api.pendingBeacons!(), await api.monitor!()] as [number, Array<{ name: string; data: unknown }>];
+    });
+    const lines = feed.filter((e) => !/^(rule|data-element|condition)/.test(e.name)).map((e) => `    ${e.name} ${JSON.stringify(e.data).slice(0, 300)}`);
+    return [`  pagehide copies still in localStorage: ${held.length ? held.join(', ') : 'none'}`, `  beacons the queue still works on: ${pending}`, '  worker feed:', ...lines.slice(-40)].join('\n');
+  } catch (e) {
+    return `  (could not read the page: ${String(e)})`;
+  }
+}
+
+/** Waits until every id arrived (or `timeoutMs`), then a moment more for late duplicates; counts. `page`: one of the origin, read when something is lost. */
+async function tally(fault: string, fired: string[], timeoutMs: number, note?: string, page?: Page): Promise<Row> {
   /** Per event: how many arrivals, and how many different beacons (request ids `sid`). */
   const sids = new Map<string, Set<string>>();
   const count = async () => {
@@ -101,11 +122,13 @@ async function tally(fault: string, fired: string[], timeoutMs: number, note?: s
   await sleep(1_500);
   seen = await count();
   const received = fired.reduce((n, id) => n + (seen.get(id) ?? 0), 0);
+  const lost = fired.filter((id) => !seen.has(id));
+  if (lost.length && page) console.log(`${fault}: lost ${lost.join(', ')}\n${await diagnose(page)}`);
   return {
     fault,
     fired: fired.length,
     received,
-    lost: fired.filter((id) => !seen.has(id)).length,
+    lost: lost.length,
     duplicated: fired.reduce((n, id) => n + Math.max(0, (sids.get(id)?.size ?? 0) - 1), 0),
     resent: fired.reduce((n, id) => n + (seen.get(id) ?? 0) - (sids.get(id)?.size ?? 0), 0),
     note,
@@ -119,7 +142,7 @@ const scenarios: Record<string, Scenario> = {
     const p = await open(c);
     const fired = ids('base', quick ? 10 : 50);
     await fire(p, fired);
-    const row = await tally('online, no fault', fired, 20_000);
+    const row = await tally('online, no fault', fired, 20_000, undefined, p);
     await c.close();
     return row;
   },
@@ -129,7 +152,7 @@ const scenarios: Record<string, Scenario> = {
     const p = await open(c);
     const fired = ids('fivexx', quick ? 10 : 30);
     await fire(p, fired);
-    const row = await tally(`collector answers 503 (${quick ? 3 : 5} times)`, fired, 90_000);
+    const row = await tally(`collector answers 503 (${quick ? 3 : 5} times)`, fired, 90_000, undefined, p);
     await c.close();
     return row;
   },
@@ -139,7 +162,7 @@ const scenarios: Record<string, Scenario> = {
     const p = await open(c);
     const fired = ids('reset', quick ? 10 : 30);
     await fire(p, fired);
-    const row = await tally(`collector resets the connection (${quick ? 5 : 6} times)`, fired, 90_000);
+    const row = await tally(`collector resets the connection (${quick ? 5 : 6} times)`, fired, 90_000, undefined, p);
     await c.close();
     return row;
   },
@@ -149,7 +172,7 @@ const scenarios: Record<string, Scenario> = {
     const p = await open(c);
     const fired = ids('hang', 5);
     await fire(p, fired);
-    const row = await tally('collector never answers (2 requests, 5 s timeout)', fired, 40_000);
+    const row = await tally('collector never answers (2 requests, 5 s timeout)', fired, 40_000, undefined, p);
     await c.close();
     return row;
   },
@@ -166,7 +189,7 @@ const scenarios: Record<string, Scenario> = {
       await sleep(50);
     }
     await setOffline(c, false);
-    const row = await tally(`${toggles} offline/online flaps`, fired, 90_000);
+    const row = await tally(`${toggles} offline/online flaps`, fired, 90_000, undefined, p);
     await c.close();
     return row;
   },
@@ -183,7 +206,7 @@ const scenarios: Record<string, Scenario> = {
     }
     // The same origin opened again: its worker finishes what the closed pages left.
     const next = await open(c);
-    const row = await tally(`page closed 0–20 ms after track (${n} pages)`, fired, 60_000);
+    const row = await tally(`page closed 0–20 ms after track (${n} pages)`, fired, 60_000, undefined, next);
     await next.close();
     await c.close();
     return row;
@@ -198,7 +221,7 @@ const scenarios: Record<string, Scenario> = {
     await p.close();
     await post(`${servers.idServiceUrl}/__hang?on=0`);
     const next = await open(c);
-    const row = await tally(`ID service hangs, page closed at ${quick ? 2 : 5} s`, fired, 40_000);
+    const row = await tally(`ID service hangs, page closed at ${quick ? 2 : 5} s`, fired, 40_000, undefined, next);
     await next.close();
     await c.close();
     return row;
@@ -208,7 +231,7 @@ const scenarios: Record<string, Scenario> = {
     const p = await open(c);
     const fired = ids('idbmissing', 10);
     await fire(p, fired);
-    const row = await tally('no IndexedDB in the worker', fired, 20_000);
+    const row = await tally('no IndexedDB in the worker', fired, 20_000, undefined, p);
     await c.close();
     return row;
   },
@@ -217,7 +240,7 @@ const scenarios: Record<string, Scenario> = {
     const p = await open(c);
     const fired = ids('idbthrow', 10);
     await fire(p, fired);
-    const row = await tally('indexedDB.open throws', fired, 20_000);
+    const row = await tally('indexedDB.open throws', fired, 20_000, undefined, p);
     await c.close();
     return row;
   },
@@ -226,7 +249,7 @@ const scenarios: Record<string, Scenario> = {
     const p = await open(c);
     const fired = ids('idbhang', 3);
     await fire(p, fired);
-    const row = await tally('indexedDB.open never answers (3 s timeout)', fired, 20_000);
+    const row = await tally('indexedDB.open never answers (3 s timeout)', fired, 20_000, undefined, p);
     await c.close();
     return row;
   },
@@ -239,7 +262,7 @@ const scenarios: Record<string, Scenario> = {
     // Beacons wait offline, stored; then every write fails (a quota) while they are retried.
     await sleep(quick ? 5_000 : 12_000);
     await setOffline(c, false);
-    const row = await tally('IndexedDB quota error mid-life, after waiting offline', fired, 40_000);
+    const row = await tally('IndexedDB quota error mid-life, after waiting offline', fired, 40_000, undefined, p);
     await c.close();
     return row;
   },
@@ -256,7 +279,7 @@ const scenarios: Record<string, Scenario> = {
     // Two pages of the origin open in the same instant once the dead page's claims ran out.
     await sleep(10_500);
     const [a, b] = await Promise.all([open(c), open(c)]);
-    const row = await tally('two tabs take over the same orphans at once', fired, 60_000);
+    const row = await tally('two tabs take over the same orphans at once', fired, 60_000, undefined, a);
     await a.close();
     await b.close();
     await c.close();
@@ -269,7 +292,7 @@ const scenarios: Record<string, Scenario> = {
     await fire(p, ['poisonx0x']);
     const fired = ids('after', quick ? 10 : 20);
     await fire(p, fired);
-    const row = await tally('one beacon always answered 500, then normal ones', fired, 40_000, 'the poisoned one steps aside, is given up after 10 refusals');
+    const row = await tally('one beacon always answered 500, then normal ones', fired, 40_000, 'the poisoned one steps aside, is given up after 10 refusals', p);
     await c.close();
     return row;
   },
