@@ -90,8 +90,34 @@ async function diagnose(page: Page): Promise<string> {
       const api = w.Comlink.wrap(w.offtag.apiPort);
       return [await api.pendingBeacons!(), await api.monitor!()] as [number, Array<{ name: string; data: unknown }>];
     });
+    // The origin's beacon store (transport/idb-store.ts): each beacon's claim and attempts, and the pages' markers.
+    const stored = await page.evaluate(
+      () =>
+        new Promise<string[]>((resolve) => {
+          const open = indexedDB.open('offtag-beacons');
+          open.onerror = () => resolve([`cannot open: ${String(open.error)}`]);
+          open.onsuccess = () => {
+            const db = open.result;
+            if (!db.objectStoreNames.contains('beacons')) return resolve(['no object store']);
+            const out: string[] = [];
+            const req = db.transaction('beacons').objectStore('beacons').openCursor();
+            req.onsuccess = () => {
+              const c = req.result;
+              if (!c) return resolve(out);
+              const v = c.value as { owner?: string; leaseUntil?: number; attempts?: number; answered?: number; seq?: number; url?: string };
+              out.push(
+                v.url
+                  ? `${String(c.key)}: owner ${v.owner}, claim ends in ${v.leaseUntil! - Date.now()} ms, attempts ${v.attempts}, answered ${v.answered ?? 0}`
+                  : `${String(c.key)}: ${JSON.stringify(v)}`,
+              );
+              c.continue();
+            };
+            req.onerror = () => resolve([...out, `cursor failed: ${String(req.error)}`]);
+          };
+        }),
+    );
     const lines = feed.filter((e) => !/^(rule|data-element|condition)/.test(e.name)).map((e) => `    ${e.name} ${JSON.stringify(e.data).slice(0, 300)}`);
-    return [`  pagehide copies still in localStorage: ${held.length ? held.join(', ') : 'none'}`, `  beacons the queue still works on: ${pending}`, '  worker feed:', ...lines.slice(-40)].join('\n');
+    return [`  pagehide copies still in localStorage: ${held.length ? held.join(', ') : 'none'}`, `  beacons the queue still works on: ${pending}`, '  beacon store:', ...stored.map((l) => `    ${l}`), '  worker feed:', ...lines.slice(-40)].join('\n');
   } catch (e) {
     return `  (could not read the page: ${String(e)})`;
   }
