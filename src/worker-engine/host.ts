@@ -21,6 +21,11 @@ export interface Host {
   input(input: EngineInput): Promise<void>;
   /** Route a batch the engine produced outside a dispatch. */
   route(batch: EffectBatch): void;
+  /**
+   * An input is being dispatched: what it makes (a beacon a hit built in it, say) is routed only
+   * when the dispatch ends, a macrotask after its work settled (core/waiting.ts `settled`).
+   */
+  busy(): boolean;
 }
 
 export function createHost(engine: Engine, io: HostIO): Host {
@@ -38,8 +43,16 @@ export function createHost(engine: Engine, io: HostIO): Host {
     }
     if (batch.n) io.toBridge({ n: batch.n, effects: batch.effects.filter(isBridgeEffect) });
   };
-  const input = async (i: EngineInput) => route(await engine.dispatch(i));
-  return { input, route };
+  let dispatching = 0;
+  const input = async (i: EngineInput) => {
+    dispatching++;
+    try {
+      route(await engine.dispatch(i));
+    } finally {
+      dispatching--;
+    }
+  };
+  return { input, route, busy: () => dispatching > 0 };
 }
 
 /** `fetch` with the request's timeout; network failures and timeouts become answers, never throws. */

@@ -129,7 +129,7 @@ function servePage<N extends string, S extends object, X>(opts: WorkerOptions<N,
     feed: feed.push,
     boot: (tag) => {
       const r = bootEngine(boot, () => {}, tag);
-      return { input: r.host.input, pendingHits: r.pendingHits };
+      return { input: r.host.input, pendingHits: r.pendingHits, busy: r.host.busy };
     },
     prepare: (input) => withTimeZone(withStartupFacts(input, now)),
     locks: (navigator as { locks?: { request(name: string, f: () => Promise<void>): Promise<void> } }).locks,

@@ -15,8 +15,8 @@ export interface OrphanOptions {
   orphans: Array<[string, string]>;
   beacons: BeaconSink;
   feed(entry: FeedEntry): void;
-  /** An engine of its own for the page `tag`. */
-  boot(tag: string): { input(input: EngineInput): Promise<void>; pendingHits(): number };
+  /** An engine of its own for the page `tag`; `busy`: an input of it is being dispatched (host.ts `Host.busy`). */
+  boot(tag: string): { input(input: EngineInput): Promise<void>; pendingHits(): number; busy(): boolean };
   /** What the worker adds to a snapshot before the engine sees it. */
   prepare(input: EngineInput): EngineInput;
   /** The origin's locks (navigator.locks), when there are. */
@@ -43,7 +43,10 @@ export async function finishOrphans(o: OrphanOptions): Promise<void> {
       if (!todo.length) continue;
       const r = o.boot(from);
       for (const i of todo) await r.input(o.prepare(i));
-      while (r.pendingHits() > 0) await new Promise((res) => setTimeout(res, ORPHAN_POLL_MS));
+      // A hit stops counting as pending inside the dispatch of the answer it waited for (the ID
+      // call's), and its beacon reaches the sink when that dispatch ends: the commit waits for both,
+      // or it would store the marker without the beacon, which no later commit of this page takes.
+      while (r.pendingHits() > 0 || r.busy()) await new Promise((res) => setTimeout(res, ORPHAN_POLL_MS));
       await beacons.commit!(from, Math.max(...todo.map((i) => (i.type === 'event' ? i.snapshot.seq : 0))));
     }
   };
