@@ -22,8 +22,9 @@ export interface Host {
   /** Route a batch the engine produced outside a dispatch. */
   route(batch: EffectBatch): void;
   /**
-   * An input is being dispatched: what it makes (a beacon a hit built in it, say) is routed only
-   * when the dispatch ends, a macrotask after its work settled (core/waiting.ts `settled`).
+   * A network answer or a timer is being dispatched. A hit that waited for it stops counting as
+   * pending inside that dispatch, and the beacon it built is routed only when the dispatch ends, a
+   * macrotask after its work settled (core/waiting.ts `settled`): until then it is in no queue.
    */
   busy(): boolean;
 }
@@ -43,16 +44,17 @@ export function createHost(engine: Engine, io: HostIO): Host {
     }
     if (batch.n) io.toBridge({ n: batch.n, effects: batch.effects.filter(isBridgeEffect) });
   };
-  let dispatching = 0;
+  let answering = 0;
   const input = async (i: EngineInput) => {
-    dispatching++;
+    if (i.type !== 'response' && i.type !== 'timer') return route(await engine.dispatch(i));
+    answering++;
     try {
       route(await engine.dispatch(i));
     } finally {
-      dispatching--;
+      answering--;
     }
   };
-  return { input, route, busy: () => dispatching > 0 };
+  return { input, route, busy: () => answering > 0 };
 }
 
 /** `fetch` with the request's timeout; network failures and timeouts become answers, never throws. */

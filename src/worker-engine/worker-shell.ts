@@ -103,7 +103,9 @@ function servePage<N extends string, S extends object, X>(opts: WorkerOptions<N,
   const acks = createAcknowledger({
     beacons,
     pid,
-    pendingHits: () => main.pendingHits(),
+    // A beacon built in an answer's dispatch is routed when that dispatch ends (host.ts `busy`):
+    // an acknowledgement in between would cover its event while the beacon is in no queue yet.
+    pendingHits: () => main.pendingHits() + (main.host.busy() ? 1 : 0),
     orphansDone: () => replayed,
     post: (seq) => link.ack(seq),
     settled: () => link.ack(0),

@@ -15,7 +15,7 @@ export interface OrphanOptions {
   orphans: Array<[string, string]>;
   beacons: BeaconSink;
   feed(entry: FeedEntry): void;
-  /** An engine of its own for the page `tag`; `busy`: an input of it is being dispatched (host.ts `Host.busy`). */
+  /** An engine of its own for the page `tag`; `busy`: a network answer or timer of it is being dispatched (host.ts `Host.busy`). */
   boot(tag: string): { input(input: EngineInput): Promise<void>; pendingHits(): number; busy(): boolean };
   /** What the worker adds to a snapshot before the engine sees it. */
   prepare(input: EngineInput): EngineInput;

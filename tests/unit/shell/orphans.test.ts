@@ -96,7 +96,7 @@ describe('finishOrphans: the events a closed page left', () => {
 });
 
 describe('createHost: busy', () => {
-  it('is true from an input\'s start until its batch was routed, and false again after a dispatch that throws', async () => {
+  it('is true from a network answer\'s dispatch start until its batch was routed, and false again after one that throws; an event\'s dispatch does not count', async () => {
     let release!: () => void;
     const routed: string[] = [];
     const engine: Engine = {
@@ -105,16 +105,20 @@ describe('createHost: busy', () => {
       dispatch: async (input) => {
         if (input.type === 'timer') throw new Error('broken');
         await new Promise<void>((r) => (release = r));
-        return { n: 0, effects: [request('b', 'beacon', true)] };
+        return { n: 0, effects: [request(input.type === 'event' ? 'e' : 'b', 'beacon', true)] };
       },
     };
     const host = createHost(engine, { toBridge: () => {}, request: async () => ({ status: 200, body: '' }), beacon: (r) => void routed.push(r.id), setTimer: () => {} });
     expect(host.busy()).toBe(false);
-    const done = host.input(pageView(1));
+    const event = host.input(pageView(1));
+    expect(host.busy()).toBe(false);
+    release();
+    await event;
+    const answer = host.input({ type: 'response', id: 'id-1', response: { status: 200, body: '{}' } });
     expect(host.busy()).toBe(true);
     release();
-    await done;
-    expect(routed).toEqual(['b']);
+    await answer;
+    expect(routed).toEqual(['e', 'b']);
     expect(host.busy()).toBe(false);
     await expect(host.input({ type: 'timer', id: 't' })).rejects.toThrow('broken');
     expect(host.busy()).toBe(false);
