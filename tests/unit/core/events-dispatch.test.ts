@@ -9,7 +9,10 @@
  * - `cloneable`'s first test (`typeof value !== 'object' || value === null`) made `false`, its
  *   `typeof value !== 'object'` made `false`, its `||` made `&&`, and `value === null` made
  *   `false`: a shortcut past `structuredClone`, which takes every primitive and null and throws on
- *   a function or a symbol, so the answer is the same without it.
+ *   a function or a symbol, so the answer is the same without it. Its `catch` block emptied: it
+ *   returns undefined instead of false, and its one caller only negates the answer.
+ * - `event.type === 'library-loaded'` made `true` before `event.setup?.length` in `runRules`: only
+ *   a Library Loaded event has `setup`.
  * - The `event` monitor's id for events other than direct calls and triggers (`event.type ===
  *   'trigger'` made `true`): no other event has a `key`, so the id is undefined either way.
  * - `?.` made `.` where a rule's reads are filtered for getVar (`publishValues`): a resolver's
@@ -171,8 +174,9 @@ describe('the values sent with every event (getVarValues: every-event)', () => {
     expect(sent(await fire(go, { dataLayer: { v: 5 } }))).toEqual({ v: 5 });
     expect(sent(await fire(go, { dataLayer: { v: '5' } }))).toEqual({ v: '5' });
     expect(sent(await fire(go, { dataLayer: { v: '5' } }))).toEqual({});
-    // NaN and null are one in JSON, not to the page.
+    // NaN, Infinity and null are one in JSON, not to the page.
     expect(sent(await fire(go, { dataLayer: { v: Number.NaN } }))).toEqual({ v: Number.NaN });
+    expect(sent(await fire(go, { dataLayer: { v: Number.POSITIVE_INFINITY } }))).toEqual({ v: Number.POSITIVE_INFINITY });
     expect(sent(await fire(go, { dataLayer: { v: null } }))).toEqual({ v: null });
   });
 });

@@ -5,8 +5,8 @@
  * or a function broken, and which names are tokens at all.
  *
  * Equivalent mutants of event-tokens.ts (no caller can tell them apart):
- * - `isElementInfo`'s `typeof v === 'object' || v !== null`, `typeof v === 'object' && v !== null`
- *   made `true`, and `v !== null` made `true`: its one caller, `step`, is reached only with an
+ * - `isElementInfo`'s `typeof v === 'object' || v !== null`, and `typeof v === 'object'`,
+ *   `v !== null` or both made `true`: its one caller, `step`, is reached only with an
  *   object that is not null (eventToken returns before a step on null, undefined or a primitive
  *   other than a string, and reads strings itself).
  * - `value === undefined` made `false` in eventToken's guard: undefined is no object and no string,
