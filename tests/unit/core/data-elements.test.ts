@@ -186,7 +186,7 @@ describe('the data layer', () => {
 
 describe('an element stored for the session (Launch\'s storage duration)', () => {
   function stored(elements: Record<string, DataElement<string>>, session: Record<string, string> = {}) {
-    const writes: Array<[string, string]> = [];
+    const writes: Array<[string, string | null]> = [];
     const r = createResolver(elements, {
       settings: DEFAULT_SETTINGS,
       page: SITES.shop,
