@@ -312,7 +312,7 @@ describe('more seams', () => {
   it('answer(id) waits for the response input of that id', async () => {
     const { engine, call } = engineWith({
       ask: async (c) => {
-        const r = await c.services.ctx.answer('question-1');
+        const r = await c.services.ctx.answer!('question-1');
         c.log('log', `answered ${JSON.stringify(r)}`);
       },
     });
