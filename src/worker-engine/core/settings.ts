@@ -136,7 +136,8 @@ function check(path: string, value: unknown, def: unknown, problems: string[], c
     }
     const out: Record<string, unknown> = { ...def };
     for (const [k, v] of Object.entries(value)) {
-      if (!(k in def)) {
+      // Own keys only: `toString` or `__proto__` in a page's config is no setting.
+      if (!Object.prototype.hasOwnProperty.call(def, k)) {
         problems.push(`offtagConfig.${path ? `${path}.` : ""}${k} is not a setting; it is ignored.`);
         continue;
       }

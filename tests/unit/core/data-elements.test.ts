@@ -183,3 +183,103 @@ describe('the data layer', () => {
     expect(readSetOf({ c: { type: 'custom', reads: [] } })).toEqual({});
   });
 });
+
+describe('an element stored for the session (Launch\'s storage duration)', () => {
+  function stored(elements: Record<string, DataElement<string>>, session: Record<string, string> = {}) {
+    const writes: Array<[string, string | null]> = [];
+    const r = createResolver(elements, {
+      settings: DEFAULT_SETTINGS,
+      page: SITES.shop,
+      snapshot: snap({ dataLayer: { v: 'from layer', o: { a: 1 } } }),
+      event: { type: 'dom-ready' } as EngineEvent,
+      cookies: { get: () => undefined, all: () => ({}), set: () => {}, remove: () => {} },
+      session: { get: (k) => session[k] ?? null, set: (k, v) => void writes.push([k, v]) },
+      log: () => {},
+      customVars: new Map(),
+    });
+    return { r, writes };
+  }
+
+  it('a value is written as JSON under Launch\'s key, and not written again when the session holds it already', () => {
+    const { r, writes } = stored(
+      { v: { type: 'data-layer', path: 'v', storage: 'session' }, o: { type: 'data-layer', path: 'o', storage: 'session' } },
+      { 'com.adobe.reactor.dataElements.o': '{"a":1}' },
+    );
+    expect(r.get('v')).toBe('from layer');
+    expect(r.get('o')).toEqual({ a: 1 });
+    expect(writes).toEqual([['com.adobe.reactor.dataElements.v', '"from layer"']]);
+  });
+
+  it('a value JSON cannot write (a function) is answered but not stored', () => {
+    const fn = () => 1;
+    const { r, writes } = stored({ f: { type: 'constant', value: fn, storage: 'session' } });
+    expect(r.get('f')).toBe(fn);
+    expect(writes).toEqual([]);
+  });
+
+  it('a missing value answers the stored one; nothing stored leaves it missing, and stored text that is no JSON too', () => {
+    const { r } = stored(
+      {
+        kept: { type: 'data-layer', path: 'none', storage: 'session' },
+        never: { type: 'data-layer', path: 'none', storage: 'session' },
+        broken: { type: 'data-layer', path: 'none', storage: 'session' },
+        empty: { type: 'constant', value: '', storage: 'session' },
+      },
+      { 'com.adobe.reactor.dataElements.kept': '"earlier"', 'com.adobe.reactor.dataElements.broken': '{not json', 'com.adobe.reactor.dataElements.empty': '{' },
+    );
+    expect(r.get('kept')).toBe('earlier');
+    expect(r.get('never')).toBeUndefined();
+    expect(r.get('broken')).toBeUndefined();
+    expect(r.get('empty')).toBe('');
+  });
+});
+
+describe('what counts as missing', () => {
+  it('an empty text takes the default, as undefined and null do', () => {
+    const { r, logs } = resolver({ e: { type: 'constant', value: '', default: 'd', missingMessage: 'e is empty' } });
+    expect(r.get('e')).toBe('d');
+    expect(logs).toEqual([['log', 'e is empty']]);
+  });
+});
+
+describe('a custom element\'s context', () => {
+  it('has the engine\'s random source, and has() names elements and setVar values', () => {
+    const r = createResolver(
+      {
+        roll: { type: 'custom', fn: (c) => c.random?.() },
+        knows: { type: 'custom', fn: (c) => [c.has('roll'), c.has('mine'), c.has('nope')] },
+      },
+      {
+        settings: DEFAULT_SETTINGS,
+        page: SITES.shop,
+        snapshot: snap(),
+        event: { type: 'dom-ready' } as EngineEvent,
+        cookies: { get: () => undefined, all: () => ({}), set: () => {}, remove: () => {} },
+        session: { get: () => null, set: () => {} },
+        log: () => {},
+        random: () => 0.25,
+        customVars: new Map([['mine', 1]]),
+      },
+    );
+    expect(r.get('roll')).toBe(0.25);
+    expect(r.get('knows')).toEqual([true, true, false]);
+  });
+});
+
+describe('dropCycles, more shapes', () => {
+  it('null anywhere in the layer stays null', () => {
+    const dl = { a: null, list: [null, { b: null }] };
+    expect(dropCycles(dl)).toEqual({ value: { a: null, list: [null, { b: null }] }, cycles: [] });
+    expect(dropCycles(null)).toEqual({ value: null, cycles: [] });
+  });
+
+  it('a typed array is kept as it is, not walked: a property added to it is left alone', () => {
+    const root: Record<string, unknown> = {};
+    const bytes = Object.assign(new Uint8Array([1, 2]), { back: root });
+    root.bytes = bytes;
+    const { value, cycles } = dropCycles(root);
+    expect(cycles).toEqual([]);
+    expect((value as { bytes: typeof bytes }).bytes).toBe(bytes);
+    expect(bytes.back).toBe(root);
+  });
+});

@@ -291,3 +291,80 @@ describe('inputFailed', () => {
     expect(inputFailed(event(undefined), new Error('e'))).toBe('Offtag could not process "undefined": e. Later events are processed as usual.');
   });
 });
+
+describe('more seams', () => {
+  it('an event whose handling fails before its rules are queued is said, and the next event runs', async () => {
+    const { fire, call } = engineWith(
+      { go: (c) => c.log('log', 'went') },
+      {
+        hooks: {
+          serviceCall: () => {
+            throw new Error('facade broke');
+          },
+        },
+      },
+    );
+    const b = await fire({ type: 'service-call', service: 's', method: 'm', args: [] });
+    expect(logs(b.effects)).toEqual(['Offtag could not process "service-call": facade broke. Later events are processed as usual.']);
+    expect(logs((await call('go')).effects)).toEqual(['went']);
+  });
+
+  it('answer(id) waits for the response input of that id', async () => {
+    const { engine, call } = engineWith({
+      ask: async (c) => {
+        const r = await c.services.ctx.answer!('question-1');
+        c.log('log', `answered ${JSON.stringify(r)}`);
+      },
+    });
+    expect(logs((await call('ask')).effects)).toEqual([]);
+    const b = await engine.dispatch({ type: 'response', id: 'question-1', response: { status: 200, body: 'yes' } });
+    expect(logs(b.effects)).toEqual(['answered {"status":200,"body":"yes"}']);
+  });
+
+  it('a container without services gives its rules an empty services object', async () => {
+    const engine = createEngine({
+      container: {
+        name: 'bare',
+        sessionKeys: [],
+        dataElements: {},
+        rules: [{ name: 'r', events: [{ type: 'dom-ready' }], actions: [{ name: 'a', fn: (c) => c.log('log', `services ${JSON.stringify(c.services)}`) }] }],
+      },
+      env: testEnv(),
+      config: { alwaysLog: true },
+      page: SITES.shop,
+    });
+    const b = await engine.dispatch({ type: 'event', event: { type: 'dom-ready' }, snapshot: snap() });
+    expect(logs(b.effects)).toEqual(['services {}']);
+  });
+});
+
+describe('running a rule\'s components', () => {
+  function ruleEngine(conditions: Array<{ name: string; fn: () => unknown }>, action: () => unknown) {
+    return createEngine({
+      container: {
+        name: 'components',
+        sessionKeys: [],
+        dataElements: {},
+        rules: [{ name: 'r', events: [{ type: 'direct-call', id: 'go' }], conditions: conditions as never, actions: [{ name: 'a', fn: action as never }] }],
+      },
+      services: () => ({}),
+      env: testEnv(),
+      config: {},
+      page: SITES.shop,
+    });
+  }
+  const go = (engine: ReturnType<typeof createEngine>) => engine.dispatch({ type: 'event', event: { type: 'direct-call', id: 'go' }, snapshot: snap({ seq: 3 }) });
+
+  it('a component that answers at once (a value, an object) sets no timeout timer; a promise does', async () => {
+    const sync = await go(ruleEngine([{ name: 'yes', fn: () => true }, { name: 'object', fn: () => ({ ok: 1 }) }], () => ({ done: true })));
+    expect(sync.effects.filter((e) => e.type === 'timer')).toEqual([]);
+    expect(sync.effects).toContainEqual({ type: 'monitor', name: 'rule-completed', data: { rule: 'r', fired: true, seq: 3 } });
+    const later = await go(ruleEngine([], () => Promise.resolve()));
+    expect(later.effects.filter((e) => e.type === 'timer')).toEqual([{ type: 'timer', id: 'timer-1', delayMs: 2000 }]);
+  });
+
+  it('only a page condition is fed to the devtools as run on the page', async () => {
+    const b = await go(ruleEngine([{ name: 'in the worker', fn: () => true }], () => {}));
+    expect(b.effects.filter((e) => e.type === 'monitor' && e.name === 'rule-page-part')).toEqual([]);
+  });
+});

@@ -2,6 +2,10 @@
  * The rule runner's defaults, seen from outside: the component timeout every published Launch
  * build uses (2 s), Adobe's words for a condition that times out, and the order of rules that
  * share an `order` (the container's order).
+ *
+ * Equivalent mutant (core/rules.ts `eventMatches`): `spec.type !== 'direct-call'` made `false`, so
+ * every other event of the spec's type is compared by `id`. No event but a direct call carries an
+ * `id`, and no spec but a direct call's names one: `undefined === undefined` matches as before.
  */
 import { describe, expect, it } from 'vitest';
 import type { Effect } from '../../../src/protocol.ts';

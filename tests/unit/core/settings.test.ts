@@ -1,4 +1,11 @@
-/** `window.offtagConfig` checked against the defaults (docs/spec-coverage.md D1): every rejection said, the default kept. */
+/**
+ * `window.offtagConfig` checked against the defaults (docs/spec-coverage.md D1): every rejection said, the default kept.
+ *
+ * Equivalent mutant (core/settings.ts): in the page-setting check, `pageSetting(…) !== value` made
+ * `false`. For the keys that reach it (brand, dataLayer, workerUrl; environment is checked before),
+ * `pageSetting` refuses a string only when it is `''` and the key is not workerUrl, which is exactly
+ * the second test of that line, so the first adds no case of its own.
+ */
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_SETTINGS as ENGINE_DEFAULTS,
@@ -144,5 +151,60 @@ describe('a container\'s settings', () => {
       'offtagConfig.site.extra is not a setting; it is ignored.',
     ]);
     expect(settings).toMatchObject({ site: { section: 'news', tags: ['b'] }, currency: 'CHF' });
+  });
+});
+
+describe('the engine\'s own defaults, as a page without offtagConfig runs them', () => {
+  it('the ID service host, the consent cookie, the download types, the ID-sync origin and the log switch', () => {
+    const { settings, problems } = resolveFor(undefined);
+    expect(problems).toEqual([]);
+    expect(settings).toMatchObject({
+      idServiceHost: 'dpm.demdex.net',
+      trackingConsentCookie: 'sat_track',
+      trackingConsentValues: ['true'],
+      linkDownloadFileTypes: 'exe,zip,wav,mp3,mov,mpg,avi,wmv,pdf,doc,docx,xls,xlsx,ppt,pptx',
+      idSyncOrigin: '',
+      debug: false,
+      alwaysLog: false,
+    });
+  });
+
+  it('a container that sets part of a nested default keeps the engine\'s other keys', () => {
+    expect(defaultsFor({ settings: { reportSuites: { production: 'prod' } } }).reportSuites).toEqual({ production: 'prod', staging: '', development: '' });
+    // A value that is not an object replaces the default whole.
+    expect(defaultsFor({ settings: { reportSuites: ['x'] } }).reportSuites).toEqual(['x']);
+  });
+
+  it('a page setting the bridge reads (brand, dataLayer, workerUrl) takes any non-empty string; workerUrl also \'\'', () => {
+    const { settings, problems } = resolveFor({ brand: 'b', dataLayer: 'dl', workerUrl: '' });
+    expect(problems).toEqual([]);
+    expect(settings).toMatchObject({ brand: 'b', dataLayer: 'dl', workerUrl: '' });
+  });
+
+  it('a container check that refuses a value names the default kept: text as it is, in quotes; anything else as JSON', () => {
+    const own = {
+      settings: { site: 'the "news" site', limit: 5 },
+      settingChecks: { site: (v: unknown) => (v === 'bad' ? 'a known site' : undefined), limit: (v: unknown) => ((v as number) < 0 ? 'at least 0' : undefined) },
+    };
+    expect(resolveFor({ site: 'bad', limit: -1 }, own).problems).toEqual([
+      'offtagConfig.site must be a known site; got "bad". Using "the "news" site".',
+      'offtagConfig.limit must be at least 0; got -1. Using 5.',
+    ]);
+  });
+});
+
+describe('names every object has', () => {
+  it('toString, hasOwnProperty or __proto__ in offtagConfig are no settings: said and ignored, at any depth', () => {
+    const raw = JSON.parse('{"toString":"x","hasOwnProperty":1,"__proto__":{"debug":true},"reportSuites":{"constructor":"y"}}') as unknown;
+    const { settings, problems } = resolveFor(raw);
+    expect(problems).toEqual([
+      'offtagConfig.toString is not a setting; it is ignored.',
+      'offtagConfig.hasOwnProperty is not a setting; it is ignored.',
+      'offtagConfig.__proto__ is not a setting; it is ignored.',
+      'offtagConfig.reportSuites.constructor is not a setting; it is ignored.',
+    ]);
+    expect(settings).toEqual(ENGINE_DEFAULTS);
+    expect(Object.getPrototypeOf(settings)).toBe(Object.prototype);
+    expect(Object.keys(settings)).toEqual(Object.keys(ENGINE_DEFAULTS));
   });
 });
