@@ -4,6 +4,15 @@
  * Node outside the repository): over 255 characters, a Google, Yahoo or Baidu referrer keeps its
  * origin, its search-term parameters first, and as much of its path as fits in 253 characters;
  * anything else is sent whole.
+ *
+ * Equivalent mutants of referrer.ts: in `referrerParam`, the fragment test (`hash < 0` → false or
+ * `hash <= 0`): without a `#` the query is cut at its last character and given its `&` back, the
+ * same text, and the query always starts with `&`, so a `#` is never at 0. In `shortenReferrer`:
+ * `qAt <= 0` → `qAt < 0` (a referrer starting with `?` has no `/`, so the next test sends it whole);
+ * `slash <= 0` → `slash < 0` (a `/` at 0 leaves an empty host, which names no search engine);
+ * `parts.length > 1` → true or `>= 1` (one parameter is either a search term alone or not one:
+ * both leave the query as it came); `eq > 0` → `eq >= 0` (an empty name is no search term);
+ * `room > 0` → `room >= 0` (no room keeps no path either way).
  */
 import { describe, expect, it } from 'vitest';
 import { referrerParam, shortenReferrer } from '../../../src/worker-engine/analytics/referrer.ts';
