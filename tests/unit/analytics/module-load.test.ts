@@ -5,8 +5,10 @@
  * name; imported at the top of a file, the same throw fails the file before any test runs, which the
  * mutation run (docs/testing.md) does not count against the mutant.
  *
- * Equivalent: `beacon-url.ts` `typeof __OFFTAG_BUILD_INFO__ == 'object'` → `== ''`: the tests run
- * without the build's info or with the date the fallback carries, so the fallback gives the same date.
+ * Equivalent here: `beacon-url.ts` `typeof __OFFTAG_BUILD_INFO__ == 'object'` → `== ''` or → false:
+ * the tests run without the build's info or with the date the fallback carries, so the fallback
+ * gives the same date; only a bundle built with another date could tell, and no unit test of the
+ * mutation config builds one.
  */
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,9 @@
+/**
+ * getTimeSinceLastVisit: the gap bucketed as the public plugin buckets it, kept for the visit in s_inv.
+ *
+ * Equivalent: time-since-last-visit.ts `kept === NEW_VISITOR` → false: a kept `New Visitor` is then
+ * matched by nothing, and what matches nothing is answered New Visitor.
+ */
 import { describe, expect, it } from 'vitest';
 import {
   formatTimeSinceLastVisit,
