@@ -1,6 +1,11 @@
 /**
  * The beacon decoder (devtools feed, local collector, `offtag decode`) on input that is not what the
  * tracker builds: pasted, truncated or foreign URLs. What a user of the decoder reads must stay true.
+ *
+ * Equivalent mutants of beacon-decode.ts: the scheme and host replaced by other text instead of
+ * nothing (that text has no `/`, so it is one more segment before `ss`, never `ss` itself); a part
+ * starting with `=` taken for a block's start or end (`eq < 0` → `eq <= 0`: its key is '', which
+ * neither ends nor starts with `.`).
  */
 import { describe, expect, it } from 'vitest';
 import { decodeBeacon } from '../../../src/worker-engine/analytics/beacon-decode.ts';
@@ -83,5 +88,14 @@ describe('beacon decoder on odd input', () => {
 
   it('reads + as a space and a stray % as itself', () => {
     expect(decodeBeacon(`${PATH}?pageName=a+b%20c&v1=100%&v2=%41%zz`)).toMatchObject({ pageName: 'a b c', eVar1: '100%', eVar2: 'A%zz' });
+  });
+});
+
+describe('the path, read only where it is', () => {
+  it('a query pasted alone has no path: a /ss/ inside a value names no report suite', () => {
+    expect(decodeBeacon('?pageName=a/ss/b')).toMatchObject({ rsid: '', version: '', sid: '', pageName: 'a/ss/b' });
+  });
+  it('a tracking server whose host ends in ss (oss) is dropped whole before the path is read', () => {
+    expect(decodeBeacon('https://oss/b/ss/suite/1/JS-2.27.0/s9')).toMatchObject({ rsid: 'suite', version: 'JS-2.27.0', sid: 's9' });
   });
 });

@@ -52,6 +52,9 @@ describe('ActivityMap on a click beacon', () => {
     expect(clickData({ ...exit(), text: '' }, undefined, '')).toBe('');
     expect(clickData({ ...exit(), text: '', objectId: 'hero' }, 'home', '')).toBe('&pid=home&pidt=1&oid=hero&oidt=1&ot=A&oi=1');
   });
+  it('a click not said to come before the tracker first ran gets the page URL as its page', () => {
+    expect(clickData({ ...exit(), text: '' }, undefined, PAGE_URL)).toBe('&pid=https%3A%2F%2Fwww.example.com%2Fshop%2Fproduct%3Fid%3D1&oid=https%3A%2F%2Fpartner.test%2Fx&ot=A');
+  });
 });
 
 describe('s_sq', () => {

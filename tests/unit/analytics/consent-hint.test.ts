@@ -1,9 +1,12 @@
 /**
  * After `EU compliance was not acknowledged by the user.` (the message kept word for word), the
  * tracker says once per page which cookie and value grant consent (docs/analytics.md, "A hit").
+ *
+ * Equivalent: consent.ts `value !== undefined` → true: a missing cookie is no granting value either
+ * (`includes(undefined)` is false).
  */
 import { describe, expect, it } from 'vitest';
-import { consentHint, EU_COMPLIANCE_MESSAGE } from '../../../src/worker-engine/analytics/consent.ts';
+import { consentHint, EU_COMPLIANCE_MESSAGE, trackingConsented } from '../../../src/worker-engine/analytics/consent.ts';
 import { createAnalyticsService } from '../../../src/worker-engine/analytics/tracker.ts';
 import { replay } from '../../../tools/replay/replay.ts';
 import { makeContext, stubVisitor } from '../harness.ts';
@@ -68,5 +71,16 @@ describe('the consent hint', () => {
     expect(logs.filter((m) => m === EU_COMPLIANCE_MESSAGE)).toHaveLength(2);
     expect(logs.filter((m) => m === consentHint('sat_track'))).toHaveLength(1);
     expect(steps.length).toBeGreaterThan(0);
+  });
+});
+
+describe('the consent values', () => {
+  it('two values that grant consent are both named, joined by or', () => {
+    expect(consentHint('cmp', ['yes', 'all'])).toContain('the consent cookie cmp=yes or cmp=all (named by');
+  });
+  it('settings that name no values grant consent with true only', () => {
+    const ctx = (value: string) => ({ settings: { trackingConsentCookie: 'sat_track' }, cookies: { get: () => value } }) as unknown as Parameters<typeof trackingConsented>[0];
+    expect(trackingConsented(ctx('true'))).toBe(true);
+    expect(trackingConsented(ctx('yes'))).toBe(false);
   });
 });

@@ -1,5 +1,12 @@
+/**
+ * Link tracking as AppMeasurement 2.27.0 does it: link types, download and exit links, the click's
+ * link hit and what linkTrackVars / linkTrackEvents let through.
+ *
+ * Equivalent: link-tracking.ts `if (key)` → true for a linkTrackVars name: a name that is no
+ * variable adds `undefined` to the allowed keys, and no parameter has that key.
+ */
 import { describe, expect, it } from 'vitest';
-import { classifyClick, filterEvents, filterLinkHit, isDownloadLink, isExitLink, linkEventParam } from '../../../src/worker-engine/analytics/link-tracking.ts';
+import { classifyClick, filterEvents, filterLinkHit, hostnameOf, isDownloadLink, isExitLink, linkEventParam } from '../../../src/worker-engine/analytics/link-tracking.ts';
 import { resolveSettings } from '../../../src/worker-engine/core/settings.ts';
 import { storefront } from '../../../containers/storefront/container.ts';
 
@@ -132,5 +139,19 @@ describe('link filters on what a site really writes', () => {
     expect(classifyClick({ text: 'x', region: 'r', hasTlCall: false } as never, settings, PAGE)).toBeUndefined();
     expect(classifyClick(click('https://www.example.com/a'), settings, 'not a url')?.linkType).toBe('e');
     expect(classifyClick(click('https://keepstock.example.net/a'), settings, 'not a url')).toBeUndefined();
+  });
+});
+
+describe('linkTrackVars without linkTrackEvents', () => {
+  it('a link hit keeps the listed variables; its events only if events is listed (AppMeasurement adds events to the list only for a non-empty linkTrackEvents)', () => {
+    expect(filterLinkHit({ v1: 'x', events: 'event1', c2: 'y' }, {}, 'eVar1', '').params).toEqual({ v1: 'x' });
+    expect(filterLinkHit({ v1: 'x', events: 'event1' }, {}, 'eVar1,events', '').params).toEqual({ v1: 'x', events: 'event1' });
+  });
+});
+
+describe('the page hostname for the default internal filters', () => {
+  it('is the URL\'s hostname, or empty for text that is no URL', () => {
+    expect(hostnameOf('https://www.example.com:8443/shop?x=1')).toBe('www.example.com');
+    expect(hostnameOf('not a url')).toBe('');
   });
 });

@@ -4,9 +4,18 @@
  * Node outside the repository): over 255 characters, a Google, Yahoo or Baidu referrer keeps its
  * origin, its search-term parameters first, and as much of its path as fits in 253 characters;
  * anything else is sent whole.
+ *
+ * Equivalent mutants of referrer.ts: in `referrerParam`, the fragment test (`hash < 0` → false or
+ * `hash <= 0`): without a `#` the query is cut at its last character and given its `&` back, the
+ * same text, and the query always starts with `&`, so a `#` is never at 0. In `shortenReferrer`:
+ * `qAt <= 0` → `qAt < 0` (a referrer starting with `?` has no `/`, so the next test sends it whole);
+ * `slash <= 0` → `slash < 0` (a `/` at 0 leaves an empty host, which names no search engine);
+ * `parts.length > 1` → true or `>= 1` (one parameter is either a search term alone or not one:
+ * both leave the query as it came); `eq > 0` → `eq >= 0` (an empty name is no search term);
+ * `room > 0` → `room >= 0` (no room keeps no path either way).
  */
 import { describe, expect, it } from 'vitest';
-import { shortenReferrer } from '../../../src/worker-engine/analytics/referrer.ts';
+import { referrerParam, shortenReferrer } from '../../../src/worker-engine/analytics/referrer.ts';
 
 const P = (n: number) => 'p'.repeat(n);
 const G = (n: number) => 'g'.repeat(n);
@@ -31,6 +40,7 @@ describe('a long search-engine referrer', () => {
     ['a search term\'s name as a value does not count', `https://www.google.com/${P(300)}?b=q&q=b`, cut('https://www.google.com', 227, '?q=b&b=q')],
     ['search terms longer than the room: no path at all', `https://www.google.com/${P(30)}?q=${G(260)}&b=1`, cut('https://www.google.com', 0, `?q=${G(260)}&b=1`)],
     ['search terms that fill the room exactly: no path', `https://www.google.com/${P(300)}?q=${G(229)}&b=1`, cut('https://www.google.com', 0, `?q=${G(229)}&b=1`)],
+    ['a parameter without = is no search term, even one whose name minus its last letter is', `https://www.google.com/${P(300)}?b=1&qx`, cut('https://www.google.com', 225, '?b=1&qx')],
   ])('%s', (_what, referrer, expected) => {
     expect(shortenReferrer(referrer)).toBe(expected);
   });
@@ -48,5 +58,19 @@ describe('a referrer sent whole', () => {
     ['a scheme other than http(s): the host is not found', `ftp://www.google.com/${P(300)}?b=1&q=a`],
   ])('%s', (_what, referrer) => {
     expect(shortenReferrer(referrer)).toBe(referrer);
+  });
+});
+
+describe('adobe_mc_ref read from the page URL', () => {
+  // Each value is what AppMeasurement 2.27.0's Util.getQueryParam('adobe_mc_ref', url, '&', true) answers.
+  it.each([
+    ['a URL without a query has none, even when its path holds the parameter', 'https://x.test/a&adobe_mc_ref=abc', ''],
+    ['the parameter after others', 'https://x.test/?x=1&adobe_mc_ref=abc&y=2', 'abc'],
+    ['a URL that is only a query', '?adobe_mc_ref=abc', 'abc'],
+    ['the value ends at the fragment', 'https://x.test/?adobe_mc_ref=abc#frag', 'abc'],
+    ['an empty value ended by the fragment is none', 'https://x.test/?adobe_mc_ref=#x', ''],
+    ['a long query without the parameter', 'https://x.test/?x=1234567890123456&y=2', ''],
+  ])('%s', (_what, url, expected) => {
+    expect(referrerParam(url)).toBe(expected);
   });
 });

@@ -32,6 +32,16 @@ describe("the tracker's own account", () => {
     expect(ctx.logs.filter((l) => l.message.startsWith(TRACKER_UNAVAILABLE))).toEqual([]);
   });
 
+  it('the s_cc cookie check is written once per page, not again for each account a hit names', async () => {
+    const ctx = makeContext();
+    const analytics = createAnalyticsService(ctx, stubVisitor());
+    await analytics.track({ type: 't', vars: { pageName: 'home' } });
+    await analytics.track({ type: 't', vars: { pageName: 'cart' }, account: 'acmedev' });
+    await analytics.track({ type: 't', vars: { pageName: 'done' }, account: 'acmeglobal' });
+    expect(ctx.requests).toHaveLength(3);
+    expect(ctx.effects.filter((e) => e.type === 'cookie' && e.name === 's_cc')).toHaveLength(1);
+  });
+
   it('an account that is no report suite id makes no beacon, with the message; the next valid one goes', async () => {
     const ctx = makeContext({ config: { reportSuites: { production: 'acmeprod' } } });
     const analytics = createAnalyticsService(ctx, stubVisitor());

@@ -2,6 +2,10 @@
  * Edges the mutation run of the analytics module (docs/testing.md) found unchecked: odd context data,
  * customer ids without an id, link lists and URLs a site may write, a page without cookies, an invalid
  * build date, and the plugins at their exact bounds.
+ *
+ * Equivalent: beacon-query.ts `url.length > PAGE_URL_SPLIT` → `>=`: a URL of exactly 255 characters
+ * would get an empty `-g`, and empty values are left out. tracker-config.ts the text of the error
+ * thrown for a tracking server that is no origin: the catch answers its own message.
  */
 import { describe, expect, it } from 'vitest';
 import { clickData, objectIdOf } from '../../../src/worker-engine/analytics/activity-map.ts';

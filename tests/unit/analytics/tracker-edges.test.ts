@@ -5,7 +5,12 @@
  *
  * Equivalent: `tracker.ts` the marker's `typeof marker === 'string'` → `true`: the pattern test
  * turns any other value into text, and a value whose text passes is written into the path as that
- * same text, so the beacon is the same either way.
+ * same text, so the beacon is the same either way. The client hints asked for without `?.` (a
+ * browser without them throws, which the catch turns into no hints, as `?? {}` does) or with the
+ * catch emptied (its undefined reads as no hints when the query is built). A hit naming the
+ * tracker's own report suite taken for another (`account === undefined ||` → false): it resolves
+ * the same suite and origin again, and s_cc is written only for the first tracker. `hitsSent++` →
+ * `--`: only `hitsSent === 0` is asked, and -1 is no more 0 than 1.
  */
 import { describe, expect, it } from 'vitest';
 import { decodeBeacon } from '../../../src/worker-engine/analytics/beacon-decode.ts';

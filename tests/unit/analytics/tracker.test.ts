@@ -436,6 +436,16 @@ describe('client hints (collectHighEntropyUserAgentHints)', () => {
   });
 });
 
+describe('client hints the browser fails to give', () => {
+  it('the hit goes without the h. block', async () => {
+    const { ctx, analytics } = setup();
+    Object.assign(ctx.env, { userAgentHints: async () => { throw new Error('not allowed'); } });
+    await analytics.track({ ...PAGE_VIEW, clientHints: true });
+    expect(ctx.requests).toHaveLength(1);
+    expect(ctx.requests[0]!.url).not.toContain('&h.&');
+  });
+});
+
 describe("postbacks (AppMeasurement with its Audience Manager module ready, or usePostbacks)", () => {
   const AAM = { index: 1, d: { nsid: '0', jsonv: '1' } };
   it('the path says 10, callback=s_c_il[<index>].doPostbacks&et=1 follows pf=1 unescaped, and the d. block follows the customer ids', async () => {

@@ -1,3 +1,9 @@
+/**
+ * Variable names and wire values.
+ *
+ * Equivalent: variables.ts the hierarchy pattern `/^h\d+$/` made `/^h\d$/`, `/^h\d+/` or `/h\d+$/`:
+ * the only query keys with an h before digits are h1–h5, which each of them matches.
+ */
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { HIER_MAX_CHARS, queryKeyOf, wireValue, type TrackerVars } from '../../../src/worker-engine/analytics/variables.ts';
 

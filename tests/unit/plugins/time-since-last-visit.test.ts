@@ -1,7 +1,14 @@
+/**
+ * getTimeSinceLastVisit: the gap bucketed as the public plugin buckets it, kept for the visit in s_inv.
+ *
+ * Equivalent: time-since-last-visit.ts `kept === NEW_VISITOR` → false: a kept `New Visitor` is then
+ * matched by nothing, and what matches nothing is answered New Visitor.
+ */
 import { describe, expect, it } from 'vitest';
 import {
   formatTimeSinceLastVisit,
   getTimeSinceLastVisit,
+  NEW_VISITOR,
 } from '../../../src/worker-engine/analytics/plugins/time-since-last-visit.ts';
 import { DAY, HOUR, MIN, memoryJar, T0 } from './jar.ts';
 
@@ -48,5 +55,21 @@ describe('getTimeSinceLastVisit', () => {
   });
   it('a corrupt cookie is a new visitor', () => {
     expect(getTimeSinceLastVisit(memoryJar({ s_tslv: 'garbage' }), T0)).toBe('New Visitor');
+  });
+  it.each([
+    ['12 days', '12 days'],
+    ['2.25 hours', '2.25 hours'],
+    ['1 day', '1 day'],
+    ['30.5 minutes', '30.5 minutes'],
+    ['about 3 days', NEW_VISITOR],
+    ['3 days ago', NEW_VISITOR],
+    ['x86400', NEW_VISITOR],
+    ['86400x', NEW_VISITOR],
+  ])('an in-visit answer kept as %j is answered as %j for the rest of the visit', (kept, answer) => {
+    expect(getTimeSinceLastVisit(memoryJar({ s_inv: encodeURIComponent(kept), s_tslv: String(T0 - 5 * DAY) }), T0)).toBe(answer);
+  });
+  it('a last-visit time of 0 or before is no visit, even on a device whose clock reads early 1970 (a reset clock)', () => {
+    expect(getTimeSinceLastVisit(memoryJar({ s_tslv: '0' }), DAY)).toBe(NEW_VISITOR);
+    expect(getTimeSinceLastVisit(memoryJar({ s_tslv: '-60000' }), DAY)).toBe(NEW_VISITOR);
   });
 });
