@@ -111,7 +111,8 @@ export function createResolver<N extends string>(
     },
     get(name) {
       if (memo.has(name)) return memo.get(name);
-      const de = (elements as Record<string, DataElement<N> | undefined>)[name];
+      // Own keys only: a rule reading `toString` must not find Object.prototype's.
+      const de = Object.prototype.hasOwnProperty.call(elements, name) ? (elements as Record<string, DataElement<N>>)[name] : undefined;
       if (!de) {
         if (deps.customVars.has(name)) return deps.customVars.get(name);
         deps.log('warn', `Data element "${name}" is not defined in the container.`);

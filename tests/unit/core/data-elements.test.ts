@@ -107,6 +107,17 @@ describe('the resolver', () => {
     expect(logs).toEqual([['warn', 'Data element "nope" is not defined in the container.']]);
   });
 
+  it('a name every object inherits (toString, constructor) is no element either: warned, undefined, not read as one', () => {
+    const { r, logs } = resolver({ real: { type: 'constant', value: 'x' } });
+    expect(r.get('toString')).toBeUndefined();
+    expect(r.get('constructor')).toBeUndefined();
+    expect(logs).toEqual([
+      ['warn', 'Data element "toString" is not defined in the container.'],
+      ['warn', 'Data element "constructor" is not defined in the container.'],
+    ]);
+    expect(r.values()).toEqual({});
+  });
+
   it('reads each element once per event, and values() lists what was read', () => {
     let reads = 0;
     const { r } = resolver({ c: { type: 'custom', fn: () => ++reads }, other: { type: 'constant', value: 'x' } });
