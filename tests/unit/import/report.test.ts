@@ -279,12 +279,17 @@ describe('where custom code runs', () => {
     // Another global read as data travels with each event on its own.
     expect(place('function () { return digitalData.x; }')).toMatchObject({ where: 'worker', pageGlobals: ['digitalData'] });
   });
-  it('names the data layer paths it reads, so only those travel: up to a computed member, a method, length or a call; the layer itself, whole', () => {
+  it('names the data layer paths it reads, so only those travel: up to a computed member, length or a call; the layer itself, whole', () => {
     expect(place('function () { return digitalData.cart.total + window.digitalData.page.x + digitalData.cart.total; }', W)).toMatchObject({ readsDataLayer: true, dataLayerPaths: ['cart.total', 'page.x'] });
     const cut = place('function (e) { return digitalData.list.length + digitalData.a.b.split(",")[0] + digitalData.c[e.k].d + digitalData.f.g() + digitalData.items.map(String); }', W);
     expect(cut.dataLayerPaths).toEqual(['a.b', 'c', 'f', 'items', 'list']);
-    // Read whole (an alias, a test of the layer itself, a call of it): no paths, the whole layer travels.
-    for (const whole of ['function () { var d = window.digitalData || {}; return d.page; }', 'function () { return null != digitalData && digitalData.page.x; }', 'function () { return JSON.stringify(digitalData); }'])
+    // A test of whether a path is there needs no more of it than what is read under it; the value a test reads (`.length`) is read whole.
+    expect(place('function () { if (!window.digitalData) return; return null != digitalData && digitalData.page && typeof digitalData.user === "object" && digitalData.page.x; }', W).dataLayerPaths).toEqual(['page.x', 'user']);
+    expect(place('function () { return !digitalData.list.length ? digitalData.list[0].sku : 1; }', W).dataLayerPaths).toEqual(['list', 'list.0.sku']);
+    // A member named as a method, not called, is data; one called, or applied, is its owner's.
+    expect(place('function () { return digitalData.search.term + digitalData.name.split(" ") + digitalData.items.map.call(digitalData.more, String); }', W).dataLayerPaths).toEqual(['items', 'more', 'name', 'search.term']);
+    // Read whole (an alias, its value passed on, a call of it): no paths, the whole layer travels.
+    for (const whole of ['function () { var d = window.digitalData || {}; return d.page; }', 'function () { return digitalData && digitalData.page.x || digitalData; }', 'function () { return JSON.stringify(digitalData); }'])
       expect([place(whole, W)].map((p) => [p.where, p.readsDataLayer, p.dataLayerPaths])).toEqual([['worker', true, undefined]]);
     expect(place('function () { return 1; }', W).dataLayerPaths).toBeUndefined();
   });
@@ -293,7 +298,8 @@ describe('where custom code runs', () => {
       pageGlobals: ['siteTag'],
       pageGlobalPaths: { siteTag: ['record.current.xdm.id', 'record.list', 'utils.clean'] },
     });
-    expect(place('function (e, s) { if (window.eventData && eventData.search) s.prop6 = window.eventData.search.type.split(":")[0]; }', W).pageGlobalPaths).toEqual({ eventData: null });
+    expect(place('function (e, s) { if (window.eventData && eventData.search) s.prop6 = window.eventData.search.type.split(":")[0]; }', W).pageGlobalPaths).toEqual({ eventData: ['search.type'] });
+    expect(place('function (e, s) { var d = window.eventData.search; s.prop6 = d || eventData; }', W).pageGlobalPaths).toEqual({ eventData: null });
   });
   it('this: the window for customSetup, the element for the other blocks (its attributes, id, class, tag, href, text)', () => {
     expect(place('function (s) { this.s = s; s.server = this.location.hostname; }', { thisIs: 'window' }).where).toBe('worker');
