@@ -9,7 +9,7 @@ import { PAGE_CODE_COMMENT } from '../../tools/build/page-reads.ts';
 
 /** The parts of a profile the sum needs (CDP `Profiler.Profile`). */
 export interface CpuProfile {
-  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }>;
+  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number; scriptId?: string }; children?: number[] }>;
   samples?: number[];
   timeDeltas?: number[];
 }
@@ -53,23 +53,31 @@ export function partOf(side: 'turbine' | 'offtag', frame: { url: string; lineNum
 /**
  * Self time (ms) per part. A sample's time is the delta to the next sample (as DevTools counts it);
  * the last sample has none. A built-in function (no script: `appendChild`, `fetch`) counts as the
- * script that called it.
+ * script that called it. So does code of a script without a URL (an inline script inserted at run
+ * time), except under Offtag's own code: offtag.js inserts such scripts only to run the library's
+ * custom code (src/page-side/html.ts), so that code is the library's on the page, not Offtag's.
  */
 export function selfTime(profile: CpuProfile, part: (frame: CpuProfile['nodes'][number]['callFrame']) => Part | undefined): Record<Part, number> {
   const out = Object.fromEntries(PARTS.map((p) => [p, 0])) as Record<Part, number>;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  let inline = false;
   const caller = (id: number) => {
     let n = byId.get(id);
-    while (n && !n.callFrame.url && !n.callFrame.functionName.startsWith('(') && parent.has(n.id)) n = byId.get(parent.get(n.id)!);
+    inline = false;
+    while (n && !n.callFrame.url && !n.callFrame.functionName.startsWith('(') && parent.has(n.id)) {
+      inline ||= !!n.callFrame.scriptId && n.callFrame.scriptId !== '0';
+      n = byId.get(parent.get(n.id)!);
+    }
     return n?.callFrame;
   };
   const samples = profile.samples ?? [];
   const deltas = profile.timeDeltas ?? [];
   for (let i = 0; i + 1 < samples.length; i++) {
     const frame = caller(samples[i]!);
-    const p = frame && part(frame);
+    let p = frame && part(frame);
+    if (p === 'offtag' && inline) p = 'tag code on the page';
     if (p) out[p] += (deltas[i + 1] ?? 0) / 1000;
   }
   return out;

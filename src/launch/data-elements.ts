@@ -4,7 +4,7 @@
  * engine). Each reads the event's snapshot in the worker, or a value offtag.js read on the page.
  */
 import { safeDecode } from '../worker-engine/core/cookies.ts';
-import { readPath } from '../worker-engine/core/data-layer.ts';
+import { readPath, readSetOf } from '../worker-engine/core/data-layer.ts';
 import { storedKey, type SessionStore } from '../worker-engine/core/types.ts';
 import { eventToken, isEventToken } from '../worker-engine/core/event-tokens.ts';
 import { pageValue, type PageRead } from '../worker-engine/core/page-reads.ts';
@@ -298,10 +298,43 @@ export const pageModule = (module: string, settings: unknown, finish: Finish = {
 
 /**
  * Custom code that needs nothing of the page (the importer checked it): it gets turbine-shaped
- * `_satellite` and `sessionStorage` made of the engine's context.
+ * `_satellite` and `sessionStorage` made of the engine's context. `readsDataLayer`: the data layer
+ * paths it reads (`true`: any of it, and the whole layer travels with each event).
  */
-export function customCode(factory: Factory, finish: Finish = {}, sideEffects = false, readsDataLayer = false): LaunchDataElement {
-  return finished((ctx) => run(factory, ctx, ''), finish, readsDataLayer ? undefined : [], sideEffects);
+export function customCode(factory: Factory, finish: Finish = {}, sideEffects = false, readsDataLayer: boolean | string[] = false): LaunchDataElement {
+  return finished((ctx) => run(factory, ctx, ''), finish, readsDataLayer === true ? undefined : readsDataLayer || [], sideEffects);
+}
+
+/** The name of the data element that declares the data layer paths an imported container's rules and Analytics blocks read in the worker. */
+export const BLOCK_READS = 'offtag:data layer reads';
+
+/**
+ * Declares the data layer paths the worker's blocks other than data elements read (conditions,
+ * actions, Analytics custom code), so that the bridge's copy of the layer holds them; no paths: any
+ * of it. Its value is always undefined.
+ */
+export const dataLayerReads = (paths?: string[]): LaunchDataElement => finished(() => undefined, {}, paths);
+
+/**
+ * A page global that worker blocks read as data (src/launch/virtual-page.ts `__pageGlobals`),
+ * copied on the page with each event with only the branches at `paths` (as the bridge copies the
+ * data layer: src/main-bridge/read-set.ts), so that the rest of it — a site's helpers, functions
+ * that cannot travel — is not cloned with every event. A getter that throws gives the whole value,
+ * as an unnarrowed read would.
+ */
+export function pageGlobalBranches(name: string, paths: string[]): LaunchDataElement {
+  const tree = readSetOf({ [name]: { type: 'custom', reads: paths } });
+  const source = `function () {
+  var pick = function (s, t) {
+    var o = {};
+    for (var k in t) { var v = s[k]; o[k] = !t[k] || v === null || typeof v !== "object" ? v : pick(v, t[k]); }
+    return o;
+  };
+  var v = window[${JSON.stringify(name)}];
+  if (v === null || typeof v !== "object") return v;
+  try { return pick(v, ${JSON.stringify(tree)}); } catch (e) { return v; }
+}`;
+  return onPage({ from: 'launch-code', source }, {});
 }
 
 

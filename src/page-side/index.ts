@@ -95,7 +95,10 @@ export function pageSide(data: PageData): PageSideRuntime {
           if (g == 'd') reading.add(k);
           try {
             const v = exec(r, e, element, event, g == 'c');
-            (o[g] ??= {})[k] = v;
+            // A promise (custom code whose value only the page can hold, for its getVar) cannot be
+            // cloned: an event's snapshot carries what the clone's fallback always made of one, an
+            // empty object, rather than have every event's clone refused and copied again.
+            (o[g] ??= {})[k] = only === undefined && v instanceof Promise ? {} : v;
           } catch (x) {
             problems.push({ kind: 'page', g, k, detail: detail(x) });
           } finally {

@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { defineContainer, domAttribute, localStorage as localItem, pageCode, pageTitle, pageVariable } from '../../src/container/index.ts';
 import { pageText } from '../../tools/build/page-reads.ts';
+import { pageGlobalBranches } from '../../src/launch/data-elements.ts';
 import { pageSide } from '../../src/page-side/index.ts';
 import type { PageData } from '../../src/page-side/types.ts';
 import type { EngineEvent, PageValues, SnapshotProblem } from '../../src/protocol.ts';
@@ -121,5 +122,36 @@ describe('a page read that sends an event', () => {
   it('reads one data element alone when asked (a synchronous getVar of it)', () => {
     document.body.innerHTML = '<div id="product" data-sku="B-9"></div>';
     expect(side.read({ type: 'get-var', name: 'sku' }, [], undefined, 9, 'sku')).toEqual({ d: { sku: 'B-9' } });
+  });
+});
+
+describe('values that cannot travel', () => {
+  it("a promise (custom code whose value only the page holds, for getVar): an event's snapshot carries an empty object, which clones; getVar of it alone gets the promise", () => {
+    const c = defineContainer({ name: 'promised', dataElements: { later: pageCode(() => Promise.resolve(1)), plain: pageCode(() => 'p') }, rules: [] });
+    const s = pageSide(new Function(`return (${pageText(c).data})`)() as PageData);
+    const values = s.read({ type: 'dom-ready' }, [], undefined, 1) as PageValues;
+    expect(values).toEqual({ d: { later: {}, plain: 'p' } });
+    // What the bridge posts: refused before, when the promise itself went.
+    expect(() => structuredClone(values)).not.toThrow();
+    expect((s.read({ type: 'get-var', name: 'later' }, [], undefined, 2, 'later') as PageValues).d!.later).toBeInstanceOf(Promise);
+  });
+
+  it("an imported page global read as data holds only the branches the worker's blocks read: a helper function beside them no longer refuses the clone; a getter that throws gives the whole value", () => {
+    const c = defineContainer({ name: 'branches', dataElements: { g: pageGlobalBranches('siteTag', ['record.current', 'user.id', 'list.0.sku']) }, rules: [] });
+    const s = pageSide(new Function(`return (${pageText(c).data})`)() as PageData);
+    const w = window as unknown as { siteTag?: unknown };
+    try {
+      w.siteTag = { record: { current: { page: 'home', n: [1, 2] }, past: [{ page: 'x' }] }, user: { id: 'u1', hash: () => 'h' }, list: [{ sku: 'A', fn: () => 1 }], resume: () => 0 };
+      const values = s.read({ type: 'dom-ready' }, [], undefined, 1) as PageValues;
+      expect(values.d!.g).toEqual({ record: { current: { page: 'home', n: [1, 2] } }, user: { id: 'u1' }, list: { 0: { sku: 'A' } } });
+      expect(() => structuredClone(values)).not.toThrow();
+      w.siteTag = 'text';
+      expect((s.read({ type: 'dom-ready' }, [], undefined, 2) as PageValues).d!.g).toBe('text');
+      const whole = { get record(): unknown { throw new Error('no'); } };
+      w.siteTag = whole;
+      expect((s.read({ type: 'dom-ready' }, [], undefined, 3) as PageValues).d!.g).toBe(whole);
+    } finally {
+      delete w.siteTag;
+    }
   });
 });

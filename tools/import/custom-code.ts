@@ -22,14 +22,18 @@ export interface Placement {
   sideEffects: boolean;
   /** sessionStorage keys it names with a string literal. */
   sessionKeys: string[];
-  /** It reads the data layer global directly (`digitalData.…` or `window.digitalData.…`): the whole layer travels. */
+  /** It reads the data layer global directly (`digitalData.…` or `window.digitalData.…`). */
   readsDataLayer?: boolean;
+  /** When it does: the paths it reads (`dataPath`), or undefined when it may read any of it (the whole layer travels). */
+  dataLayerPaths?: string[];
   /** In the worker: the names it takes from the virtual page (built-ins excluded). */
   globals?: string[];
   /** In the worker: the block's source, `new Function` texts written as functions. */
   source?: string;
   /** In the worker: page globals it only reads as data, delivered with each event (page reads of `window.<name>`). */
   pageGlobals?: string[];
+  /** Of each page global: the paths it reads (`dataPath`), or null when it may read any of it (the whole value travels). */
+  pageGlobalPaths?: Record<string, string[] | null>;
 }
 
 export interface PlaceOptions {
@@ -43,6 +47,8 @@ export interface PlaceOptions {
   pageData?: Set<string>;
   /** Page globals whose members the block reads (set by `place`). */
   dataNames?: Set<string>;
+  /** The uses of each page global in `pageData`: the path each reads (`dataPath`), and whether it only tests it (set by `place`). */
+  pageDataUses?: Map<string, Array<{ path: string; tested: boolean }>>;
 }
 
 /** Globals of JavaScript itself (and the console): the same in the worker as on the page. */
@@ -82,6 +88,40 @@ const DATA_METHODS = new Set(
     'startsWith endsWith concat toString toFixed map filter forEach some every find findIndex reduce keys hasOwnProperty').split(' '),
 );
 
+/** Member names that read a value as a whole, not a branch of it: where a data path stops (a path through an array would otherwise become an object of the indices read). */
+const WHOLE_VALUE = new Set(['length', 'constructor', 'prototype', '__proto__']);
+
+/**
+ * The part of a use's member path that names data: up to a computed member or `length`, or the
+ * member called (its owner is read whole: a method of text or arrays, or a function, which cannot
+ * travel), `x.items.map.call(…)` as a call of `map`. `''`: the whole value. The worker's copy holds
+ * only the branches read (src/main-bridge/read-set.ts).
+ */
+export function dataPath(path: string[], call: boolean): string {
+  let end = path.findIndex((k, i) => k === '[]' || WHOLE_VALUE.has(k) || (DATA_METHODS.has(k) && /^(call|apply|bind)$/.test(path[i + 1] ?? '')));
+  if (end < 0) end = call ? path.length - 1 : path.length;
+  return path.slice(0, Math.max(end, 0)).join('.');
+}
+
+/** A use's data path; a test only when it tests the very end of its member path (`!x.list.length` reads the list). */
+const dataUse = (path: string[], call: boolean, tested?: boolean) => {
+  const p = dataPath(path, call);
+  return { path: p, tested: tested === true && p === path.join('.') };
+};
+
+/**
+ * The paths read of a value, from its uses: undefined when one reads it whole. A use that only
+ * tests whether its path is there needs no path of its own for the value itself (the copy keeps
+ * it: an object as a fresh one, anything else as it is), nor one under which another is read.
+ */
+const pathsOf = (uses: Iterable<{ path: string; tested?: boolean }>): string[] | undefined => {
+  const list = [...uses];
+  const read = new Set(list.filter((u) => !u.tested).map((u) => u.path));
+  if (read.has('')) return undefined;
+  for (const u of list) if (u.tested && u.path && ![...read].some((r) => r === u.path || r.startsWith(u.path + '.'))) read.add(u.path);
+  return [...read].sort();
+};
+
 const describe = (u: { name?: string; path: string[] }) => [u.name ?? 'this', ...u.path].slice(0, 3).join('.');
 
 /** Why the worker cannot serve this use of a free name, or undefined when it can. */
@@ -106,6 +146,7 @@ function unserved(u: FreeUse, o: PlaceOptions, implicit: Set<string>): string | 
     // Only a name the block reads members of is taken for data: one only tested for being there (`window.ga && …`) may be a function, which cannot travel.
     if (dataRead && o.pageData && o.dataNames?.has(u.name)) {
       o.pageData.add(u.name);
+      o.pageDataUses?.set(u.name, [...(o.pageDataUses.get(u.name) ?? []), dataUse(u.path, u.call, u.tested)]);
       return undefined;
     }
     return `it uses \`${describe(u)}\`, which only the page has`;
@@ -135,7 +176,7 @@ function thisReason(a: Analysis, o: PlaceOptions, implicit: Set<string>): string
  * worker what it takes from the virtual page.
  */
 export function place(source: string, options: PlaceOptions = {}): Placement {
-  const o: PlaceOptions = { ...options, pageData: new Set() };
+  const o: PlaceOptions = { ...options, pageData: new Set(), pageDataUses: new Map() };
   const sideEffects = /\.(setItem|removeItem|set|remove|c_w|cookieWrite)\s*\(|document\.cookie\s*=/.test(source);
   const sessionKeys = [...source.matchAll(/sessionStorage\.(?:getItem|setItem|removeItem)\(\s*(['"])([^'"]+)\1/g)].map((m) => m[2]!);
   const page = (reason: string): Placement => ({ where: 'page', reason, sideEffects, sessionKeys });
@@ -166,8 +207,25 @@ export function place(source: string, options: PlaceOptions = {}): Placement {
   }
   const pageGlobals = [...o.pageData!].sort();
   const globals = [...new Set(freeUses.map((u) => u.name).filter((n) => !BUILT_INS.has(n)))].sort();
-  const readsDataLayer = Boolean(o.dataLayer) && freeUses.some((u) => u.name === o.dataLayer || (WINDOW_NAMES.has(u.name) && u.path[0] === o.dataLayer));
-  return { where: 'worker', sideEffects, sessionKeys, globals, source: text, ...(pageGlobals.length ? { pageGlobals } : {}), ...(readsDataLayer ? { readsDataLayer } : {}) };
+  const pageGlobalPaths = Object.fromEntries(pageGlobals.map((g) => [g, pathsOf(o.pageDataUses!.get(g) ?? [{ path: '' }]) ?? null]));
+  // Its uses of the data layer, each as the member path after the layer (`window.` dropped).
+  const layerUses: Array<{ path: string[]; call: boolean; tested?: boolean }> = [];
+  for (const u of freeUses) {
+    let path = [u.name, ...u.path];
+    while (path.length > 1 && WINDOW_NAMES.has(path[0]!)) path = path.slice(1);
+    if (o.dataLayer && path[0] === o.dataLayer) layerUses.push({ path: path.slice(1), call: u.call, tested: u.tested });
+  }
+  const readsDataLayer = layerUses.length > 0;
+  const dataLayerPaths = readsDataLayer ? pathsOf(layerUses.map((u) => dataUse(u.path, u.call, u.tested))) : undefined;
+  return {
+    where: 'worker',
+    sideEffects,
+    sessionKeys,
+    globals,
+    source: text,
+    ...(pageGlobals.length ? { pageGlobals, pageGlobalPaths } : {}),
+    ...(readsDataLayer ? { readsDataLayer, ...(dataLayerPaths ? { dataLayerPaths } : {}) } : {}),
+  };
 }
 
 /**

@@ -19,6 +19,11 @@ export interface FreeUse {
   call: boolean;
   /** `typeof x`: reading it never throws. */
   typeofOnly: boolean;
+  /**
+   * Only whether the end of `path` is there is used: a condition's test, `!x`, the left of `&&`,
+   * `x == null` and the like, `typeof x.y` — never the value itself (not `x || {}`, which is an alias).
+   */
+  tested?: boolean;
   /** Where the identifier is in the block's source, and whether it is a shorthand property (`{x}`). */
   at?: { start: number; end: number; shorthand: boolean };
 }
@@ -157,7 +162,7 @@ export function analyse(fnSource: string): Analysis {
   const blockFn = (ast.body[0] as Node)?.expression as Node | undefined;
 
   /** The member path above an identifier or `this`, and how the end of it is used. */
-  function usage(stack: Node[], i: number): { path: string[]; write: boolean; call: boolean; typeofOnly: boolean } {
+  function usage(stack: Node[], i: number): { path: string[]; write: boolean; call: boolean; typeofOnly: boolean; tested: boolean } {
     const path: string[] = [];
     let cur = stack[i]!;
     let j = i - 1;
@@ -189,7 +194,20 @@ export function analyse(fnSource: string): Analysis {
       (parent?.type === 'ArrayPattern' || parent?.type === 'RestElement' || (parent?.type === 'Property' && stack[j - 1]?.type === 'ObjectPattern') || parent?.type === 'AssignmentPattern' && parent.left === cur);
     const call = (parent?.type === 'CallExpression' || parent?.type === 'NewExpression') && parent.callee === cur;
     const typeofOnly = parent?.type === 'UnaryExpression' && parent.operator === 'typeof' && path.length === 0;
-    return { path, write, call, typeofOnly };
+    const nullish = (n: Node) => (n.type === 'Literal' && n.value === null) || (n.type === 'Identifier' && n.name === 'undefined') || (n.type === 'UnaryExpression' && n.operator === 'void');
+    // The right of `&&` is the value of the whole: a test when the whole is one.
+    const testAt = (c: Node, k: number): boolean => {
+      const p = stack[k];
+      if (!p) return false;
+      if (p.type === 'LogicalExpression' && p.operator === '&&') return p.left === c || testAt(p, k - 1);
+      return (
+        (p.type === 'UnaryExpression' && (p.operator === '!' || p.operator === 'typeof')) ||
+        (p.type === 'BinaryExpression' && ['==', '!=', '===', '!=='].includes(p.operator) && nullish(p.left === c ? p.right : p.left)) ||
+        (['IfStatement', 'WhileStatement', 'DoWhileStatement', 'ForStatement', 'ConditionalExpression'].includes(p.type) && p.test === c)
+      );
+    };
+    const tested = testAt(cur, j);
+    return { path, write, call, typeofOnly, tested };
   }
 
   const stack: Node[] = [];

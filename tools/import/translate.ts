@@ -13,7 +13,7 @@ import { installPageAnalytics } from '../../src/launch/appmeasurement/page-track
 import { tagContainerMarker } from '../../src/worker-engine/analytics/beacon-url.ts';
 import { isCode, type LaunchComponent, type LaunchContainer, type LaunchDataElement, type LaunchRule, type LaunchValue } from './read.ts';
 import { storedKey } from '../../src/worker-engine/core/types.ts';
-import { DOM_EVENTS, ECID_VARIABLES, VISITOR_ATTRIBUTES, VISITOR_COOKIE, VISITOR_SESSION_KEY, workerReadablePath, type ActionOptions, type ImportedFacts, type PageStepOptions, type VisitorAttribute } from '../../src/launch/index.ts';
+import { DOM_EVENTS, ECID_VARIABLES, VISITOR_ATTRIBUTES, VISITOR_COOKIE, VISITOR_SESSION_KEY, workerReadablePath, splitPath, BLOCK_READS, type ActionOptions, type ImportedFacts, type PageStepOptions, type VisitorAttribute } from '../../src/launch/index.ts';
 import type { PageSide } from '../../src/worker-engine/core/page-reads.ts';
 import { FUNCTION_MARK } from '../build/page-reads.ts';
 
@@ -235,12 +235,30 @@ class Translator {
     return helper ? { ...p, where: 'page', reason: `it calls \`s.${helper}\`, which the Analytics customSetup defines on the page` } : p;
   }
 
-  /** Worker code for a block placed in the worker. */
-  private workerCode(fn: string, p: Placement, notes: string[]): { factory: string; sideEffects: boolean; readsDataLayer: boolean } {
+  /**
+   * Worker code for a block placed in the worker. `own`: a data element, which declares the data
+   * layer paths it reads itself (`reads`); any other block's go into `blockReads`.
+   */
+  private workerCode(fn: string, p: Placement, notes: string[], own = false): { factory: string; sideEffects: boolean; reads: true | string[] | undefined } {
     p.sessionKeys.forEach((k) => this.sessionKeys.add(k));
     notes.push(p.readsDataLayer ? `custom code in the worker, reading the snapshot of ${this.dataLayer}` : 'custom code in the worker');
-    this.usePageGlobals(p.pageGlobals, notes);
-    return { factory: workerFactory(p), sideEffects: p.sideEffects, readsDataLayer: p.readsDataLayer === true };
+    this.usePageGlobals(p, notes);
+    const reads = p.readsDataLayer ? (p.dataLayerPaths ?? true) : undefined;
+    if (!own) this.useDataLayer(reads);
+    return { factory: workerFactory(p), sideEffects: p.sideEffects, reads };
+  }
+
+  /**
+   * The data layer paths the worker's blocks other than data elements read (rule conditions and
+   * actions, the Analytics blocks): the container declares them in a data element of their own,
+   * `offtag:data layer reads`, so that the bridge's copy of the layer (its read set) holds them.
+   * null: one of them may read any of it, and the whole layer travels.
+   */
+  blockReads: Set<string> | null = new Set();
+
+  useDataLayer(reads: true | string[] | undefined): void {
+    if (reads === true) this.blockReads = null;
+    else if (reads) reads.forEach((r) => this.blockReads?.add(r));
   }
 
   /**
@@ -301,14 +319,14 @@ class Translator {
    * into offtag.js as a function of its own. A data element using `this` is not imported: a data
    * element gets no element (Core calls a condition with the event's element, a data element without).
    */
-  placeRead(source: LaunchValue | undefined, settings: Settings, notes: string[], kind: 'data element' | 'condition', name = ''): { factory: string; sideEffects: boolean; readsDataLayer: boolean } | { read: string } {
+  placeRead(source: LaunchValue | undefined, settings: Settings, notes: string[], kind: 'data element' | 'condition', name = ''): { factory: string; sideEffects: boolean; reads: true | string[] | undefined } | { read: string } {
     const b = this.blockSource(source, settings, notes);
     if ('url' in b) return skip('custom code in an external file, which a data element or condition cannot load');
     const fn = this.functionOf(b);
     const placed = this.placeCore(fn);
     const valueOnPage = kind === 'data element' && placed.where === 'worker' && !this.readInWorker(name) ? pageOnlyValue(fn) : undefined;
     const p: Placement = valueOnPage ? { ...placed, where: 'page', reason: valueOnPage } : placed;
-    if (p.where === 'worker') return this.workerCode(fn, p, notes);
+    if (p.where === 'worker') return this.workerCode(fn, p, notes, kind === 'data element');
     if (kind === 'data element' && /^it uses `this`/.test(p.reason ?? '')) skip('custom code needs the page and uses `this`, which a data element read on the page does not get');
     notes.push(`custom code on the page because ${p.reason ?? 'it needs the page'}: offtag.js runs it with each event${kind === 'condition' ? ' of its rule' : ''}`);
     return { read: q(fn) };
@@ -441,9 +459,9 @@ class Translator {
       case 'customCode.js': {
         const placed = this.placeRead(s.source, s, notes, 'data element', name);
         if ('read' in placed) return `launch.pageCustomCode(${placed.read}, ${f})`;
-        const { factory, sideEffects, readsDataLayer } = placed;
+        const { factory, sideEffects, reads } = placed;
         if (sideEffects) this.sideEffectElements.add(name);
-        return `launch.customCode(${factory}, ${f}${sideEffects || readsDataLayer ? `, ${sideEffects}` : ''}${readsDataLayer ? ', true' : ''})`;
+        return `launch.customCode(${factory}, ${f}${sideEffects || reads ? `, ${sideEffects}` : ''}${reads ? `, ${q(reads)}` : ''})`;
       }
       default:
         // The ECID extension's data element: the visitor's MCMID once the visitor service knows it.
@@ -643,6 +661,8 @@ class Translator {
           const read = `function (event) {\n  var v = ${keys}.reduce(function (o, k) { return o == null ? undefined : o[k]; }, window);\n  return v !== undefined && v !== null && ${test};\n}`;
           return `launch.pageCondition(${q(read)}, ${o}, "Variable")`;
         }
+        const [root, ...rest] = splitPath(path);
+        if (root === this.dataLayer) this.useDataLayer(rest.length ? [rest.join('.')] : true);
         return `launch.variableIs(${q(path)}, ${match}, ${o})`;
       }
       case 'customCode.js': {
@@ -669,12 +689,21 @@ class Translator {
     }
   }
 
-  /** Page globals worker blocks read as data: each a data element read on the page with every event (src/launch virtual-page.ts). */
-  readonly pageGlobals = new Set<string>();
+  /**
+   * Page globals worker blocks read as data: each a data element read on the page with every event
+   * (src/launch virtual-page.ts), holding only the paths the blocks read (null: any of it).
+   */
+  readonly pageGlobals = new Map<string, Set<string> | null>();
 
-  usePageGlobals(names: string[] | undefined, notes: string[]): void {
+  usePageGlobals(p: Placement, notes: string[]): void {
+    const names = p.pageGlobals;
     if (!names?.length) return;
-    names.forEach((n) => this.pageGlobals.add(n));
+    for (const n of names) {
+      const paths = p.pageGlobalPaths?.[n];
+      const seen = this.pageGlobals.get(n);
+      if (seen === null) continue;
+      this.pageGlobals.set(n, paths ? new Set([...(seen ?? []), ...paths]) : null);
+    }
     notes.push(`${PAGE_GLOBAL_NOTE} ${names.map((n) => `\`${n}\``).join(', ')}, read on the page with each event`);
   }
 
@@ -717,7 +746,8 @@ class Translator {
     this.analyticsBlocks.worker++;
     p.sessionKeys.forEach((k) => this.sessionKeys.add(k));
     notes.push('its custom code in the worker');
-    this.usePageGlobals(p.pageGlobals, notes);
+    this.usePageGlobals(p, notes);
+    if (p.readsDataLayer) this.useDataLayer(p.dataLayerPaths ?? true);
     return `launch.setVariables(analytics, ${props}, ${workerFactory(p)}, ${o})`;
   }
 
@@ -980,7 +1010,8 @@ function analyticsOptions(t: Translator, extras: string[], settings: Record<stri
       t.analyticsBlocks.worker++;
       p.sessionKeys.forEach((k) => t.sessionKeys.add(k));
       const setupNotes: string[] = [];
-      t.usePageGlobals(p.pageGlobals, setupNotes);
+      t.usePageGlobals(p, setupNotes);
+      if (p.readsDataLayer) t.useDataLayer(p.dataLayerPaths ?? true);
       if (setupNotes.length) extras.push(`note: Analytics customSetup in the worker ${setupNotes[0]}`);
       parts.push(`customSetup: ${indent(workerFactory(p), '  ')}`);
     } else {
@@ -1110,7 +1141,9 @@ export function translate(c: LaunchContainer, o: TranslateOptions): Translation 
     for (const [k, v] of [['offtag:analytics page', `${q('offtag:analytics page')}: launch.pageCustomCode(${q(install)})`], ...rest]) deCode.set(k, v);
   }
   // The page globals worker blocks read as data, each read on the page with every event (src/launch virtual-page.ts `pageGlobalElement`).
-  for (const g of t.pageGlobals) deCode.set(`offtag:global ${g}`, `${q(`offtag:global ${g}`)}: launch.pageVariable(${q(g)})`);
+  for (const [g, paths] of t.pageGlobals)
+    deCode.set(`offtag:global ${g}`, `${q(`offtag:global ${g}`)}: ${paths ? `launch.pageGlobalBranches(${q(g)}, ${q([...paths].sort())})` : `launch.pageVariable(${q(g)})`}`);
+  if (t.blockReads === null || t.blockReads.size) deCode.set(BLOCK_READS, `${q(BLOCK_READS)}: launch.dataLayerReads(${t.blockReads ? q([...t.blockReads].sort()) : ''})`);
   const ecidSettings = c.extensions?.['adobe-mcid']?.settings as Settings | undefined;
   if (typeof ecidSettings?.orgId === 'string') settings.orgId = ecidSettings.orgId;
   const ecidVars = ecidVariables((ecidSettings?.variables ?? []) as Array<{ name: string; value: unknown }>, extras);

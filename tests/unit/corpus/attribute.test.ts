@@ -47,4 +47,22 @@ describe('corpus attribution', () => {
     const got = selfTime(profile, (f) => partOf('offtag', f, 4));
     expect(got).toEqual({ offtag: 1, turbine: 0, 'tag code on the page': 5.5, site: 0, browser: 0 });
   });
+
+  it("an inline script offtag.js inserted (custom code it writes into the page) is the library's code; under turbine, turbine's; a built-in it calls, the same", () => {
+    const inline = (id: number, children?: number[]) => ({ id, callFrame: { ...frame('', 0, ''), scriptId: '31' }, ...(children ? { children } : {}) });
+    const builtin = (id: number, name: string, children?: number[]) => ({ id, callFrame: { ...frame('', 0, name), scriptId: '0' }, ...(children ? { children } : {}) });
+    const profile = (url: string): CpuProfile => ({
+      nodes: [
+        { id: 1, callFrame: frame('', 0, '(root)'), children: [2] },
+        { id: 2, callFrame: frame(url, 1), children: [3] },
+        builtin(3, 'appendChild', [4]),
+        inline(4, [5]),
+        builtin(5, 'querySelector'),
+      ],
+      samples: [2, 3, 4, 5, 2],
+      timeDeltas: [0, 1000, 2000, 3000, 4000],
+    });
+    expect(selfTime(profile('https://s/offtag.js'), (f) => partOf('offtag', f, 4))).toEqual({ offtag: 3, turbine: 0, 'tag code on the page': 7, site: 0, browser: 0 });
+    expect(selfTime(profile('https://assets.adobedtm.com/offtag-corpus/launch-1.min.js'), (f) => partOf('turbine', f, 4))).toEqual({ offtag: 0, turbine: 10, 'tag code on the page': 0, site: 0, browser: 0 });
+  });
 });

@@ -279,6 +279,28 @@ describe('where custom code runs', () => {
     // Another global read as data travels with each event on its own.
     expect(place('function () { return digitalData.x; }')).toMatchObject({ where: 'worker', pageGlobals: ['digitalData'] });
   });
+  it('names the data layer paths it reads, so only those travel: up to a computed member, length or a call; the layer itself, whole', () => {
+    expect(place('function () { return digitalData.cart.total + window.digitalData.page.x + digitalData.cart.total; }', W)).toMatchObject({ readsDataLayer: true, dataLayerPaths: ['cart.total', 'page.x'] });
+    const cut = place('function (e) { return digitalData.list.length + digitalData.a.b.split(",")[0] + digitalData.c[e.k].d + digitalData.f.g() + digitalData.items.map(String); }', W);
+    expect(cut.dataLayerPaths).toEqual(['a.b', 'c', 'f', 'items', 'list']);
+    // A test of whether a path is there needs no more of it than what is read under it; the value a test reads (`.length`) is read whole.
+    expect(place('function () { if (!window.digitalData) return; return null != digitalData && digitalData.page && typeof digitalData.user === "object" && digitalData.page.x; }', W).dataLayerPaths).toEqual(['page.x', 'user']);
+    expect(place('function () { return !digitalData.list.length ? digitalData.list[0].sku : 1; }', W).dataLayerPaths).toEqual(['list', 'list.0.sku']);
+    // A member named as a method, not called, is data; one called, or applied, is its owner's.
+    expect(place('function () { return digitalData.search.term + digitalData.name.split(" ") + digitalData.items.map.call(digitalData.more, String); }', W).dataLayerPaths).toEqual(['items', 'more', 'name', 'search.term']);
+    // Read whole (an alias, its value passed on, a call of it): no paths, the whole layer travels.
+    for (const whole of ['function () { var d = window.digitalData || {}; return d.page; }', 'function () { return digitalData && digitalData.page.x || digitalData; }', 'function () { return JSON.stringify(digitalData); }'])
+      expect([place(whole, W)].map((p) => [p.where, p.readsDataLayer, p.dataLayerPaths])).toEqual([['worker', true, undefined]]);
+    expect(place('function () { return 1; }', W).dataLayerPaths).toBeUndefined();
+  });
+  it("names the paths of a page global it reads as data (null: it may read any of it)", () => {
+    expect(place('function () { var t = window.siteTag?.utils?.clean; return siteTag.record.current.xdm.id + (t ? 1 : 0) + siteTag.record.list.length; }', W)).toMatchObject({
+      pageGlobals: ['siteTag'],
+      pageGlobalPaths: { siteTag: ['record.current.xdm.id', 'record.list', 'utils.clean'] },
+    });
+    expect(place('function (e, s) { if (window.eventData && eventData.search) s.prop6 = window.eventData.search.type.split(":")[0]; }', W).pageGlobalPaths).toEqual({ eventData: ['search.type'] });
+    expect(place('function (e, s) { var d = window.eventData.search; s.prop6 = d || eventData; }', W).pageGlobalPaths).toEqual({ eventData: null });
+  });
   it('this: the window for customSetup, the element for the other blocks (its attributes, id, class, tag, href, text)', () => {
     expect(place('function (s) { this.s = s; s.server = this.location.hostname; }', { thisIs: 'window' }).where).toBe('worker');
     expect(place('function (e, s) { s.eVar1 = this.getAttribute("data-x") + this.id; }', W).where).toBe('worker');
@@ -297,5 +319,42 @@ describe('where custom code runs', () => {
     expect(place('function () { window.eventData = {}; }', W).reason).toBe('it assigns `window.eventData`, which the page may read');
     expect(place('function () { return `a${b}`; }', W).reason).toBe('it uses `b`, which only the page has');
     expect(place('function () { return (; }', W).reason).toMatch(/^it does not parse/);
+  });
+});
+
+describe("the data the worker's blocks read", () => {
+  // A data layer and a site global that hold functions (a layer's helper, a tag library's own code)
+  // beside the data the blocks read.
+  const rule = (name: string, conditions: unknown[], actions: unknown[]) => ({ id: `RL-${name}`, name, events: [{ modulePath: 'core/src/lib/events/libraryLoaded.js', settings: {} }], conditions, actions });
+  const custom = (fn: string) => ({ modulePath: 'core/src/lib/conditions/customCode.js', settings: { source: code(fn) } });
+  const library = (conditionFn: string) => ({
+    extensions: { core: { displayName: 'Core', settings: {} } },
+    dataElements: {
+      'page name': { modulePath: 'core/src/lib/dataElements/javascriptVariable.js', settings: { path: 'siteData.page.name' } },
+      'user id': { modulePath: 'core/src/lib/dataElements/customCode.js', settings: { source: code('function () { return window.siteData.user.id + siteTag.record.current.id; }') } },
+    },
+    rules: [
+      rule('tested', [custom(conditionFn), { modulePath: 'core/src/lib/conditions/variable.js', settings: { name: 'siteData.flags.on', value: 'yes' } }], [
+        { modulePath: 'core/src/lib/actions/customCode.js', settings: { source: code('function () { return siteData.cart.items.length + siteTag.utils.clean; }'), language: 'javascript' } },
+      ]),
+    ],
+  });
+  const imported = async (name: string, conditionFn: string) => {
+    mkdirSync(`${TMP}/reads`, { recursive: true });
+    writeFileSync(`${TMP}/reads/${name}.js`, libraryText(library(conditionFn)));
+    runImport({ library: `${TMP}/reads/${name}.js`, out: `${TMP}/reads/${name}` });
+    const { loadContainer } = await import('../../../tools/build/build.ts');
+    return loadContainer(`${TMP}/reads/${name}/container.ts`);
+  };
+
+  it("the bridge's copy of the data layer holds every path a worker block reads — data elements, conditions, actions — and a page global only its branches they read", async () => {
+    const { readSetOf } = await import('../../../src/worker-engine/core/data-layer.ts');
+    const c = await imported('narrow', 'function () { return siteData.page.type === "home"; }');
+    expect(readSetOf(c.dataElements as never)).toStrictEqual({ page: { name: 0, type: 0 }, user: { id: 0 }, flags: { on: 0 }, cart: { items: 0 } });
+    const source = readFileSync(`${TMP}/reads/narrow/container.ts`, 'utf8');
+    expect(source).toContain('"offtag:global siteTag": launch.pageGlobalBranches("siteTag", ["record.current.id","utils.clean"])');
+    // A block that reads the layer through an alias may read any of it: the whole layer travels.
+    const whole = await imported('whole', 'function () { var d = siteData || {}; return d.page.type === "home"; }');
+    expect(readSetOf(whole.dataElements as never)).toBeNull();
   });
 });
