@@ -376,10 +376,12 @@ export interface TraceEvent {
  */
 export async function taskSamples(world: World, p: OpenPage, ids: readonly string[], n: number): Promise<Record<string, { taskMs: number; threadMs: number; rendererMs: number }>> {
   const variant = p.variant as Variant;
-  await world.browser.startTracing(p.page, { categories: ['disabled-by-default-devtools.timeline', 'toplevel', 'blink.user_timing'] });
-  const windows: Array<{ id: string; key: string; threadMs: number; rendererMs: number; wallMs: number }> = [];
+  const windows: Array<{ id: string; taskMs: number; threadMs: number; rendererMs: number; wallMs: number }> = [];
   const walls: number[] = [];
   for (const id of [...ids, 'noop']) {
+    // One trace per window: a whole variant's bursts at 6× in one trace outgrew what the DevTools
+    // protocol's IO.read would hand back ("Read failed").
+    await world.browser.startTracing(p.page, { categories: ['disabled-by-default-devtools.timeline', 'toplevel', 'blink.user_timing'] });
     const key = `pet:${windows.length}:${Math.random()}`;
     await p.page.evaluate((key) => performance.mark(`${key}:s`), key);
     const c0 = arrived(world, variant);
@@ -396,9 +398,21 @@ export async function taskSamples(world: World, p: OpenPage, ids: readonly strin
     const m1 = await metrics(p.cdp);
     const r = pageRenderer(r0, rendererCpu(process.pid))?.[1];
     await p.page.evaluate((key) => performance.mark(`${key}:e`), key);
-    windows.push({ id, key, threadMs: (m1.ThreadTime - m0.ThreadTime) * 1000, rendererMs: (r?.all ?? NaN) / 1e6, wallMs: Date.now() - t0 });
+    const wallMs = Date.now() - t0;
+    windows.push({ id, taskMs: windowTaskMs(await world.browser.stopTracing(), key), threadMs: (m1.ThreadTime - m0.ThreadTime) * 1000, rendererMs: (r?.all ?? NaN) / 1e6, wallMs });
   }
-  const { events, marks, any } = traceMarks(await world.browser.stopTracing(), 'pet:');
+  const noopTaskMs = windows.at(-1)!.taskMs;
+  return Object.fromEntries(
+    windows.slice(0, -1).map((w) => [
+      w.id,
+      { taskMs: Math.max(0, w.taskMs - noopTaskMs) / n, threadMs: w.threadMs / n, rendererMs: w.rendererMs / n },
+    ]),
+  );
+}
+
+/** The thread time of the page's main-thread tasks wholly between the marks `<key>:s` and `<key>:e` of a trace. */
+function windowTaskMs(trace: Buffer, key: string): number {
+  const { events, marks, any } = traceMarks(trace, 'pet:');
   // Top-level tasks only: Chromium 150 runs a `ThreadControllerImpl::RunTask` inside a `RunTask`,
   // and some without one; each is counted once (as bench/per-event/per-event-trace.ts does).
   const tasks: TraceEvent[] = [];
@@ -410,21 +424,11 @@ export async function taskSamples(world: World, p: OpenPage, ids: readonly strin
       tasks.push(e);
       end = e.ts + (e.dur ?? 0);
     }
-  const taskMs = (key: string) => {
-    const s = marks.get(`${key}:s`)!;
-    const e = marks.get(`${key}:e`)!;
-    let us = 0;
-    for (const t of tasks) if (t.ts >= s.ts && t.ts + (t.dur ?? 0) <= e.ts) us += t.tdur ?? 0;
-    return us / 1000;
-  };
-  const noop = windows.at(-1)!;
-  const noopTaskMs = taskMs(noop.key);
-  return Object.fromEntries(
-    windows.slice(0, -1).map((w) => [
-      w.id,
-      { taskMs: Math.max(0, taskMs(w.key) - noopTaskMs) / n, threadMs: w.threadMs / n, rendererMs: w.rendererMs / n },
-    ]),
-  );
+  const s = marks.get(`${key}:s`)!;
+  const e = marks.get(`${key}:e`)!;
+  let us = 0;
+  for (const t of tasks) if (t.ts >= s.ts && t.ts + (t.dur ?? 0) <= e.ts) us += t.tdur ?? 0;
+  return us / 1000;
 }
 
 /**
