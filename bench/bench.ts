@@ -247,7 +247,7 @@ export async function runBench(plan: Plan): Promise<{ outDir: string; markdown: 
       for (const v of VARIANTS) await pages[v].cdp.send('Emulation.setCPUThrottlingRate', { rate });
       for (let r = 0; r < plan.throttledSamples; r++)
         for (const v of VARIANTS) {
-          const got = await taskSamples(world, pages[v], EVENTS, nT(v));
+          const got = await taskSamples(world, pages[v], EVENTS, nT(v), rate);
           for (const id of EVENTS) ((xs[v] ??= {})[id] ??= []).push(got[id]!);
         }
       for (const v of VARIANTS) await pages[v].cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
