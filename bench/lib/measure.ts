@@ -421,20 +421,27 @@ export async function taskSamples(world: World, p: OpenPage, ids: readonly strin
   );
 }
 
-/** The thread time of the page's main-thread tasks wholly between the marks `<key>:s` and `<key>:e` of a trace. */
-function windowTaskMs(trace: Buffer, key: string): number {
-  const { events, marks, any } = traceMarks(trace, 'pet:');
-  // Top-level tasks only: Chromium 150 runs a `ThreadControllerImpl::RunTask` inside a `RunTask`,
-  // and some without one; each is counted once (as bench/per-event/per-event-trace.ts does).
+/**
+ * The top-level tasks of the thread `on` ran on, in time order: Chromium 150 runs a
+ * `ThreadControllerImpl::RunTask` inside a `RunTask`, and some without one; each task once.
+ */
+export function topLevelTasks(events: TraceEvent[], on: TraceEvent): TraceEvent[] {
   const tasks: TraceEvent[] = [];
   let end = -Infinity;
   for (const e of events
-    .filter((e) => (e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask') && e.ph === 'X' && e.pid === any.pid && e.tid === any.tid)
+    .filter((e) => (e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask') && e.ph === 'X' && e.pid === on.pid && e.tid === on.tid)
     .sort((a, b) => a.ts - b.ts))
     if (e.ts >= end) {
       tasks.push(e);
       end = e.ts + (e.dur ?? 0);
     }
+  return tasks;
+}
+
+/** The thread time of the page's main-thread tasks wholly between the marks `<key>:s` and `<key>:e` of a trace. */
+function windowTaskMs(trace: Buffer, key: string): number {
+  const { events, marks, any } = traceMarks(trace, 'pet:');
+  const tasks = topLevelTasks(events, any);
   const s = marks.get(`${key}:s`)!;
   const e = marks.get(`${key}:e`)!;
   let us = 0;

@@ -14,7 +14,7 @@
  * DevTools (bench/per-event/floor-probe.ts without --cdp is). Never asserted.
  */
 import { readFileSync } from 'node:fs';
-import { arrived, median, openPage, warm, waitFor, type OpenPage, type TraceEvent } from '../lib/measure.ts';
+import { arrived, median, openPage, topLevelTasks, warm, waitFor, type OpenPage, type TraceEvent } from '../lib/measure.ts';
 import { buildVariants, startWorld, type Variant } from '../lib/setup.ts';
 
 const arg = (name: string, d: string) => {
@@ -54,15 +54,9 @@ function attribute(events: TraceEvent[], base: string, windows: Array<{ key: str
   for (const e of events) if (e.name.startsWith('pet:') && (e.cat ?? '').includes('user_timing')) marks.set(e.name, e);
   const any = marks.values().next().value as TraceEvent;
   const main = events.filter((e) => e.pid === any.pid && e.tid === any.tid && e.ph === 'X').sort((a, b) => a.ts - b.ts);
-  // Top-level tasks only: Chromium 150 nests a `ThreadControllerImpl::RunTask` inside a `RunTask`,
-  // and counting both counted such a task twice (once as its own label, once as "no script").
-  const tasks: TraceEvent[] = [];
-  let end = -Infinity;
-  for (const e of main)
-    if ((e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask') && e.ts >= end) {
-      tasks.push(e);
-      end = e.ts + (e.dur ?? 0);
-    }
+  // Top-level tasks only: counting a nested `ThreadControllerImpl::RunTask` too counted such a task
+  // twice (once as its own label, once as "no script").
+  const tasks = topLevelTasks(events, any);
   const out: Array<{ id: string; parts: Record<string, number>; gcInside: number; total: number }> = [];
   for (const w of windows) {
     const s = marks.get(`pet:s:${w.key}`)!;
