@@ -5,7 +5,7 @@
  * guard. Every ratio is computed from figures of this one run.
  */
 import { pageRenderer, rendererCpu } from './proc.ts';
-import type { BrowserContext, CDPSession, Page } from 'playwright';
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright';
 import { DIRECT_CALLS } from '../../containers/storefront/rules.ts';
 import { VARIANTS, type PageOptions, type Variant, type World } from './setup.ts';
 
@@ -379,9 +379,10 @@ export async function taskSamples(world: World, p: OpenPage, ids: readonly strin
   const windows: Array<{ id: string; taskMs: number; threadMs: number; rendererMs: number; wallMs: number }> = [];
   const walls: number[] = [];
   for (const id of [...ids, 'noop']) {
-    // One trace per window: a whole variant's bursts at 6× in one trace outgrew what the DevTools
-    // protocol's IO.read would hand back ("Read failed").
-    await world.browser.startTracing(p.page, { categories: ['disabled-by-default-devtools.timeline', 'toplevel', 'blink.user_timing'] });
+    // One trace per window, its events delivered as they are collected (`startTrace`): Playwright's
+    // tracing reads the whole trace back as one stream at the end, and at 6× that read failed in full
+    // runs (IO.read "Read failed"), leaving Playwright's tracing on for good.
+    const trace = await startTrace(world.browser, ['disabled-by-default-devtools.timeline', 'toplevel', 'blink.user_timing']);
     const key = `pet:${windows.length}:${Math.random()}`;
     await p.page.evaluate((key) => performance.mark(`${key}:s`), key);
     const c0 = arrived(world, variant);
@@ -399,15 +400,14 @@ export async function taskSamples(world: World, p: OpenPage, ids: readonly strin
     const r = pageRenderer(r0, rendererCpu(process.pid))?.[1];
     await p.page.evaluate((key) => performance.mark(`${key}:e`), key);
     const wallMs = Date.now() - t0;
-    // The trace is read back unthrottled (the window's marks are in it already): at 6× the page's
-    // renderer, throttled, failed to hand its trace over (IO.read "Read failed"). A window whose
-    // trace still cannot be read counts as not measured (NaN), not as a crash of the whole run.
+    // The trace is collected unthrottled (the window's marks are in it already). A window whose
+    // trace still cannot be had counts as not measured (NaN), not as a crash of the whole run.
     if (rate !== 1) await p.cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
     let taskMs = NaN;
     try {
-      taskMs = windowTaskMs(await world.browser.stopTracing(), key);
+      taskMs = windowTaskMs(await trace.stop(), key);
     } catch (e) {
-      console.warn(`[bench] ${variant} at ${rate}×: the trace of a ${id} window could not be read (${String(e).split('\n')[0]}); that window is not measured`);
+      console.warn(`[bench] ${variant} at ${rate}×: the trace of a ${id} window could not be had (${String(e).split('\n')[0]}); that window is not measured`);
     }
     if (rate !== 1) await p.cdp.send('Emulation.setCPUThrottlingRate', { rate });
     windows.push({ id, taskMs, threadMs: (m1.ThreadTime - m0.ThreadTime) * 1000, rendererMs: (r?.all ?? NaN) / 1e6, wallMs });
@@ -438,8 +438,35 @@ export function topLevelTasks(events: TraceEvent[], on: TraceEvent): TraceEvent[
   return tasks;
 }
 
+/**
+ * A browser-wide Chrome trace of `categories` whose events the DevTools protocol hands over in
+ * chunks while it runs (`Tracing.dataCollected`), on a session of its own, closed by `stop`:
+ * no stream to read back at the end, and no tracing state left behind if a trace fails.
+ */
+export async function startTrace(browser: Browser, categories: string[]): Promise<{ stop(): Promise<TraceEvent[]> }> {
+  const cdp = await browser.newBrowserCDPSession();
+  const events: TraceEvent[] = [];
+  cdp.on('Tracing.dataCollected', ({ value }) => void events.push(...(value as unknown as TraceEvent[])));
+  try {
+    await cdp.send('Tracing.start', { transferMode: 'ReportEvents', traceConfig: { includedCategories: categories } });
+  } catch (e) {
+    await cdp.detach().catch(() => {});
+    throw e;
+  }
+  return {
+    async stop() {
+      try {
+        await Promise.all([new Promise((done) => cdp.once('Tracing.tracingComplete', done)), cdp.send('Tracing.end')]);
+        return events;
+      } finally {
+        await cdp.detach().catch(() => {});
+      }
+    },
+  };
+}
+
 /** The thread time of the page's main-thread tasks wholly between the marks `<key>:s` and `<key>:e` of a trace. */
-function windowTaskMs(trace: Buffer, key: string): number {
+function windowTaskMs(trace: TraceEvent[], key: string): number {
   const { events, marks, any } = traceMarks(trace, 'pet:');
   const tasks = topLevelTasks(events, any);
   const s = marks.get(`${key}:s`)!;
@@ -613,8 +640,8 @@ export async function inpRun(world: World, variant: Variant, clicks: number, rat
 }
 
 /** A Chrome trace's events, its `performance.mark`s whose names begin with `prefix`, and one of them (the page's main thread). */
-function traceMarks(buf: Buffer, prefix: string): { events: TraceEvent[]; marks: Map<string, TraceEvent>; any: TraceEvent } {
-  const trace = JSON.parse(buf.toString('utf8')) as { traceEvents: TraceEvent[] } | TraceEvent[];
+function traceMarks(from: Buffer | TraceEvent[], prefix: string): { events: TraceEvent[]; marks: Map<string, TraceEvent>; any: TraceEvent } {
+  const trace = Array.isArray(from) ? from : (JSON.parse(from.toString('utf8')) as { traceEvents: TraceEvent[] } | TraceEvent[]);
   const events = Array.isArray(trace) ? trace : trace.traceEvents;
   const marks = new Map<string, TraceEvent>();
   for (const e of events) if (e.name.startsWith(prefix) && (e.cat ?? '').includes('user_timing')) marks.set(e.name, e);
