@@ -156,8 +156,11 @@ export interface OfftagMetrics {
   postMs: number;
   /** Total time applying effect batches. */
   applyMs: number;
-  lastPostMs: number;
-  lastApplyMs: number;
+  /**
+   * Events the worker has acknowledged: it has handled them and stored their beacons, so they are
+   * delivered even if the page closes now. Every event posted so far is, once `acked` equals `events`.
+   */
+  acked: number;
 }
 
 /** `window.offtag`, set by offtag.js. */

@@ -264,7 +264,8 @@ function start(): void {
   startWorker();
   const satellite = installSatellite(send, ask, hooks, pageSetting(cfg, 'environment'), (on) => port.postMessage({ type: 'debug', on }));
   w.offtag = {
-    metrics: () => ({ ...metrics }),
+    // `acked`: the highest event seq the worker said is safe (its beacons stored); every event is, once `acked` reaches `events`.
+    metrics: () => ({ ...metrics, acked }),
     /** Sends the worker an event and resolves with its reply (offtag-visitor.js sends `service-call`s). */
     ask,
     /** The Comlink port of the worker's API (WorkerApi); the devtools and tools wrap it. */

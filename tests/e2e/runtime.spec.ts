@@ -27,6 +27,10 @@ test('a page with only the script tag, served from another origin, gets its Page
   const metrics = await page.evaluate(() => (window as any).offtag.metrics());
   expect(metrics.events).toBeGreaterThanOrEqual(4);
   expect(metrics.postMs).toBeGreaterThan(0);
+  // Every event posted so far is acknowledged in the end (its beacons stored), and no more than were posted.
+  await expect
+    .poll(() => page.evaluate(() => (({ events, acked }) => acked === events && events)((window as any).offtag.metrics())))
+    .toBeGreaterThanOrEqual(metrics.events);
 });
 
 test('offtag.js from the page origin works the same', async ({ page, request }) => {
