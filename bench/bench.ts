@@ -244,13 +244,16 @@ export async function runBench(plan: Plan): Promise<{ outDir: string; markdown: 
       log(`per-event cost at ${rate}× CPU throttling (main-thread tasks)…`);
       const xs: Record<string, Record<string, Array<{ taskMs: number; threadMs: number; rendererMs: number }>>> = {};
       const nT = (v: Variant) => (v === 'alloy' ? Math.max(1, Math.round((plan.throttledN * plan.alloyN) / plan.n)) : plan.throttledN);
-      for (const v of VARIANTS) await pages[v].cdp.send('Emulation.setCPUThrottlingRate', { rate });
+      // Only the page being sampled is throttled: Chromium's throttler spins a throttled main
+      // thread even when it is idle, so five throttled pages would spin more than a core of this
+      // 2-core machine between them and slow every other variant's sample.
       for (let r = 0; r < plan.throttledSamples; r++)
         for (const v of VARIANTS) {
+          await pages[v].cdp.send('Emulation.setCPUThrottlingRate', { rate });
           const got = await taskSamples(world, pages[v], EVENTS, nT(v), rate);
+          await pages[v].cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
           for (const id of EVENTS) ((xs[v] ??= {})[id] ??= []).push(got[id]!);
         }
-      for (const v of VARIANTS) await pages[v].cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
       const of = (v: Variant, id: string, k: 'taskMs' | 'threadMs' | 'rendererMs') =>
         id === 'all' ? EVENTS.reduce((a, e) => a + median(xs[v][e].map((x) => x[k])), 0) / EVENTS.length : median(xs[v][id].map((x) => x[k]));
       throttled[rate] = Object.fromEntries(

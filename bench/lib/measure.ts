@@ -75,6 +75,8 @@ export interface OpenPage {
   /** Main-thread metrics of navigation to window load (+ settle). */
   load: { threadMs: number; taskMs: number; scriptMs: number; loadEventMs: number };
   consoleMessages: number;
+  /** The page's latest console messages (for a bench error). */
+  lastConsole: string[];
   close(): Promise<void>;
 }
 
@@ -95,11 +97,39 @@ export async function waitFor(cond: () => boolean, timeoutMs: number, what: stri
   }
 }
 
+/**
+ * Waits for a burst's `n` beacons. When they do not come, says what the page had done before the
+ * error ends the run: how many arrived, offtag.js's metrics (events posted, acknowledged), whether
+ * more came in the next 30 s (slow, not stuck), and the page's last console messages.
+ */
+async function waitForBurst(world: World, p: OpenPage, c0: number, n: number, timeoutMs: number): Promise<void> {
+  const variant = p.variant;
+  try {
+    await waitFor(() => arrived(world, variant) >= c0 + n, timeoutMs, `${n} beacons from ${variant}`);
+  } catch (e) {
+    const got = arrived(world, variant) - c0;
+    const state = await Promise.race([
+      p.page.evaluate(() => JSON.stringify((window as unknown as { offtag?: { metrics(): unknown } }).offtag?.metrics() ?? 'no window.offtag')).catch(String),
+      sleep(10_000).then(() => 'the page did not answer in 10 s'),
+    ]);
+    await sleep(30_000);
+    console.error(
+      `[bench] ${variant}: ${got} of ${n} beacons after ${timeoutMs / 1000} s, ${arrived(world, variant) - c0} 30 s later; offtag.metrics(): ${state}; ` +
+        `last console messages: ${JSON.stringify(p.lastConsole)}`,
+    );
+    throw e;
+  }
+}
+
 export async function openPage(world: World, o: PageOptions, settleMs = 600): Promise<OpenPage> {
   const ctx = await world.browser.newContext();
   const page = await ctx.newPage();
   let consoleMessages = 0;
-  page.on('console', () => consoleMessages++);
+  const lastConsole: string[] = [];
+  page.on('console', (m) => {
+    consoleMessages++;
+    if (lastConsole.push(`${m.type()}: ${m.text().slice(0, 300)}`) > 8) lastConsole.shift();
+  });
   page.on('pageerror', (e) => console.error(`[${o.variant}] page error: ${e.message}`));
   // tsx wraps named functions in `__name(...)`; the page has no such helper, so give it one.
   await page.addInitScript({ content: `globalThis.__name = (f) => f;\n(${OBSERVER.toString()})();` });
@@ -128,6 +158,7 @@ export async function openPage(world: World, o: PageOptions, settleMs = 600): Pr
     get consoleMessages() {
       return consoleMessages;
     },
+    lastConsole,
     close: () => ctx.close(),
   };
 }
@@ -175,7 +206,7 @@ export async function sample(world: World, p: OpenPage, id: string, n: number): 
   const m0 = await metrics(p.cdp);
   const t0 = Date.now();
   await burst(p.page, id, n);
-  await waitFor(() => arrived(world, variant) >= c0 + n, 120_000, `${n} beacons from ${variant}`);
+  await waitForBurst(world, p, c0, n, 120_000);
   const t1 = Date.now();
   await sleep(variant === 'alloy' ? 150 : 60);
   const m1 = await metrics(p.cdp);
@@ -392,7 +423,7 @@ export async function taskSamples(world: World, p: OpenPage, ids: readonly strin
     if (id === 'noop') await sleep(median(walls));
     else {
       await burst(p.page, id, n);
-      await waitFor(() => arrived(world, variant) >= c0 + n, 300_000, `${n} beacons from ${variant}`);
+      await waitForBurst(world, p, c0, n, 300_000);
       walls.push(Date.now() - t0);
     }
     await sleep(variant === 'alloy' ? 150 : 60);
