@@ -5,17 +5,25 @@
  * document and object-assign (the browser's own).
  */
 
-/** `@adobe/reactor-load-script`: resolves with the script element once it loaded; rejects with the loader's words. */
-export function loadScript(url: string): Promise<HTMLScriptElement> {
-  return new Promise((resolve, reject) => {
+/**
+ * An async script tag for `url` at the end of the head: resolves with it once it loaded, with
+ * undefined when it failed. No Error is made for a failure: Core's external code files only need
+ * to know the load ended, and on a page whose files are missing each Error (its stack) cost
+ * milliseconds.
+ */
+export function scriptLoaded(url: string): Promise<HTMLScriptElement | undefined> {
+  return new Promise((resolve) => {
     const s = document.createElement('script');
     s.async = true;
     s.src = url;
     s.onload = () => resolve(s);
-    s.onerror = () => reject(new Error('Failed to load script ' + url));
+    s.onerror = () => resolve(undefined);
     document.getElementsByTagName('head')[0]!.appendChild(s);
   });
 }
+
+/** `@adobe/reactor-load-script`: resolves with the script element once it loaded; rejects with the loader's words. */
+export const loadScript = (url: string): Promise<HTMLScriptElement> => scriptLoaded(url).then((s) => s ?? Promise.reject(new Error('Failed to load script ' + url)));
 
 type Attributes = { expires?: number | Date; path?: string; domain?: string; secure?: boolean; sameSite?: string; [k: string]: unknown };
 
