@@ -5,17 +5,25 @@
  * document and object-assign (the browser's own).
  */
 
-/** `@adobe/reactor-load-script`: resolves with the script element once it loaded; rejects with the loader's words. */
-export function loadScript(url: string): Promise<HTMLScriptElement> {
-  return new Promise((resolve, reject) => {
+/**
+ * An async script tag for `url` at the end of the head: resolves with it once it loaded, with
+ * undefined when it failed. No Error is made for a failure: Core's external code files only need
+ * to know the load ended, and on a page whose files are missing each Error (its stack) cost
+ * milliseconds.
+ */
+export function scriptLoaded(url: string): Promise<HTMLScriptElement | undefined> {
+  return new Promise((resolve) => {
     const s = document.createElement('script');
     s.async = true;
     s.src = url;
     s.onload = () => resolve(s);
-    s.onerror = () => reject(new Error('Failed to load script ' + url));
+    s.onerror = () => resolve(undefined);
     document.getElementsByTagName('head')[0]!.appendChild(s);
   });
 }
+
+/** `@adobe/reactor-load-script`: resolves with the script element once it loaded; rejects with the loader's words. */
+export const loadScript = (url: string): Promise<HTMLScriptElement> => scriptLoaded(url).then((s) => s ?? Promise.reject(new Error('Failed to load script ' + url)));
 
 type Attributes = { expires?: number | Date; path?: string; domain?: string; secure?: boolean; sameSite?: string; [k: string]: unknown };
 
@@ -24,7 +32,41 @@ const VALUE_KEEP = /%(23|24|26|2B|3A|3C|3E|3D|2F|3F|40|5B|5D|5E|60|7B|7D|7C)/g;
 const NAME_KEEP = /%(23|24|26|2B|5E|60|7C)/g;
 const decode = (s: string) => s.replace(/(%[0-9A-Z]{2})+/g, decodeURIComponent);
 
+const has = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
+
+/**
+ * A cookie string's values as js-cookie 2's `get` reads them as text (quotes stripped, a cookie it
+ * cannot decode skipped): `first`, what `get(name)` answers (it stops at the first cookie of that
+ * name); `all`, what `get()` answers (a later cookie of a name overwrites an earlier one).
+ */
+function jars(text: string): [Record<string, string>, Record<string, string>] {
+  const first: Record<string, string> = {};
+  const all: Record<string, string> = {};
+  for (const part of text ? text.split('; ') : []) {
+    const at = part.indexOf('=');
+    let value = part.slice(at + 1);
+    if (value.charAt(0) == '"') value = value.slice(1, -1);
+    try {
+      const name = decode(part.slice(0, at));
+      all[name] = decode(value);
+      if (!has(first, name)) first[name] = all[name]!;
+    } catch {
+      /* a cookie js-cookie cannot decode is skipped */
+    }
+  }
+  return [first, all];
+}
+
 export function cookieApi(defaults: Attributes = {}) {
+  /**
+   * The cookie string `get` last read and its text values (`jars`). Tags read cookies often (a real
+   * library's page called `get` hundreds of times), mostly with nothing written in between:
+   * decoding every cookie again each time was most of the page side's own time there. Each call
+   * still reads `document.cookie`, so a cookie written by anyone is seen at once.
+   */
+  let seen: string | undefined;
+  let first: Record<string, string> = {};
+  let all: Record<string, string> = {};
   const api = {
     defaults,
     set(key: string, value: unknown, attributes?: Attributes): string | undefined {
@@ -47,20 +89,22 @@ export function cookieApi(defaults: Attributes = {}) {
       return (document.cookie = cookie);
     },
     get(key?: string, json?: boolean): unknown {
+      const text = document.cookie;
+      if (!json) {
+        if (text !== seen) [seen, first, all] = [text, ...jars(text)];
+        return key ? (has(first, key) ? first[key] : all[key]) : { ...all };
+      }
       const jar: Record<string, unknown> = {};
-      for (const part of document.cookie ? document.cookie.split('; ') : []) {
+      for (const part of text ? text.split('; ') : []) {
         const at = part.indexOf('=');
-        let value = part.slice(at + 1);
-        if (!json && value.charAt(0) == '"') value = value.slice(1, -1);
         try {
           const name = decode(part.slice(0, at));
-          let v: unknown = decode(value);
-          if (json)
-            try {
-              v = JSON.parse(v as string);
-            } catch {
-              /* as text */
-            }
+          let v: unknown = decode(part.slice(at + 1));
+          try {
+            v = JSON.parse(v as string);
+          } catch {
+            /* as text */
+          }
           jar[name] = v;
           if (key === name) break;
         } catch {

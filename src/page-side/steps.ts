@@ -11,7 +11,7 @@
 import type { LaunchEffect, LaunchStep } from '../protocol.ts';
 import { logger, type Host } from './host.ts';
 import { writeHtml, writeScript } from './html.ts';
-import { loadScript } from './reactor-modules.ts';
+import { scriptLoaded } from './reactor-modules.ts';
 import type { PageHooks, Post } from './types.ts';
 
 type Event = Record<string, unknown> & { element?: unknown; target?: unknown };
@@ -58,7 +58,7 @@ export function createSteps(ctx: { host?: Host; element(seq: number): Element | 
 
   const external = (url: string): Promise<string | undefined> => {
     satellite();
-    const code = url in registered ? Promise.resolve() : (loading[url] ??= loadScript(url).catch(() => undefined));
+    const code = url in registered ? Promise.resolve() : (loading[url] ??= scriptLoaded(url));
     const mine = Promise.all([code, previous]).then(() => registered[url]);
     previous = mine;
     return mine;

@@ -218,6 +218,27 @@ describe('cookie (js-cookie 2.2.1)', () => {
     expect(launchCookie.get('none')).toBeUndefined();
     expect(launchCookie.get()).toMatchObject({ plain: 'a b', quoted: 'q' });
   });
+
+  it('get: what is written between two reads is seen; a name set twice answers the first as js-cookie does, get() the last, a fresh object each time', () => {
+    const here = location.pathname.replace(/[^/]*$/, '');
+    document.cookie = `dup=deep; path=${here}`;
+    document.cookie = 'dup=root; path=/';
+    document.cookie = 'later=1; path=/';
+    // The longer path comes first in document.cookie.
+    expect(launchCookie.get('dup')).toBe(here === '/' ? 'root' : 'deep');
+    expect(launchCookie.get('later')).toBe('1');
+    const all = launchCookie.get() as Record<string, string>;
+    expect(all.dup).toBe('root');
+    all.later = 'changed by a caller';
+    expect(launchCookie.get()).toMatchObject({ later: '1' });
+    document.cookie = 'later=2; path=/';
+    expect(launchCookie.get('later')).toBe('2');
+    document.cookie = 'later=; path=/; expires=Thu, 01 Jan 1970 00:00:01 GMT';
+    expect(launchCookie.get('later')).toBeUndefined();
+    // A name that is no cookie reads what js-cookie's plain object has there.
+    expect(launchCookie.get('toString')).toBe(Object.prototype.toString);
+    document.cookie = `dup=; path=${here}; expires=Thu, 01 Jan 1970 00:00:01 GMT`;
+  });
 });
 
 describe('logger, notify, setDebug', () => {

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { writeHtml } from '../../src/page-side/html.ts';
 import { pageSide } from '../../src/page-side/index.ts';
 import { createHost, debugChanged } from '../../src/page-side/host.ts';
-import { queryString } from '../../src/page-side/reactor-modules.ts';
+import { queryString, reactorModules } from '../../src/page-side/reactor-modules.ts';
 import type { EngineInput, LaunchEffect } from '../../src/protocol.ts';
 import type { PageData } from '../../src/page-side/types.ts';
 
@@ -93,6 +93,32 @@ describe('page steps answer the worker', () => {
     } finally {
       console.error = original;
       localStorage.removeItem('com.adobe.reactor.debug');
+    }
+  });
+
+  it('an external code file that does not load runs nothing and fails nothing, without making an Error; the module host\'s load-script still rejects with the loader\'s words', async () => {
+    const { step, answered } = runtime();
+    const gone = () => {
+      const url = URL.createObjectURL(new Blob(['window.__order.push("ran")'], { type: 'text/javascript' }));
+      URL.revokeObjectURL(url);
+      return url;
+    };
+    const Original = window.Error;
+    let made = 0;
+    window.Error = new Proxy(Original, {
+      construct: (E, args: unknown[]) => (String(args[0]).startsWith('Failed to load script') && made++, new E(...(args as [string]))),
+    });
+    try {
+      w.__order = [];
+      step({ url: gone(), language: 'javascript' }, 'missing');
+      expect((await answered('missing'))?.response).toEqual({ status: 200, body: '' });
+      expect(w.__order).toEqual([]);
+      expect(made).toBe(0);
+      const url = gone();
+      await expect((reactorModules()['load-script'] as (u: string) => Promise<unknown>)(url)).rejects.toThrow('Failed to load script ' + url);
+      expect(made).toBe(1);
+    } finally {
+      window.Error = Original;
     }
   });
 
