@@ -3,11 +3,8 @@
  * runs the page states' steps and says when each has settled:
  * - turbine: `_satellite._monitors` count the rules triggered and those that completed, failed a
  *   condition or failed an action; a step has settled when every rule it triggered has an outcome;
- * - Offtag: every event offtag.js posted is acknowledged (`offtag.metrics()`: the worker has
- *   handled it and stored its beacons, and the page applied the batch that said so), and still is a
- *   task later with no event posted meanwhile, so what a batch started has been handled too. It
- *   posts nothing: a `get-var` round trip, as before `acked` was there, would cost the Offtag side
- *   two snapshots per step that turbine's settle does not pay;
+ * - Offtag: a `get-var` round trip through offtag.js (the worker handles events, and the page
+ *   applies their batches, in order), twice, so what the first batch started has been sent too;
  * - none (the page without tags, the cost runs' baseline): two tasks.
  * Each wait has a limit (`stepLimitMs`); a step that reaches it says so. With `auto`, the page
  * runs every step after its load and then, `tailMs` later, fetches `/__corpus/done` (the cost
@@ -85,20 +82,9 @@
   };
   var offtagSettled = function () {
     if (!window.offtag) return task();
-    var metrics = window.offtag.metrics;
-    // An offtag.js without `acked`: two get-var round trips.
-    if (metrics().acked === undefined) return ask().then(task).then(ask);
-    return new Promise(function (resolve) {
-      (function check() {
-        var a = metrics();
-        if (a.acked < a.events) return void setTimeout(check, 10);
-        task().then(function () {
-          var b = metrics();
-          if (b.events === a.events && b.acked >= b.events) resolve();
-          else check();
-        });
-      })();
-    });
+    return ask()
+      .then(task)
+      .then(ask);
   };
   var settle = function () {
     var p = cfg.side === 'turbine' ? turbineSettled() : cfg.side === 'offtag' ? offtagSettled() : task().then(task);
