@@ -5,7 +5,7 @@
 import type { RequestEffect } from '../../protocol.ts';
 import { openBeaconStore } from './idb-store.ts';
 import { createBeaconQueue, type BeaconQueue } from './queue.ts';
-import { connectSender, SENDER_AFTER_BEACONS } from './sender.ts';
+import { connectSender, fetchStatus, SENDER_AFTER_BEACONS } from './sender.ts';
 
 export interface BeaconSink {
   /**
@@ -59,7 +59,7 @@ export function createBeaconSink(
   // The devtools feed says who sends: `sender` { shared: true } once the SharedWorker is there, { shared: false } if it stops answering.
   const link = connectSender(
     sender,
-    (url, init) => fetch(url, init),
+    fetchStatus,
     () => monitor?.('sender', { shared: true }),
     () => monitor?.('sender', { shared: false }),
   );

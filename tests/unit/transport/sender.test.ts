@@ -3,9 +3,9 @@
  * MessageChannel, requests to the project's collector: the worker's queue sends through it once
  * it said it is there, and by itself before that, without one, and once it stops answering.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createBeaconQueue, type BeaconFetch } from '../../../src/worker-engine/transport/queue.ts';
-import { ANSWER_BATCH_MAX, SENDER_GONE_MS, SENDER_PROTOCOL, connectSender, servePort } from '../../../src/worker-engine/transport/sender.ts';
+import { ANSWER_BATCH_MAX, SENDER_GONE_MS, SENDER_PROTOCOL, connectSender, fetchStatus, servePort } from '../../../src/worker-engine/transport/sender.ts';
 import { memoryStore } from '../../../src/worker-engine/transport/store.ts';
 import { startCollector, type Collector } from '../../../tools/collector/server.ts';
 
@@ -274,5 +274,21 @@ describe('the sender', () => {
       expect(w.calls).toEqual(['worker p0', 'worker p1']);
       w.close();
     });
+  });
+});
+
+describe('fetchStatus (what the sender and the worker fetch a beacon with)', () => {
+  afterEach(() => vi.unstubAllGlobals());
+  it('answers with the status and cancels the body at once: nobody reads a beacon\'s answer, and Chromium stops answering after 16,383 unread ones', async () => {
+    let cancelled = false;
+    const seen: RequestInit[] = [];
+    // The body of the answer never ends by itself: only a cancel ends it.
+    vi.stubGlobal('fetch', async (_url: string, init: RequestInit) => {
+      seen.push(init);
+      return new Response(new ReadableStream({ pull: () => new Promise(() => {}), cancel: () => void (cancelled = true) }), { status: 200 });
+    });
+    expect(await fetchStatus('http://collector.test/b/ss/x/1/JS-2.27.0/s1', { keepalive: true, credentials: 'include' })).toEqual({ status: 200 });
+    expect(cancelled).toBe(true);
+    expect(seen).toEqual([{ keepalive: true, credentials: 'include' }]);
   });
 });
