@@ -7,7 +7,7 @@
  * The ceiling is like for like in what reaches the collector: a SharedWorker with no engine and no
  * queue replays the very requests Offtag's burst of the same sample delivered (same URLs, lengths,
  * methods and bodies; only the hit's random path segment is new), one at a time in the order
- * made, `credentials: 'include'` and `keepalive` as Offtag's sender. Both are timed the same way:
+ * made, `credentials: 'include'`, `keepalive` and the answer's body cancelled as Offtag's sender. Both are timed the same way:
  * from the bench's order to the page (Node's clock) to the collector's arrival time of the last
  * beacon. The goal: Offtag ≥ 90% of it, the ratio taken sample by sample.
  * Beside them: the same engine on the main thread (bare `fetch`, no queue, all at once) and the
@@ -47,7 +47,7 @@ interface Replay {
 const REPLAY_WORKER = `onconnect = (c) => { const port = c.ports[0]; port.onmessage = async ({ data: { reqs, window } }) => {
   let next = 0;
   const lane = async () => { while (next < reqs.length) { const r = reqs[next++];
-    await fetch(r.url, { method: r.method, body: r.body, headers: r.body ? { 'Content-Type': 'application/x-www-form-urlencoded' } : undefined, credentials: 'include', keepalive: true }); } };
+    (await fetch(r.url, { method: r.method, body: r.body, headers: r.body ? { 'Content-Type': 'application/x-www-form-urlencoded' } : undefined, credentials: 'include', keepalive: true })).body?.cancel(); } };
   await Promise.all(Array.from({ length: window }, lane));
   port.postMessage('done');
 }; }; `;

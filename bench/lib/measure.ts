@@ -307,7 +307,7 @@ export async function installFloor(page: Page): Promise<void> {
     const sender = new SharedWorker(
       URL.createObjectURL(
         new Blob([
-          "onconnect = (c) => { const p = c.ports[0]; let want = 0, got = 0, done; p.onmessage = (e) => { if (e.data.port) return void (done = e.data.port); if (e.data.expect) return void ((want = e.data.expect), (got = 0)); fetch(e.data, { credentials: 'include', keepalive: true }).catch(() => 0).then(() => { if (++got === want) done.postMessage(0); }); }; };",
+          "onconnect = (c) => { const p = c.ports[0]; let want = 0, got = 0, done; p.onmessage = (e) => { if (e.data.port) return void (done = e.data.port); if (e.data.expect) return void ((want = e.data.expect), (got = 0)); fetch(e.data, { credentials: 'include', keepalive: true }).then((r) => void r.body?.cancel(), () => 0).then(() => { if (++got === want) done.postMessage(0); }); }; };",
         ]),
       ),
     );

@@ -60,7 +60,7 @@ const DRIVER = (v: string, events: string[], n: number, collector: string) => `<
   // 'sender GETs': n beacon-like GETs to the collector from a SharedWorker of the page's own, one at a time (what the sender's requests cost the page without the engine).
   const U = ${JSON.stringify(collector + '/b/ss/bench/1/JS-2.27.0/s0?AQB=1&AQE=1')};
   let sw;
-  const gets = () => { sw ??= new SharedWorker(URL.createObjectURL(new Blob(['onconnect = (c) => { const p = c.ports[0]; p.onmessage = async ({ data: n }) => { for (let i = 0; i < n; i++) await fetch(' + JSON.stringify(U) + ' + "&i=" + i, { credentials: "include", keepalive: true }); }; };']))); sw.port.postMessage(n); };
+  const gets = () => { sw ??= new SharedWorker(URL.createObjectURL(new Blob(['onconnect = (c) => { const p = c.ports[0]; p.onmessage = async ({ data: n }) => { for (let i = 0; i < n; i++) (await fetch(' + JSON.stringify(U) + ' + "&i=" + i, { credentials: "include", keepalive: true })).body?.cancel(); }; };']))); sw.port.postMessage(n); };
   const bridge = () => { const m = window.offtag && offtag.metrics(); return m ? m.postMs + m.applyMs : 0; };
   while ((await (await fetch('/go?v=' + v)).text()) == 'run')
     for (const id of E) {
