@@ -118,9 +118,9 @@ const reordered: number[] = [];
 const open = (row: string) =>
   openPage(world, row === 'main-thread' ? { variant: 'main-thread' } : { variant: 'offtag', config: row === 'offtag' || row === 'dist' ? {} : { workerUrl: `/build/${row}/offtag-worker.js` } });
 try {
-  // Each sample in fresh browser contexts unless --same-context: Chromium slows every request of a
-  // context down ~2-3x some seconds into a run of thousands of requests (docs/delivery.md,
-  // "Throughput"), which would make later samples measure that rather than Offtag.
+  // Each sample in fresh browser contexts unless --same-context: Chromium slowed every request of a
+  // context down ~2-3x some thousands of requests in while answers were left unread (docs/delivery.md,
+  // "Throughput"); fresh contexts keep a sample from measuring what earlier ones left.
   const fresh = async () => {
     const pages = await Promise.all(rows.map(open));
     const blank = await (await world.browser.newContext()).newPage();
