@@ -7,7 +7,7 @@
  * rate and times it prints do change). `--dist=folder`: a build copied to bench/.build/folder
  * (as `bench:burst -- --dists`). Writes no result file.
  */
-import { median, openPage, warm } from '../lib/measure.ts';
+import { burst, median, openPage, warm } from '../lib/measure.ts';
 import { buildVariants, CONTAINER_SIZES, startWorld } from '../lib/setup.ts';
 
 const N = 250;
@@ -44,12 +44,7 @@ try {
     await worker.evaluate(HOOK);
     const from = world.collector.beacons.length;
     const t0 = Date.now();
-    await p.page.evaluate((n) => {
-      setTimeout(() => {
-        const sat = (window as unknown as { _satellite: { track(id: string): void } })._satellite;
-        for (let i = 0; i < n; i++) sat.track('Page View');
-      }, 0);
-    }, N);
+    await burst(p.page, 'Page View', N);
     while (world.collector.beacons.length < from + N) await new Promise((r) => setTimeout(r, 5));
     // The deletes after the line emptied, and the last acknowledgement.
     await new Promise((r) => setTimeout(r, 300));

@@ -21,7 +21,7 @@
  */
 import type { Page } from 'playwright';
 import { saveResult } from '../lib/report.ts';
-import { median, openPage, warm, type OpenPage } from '../lib/measure.ts';
+import { burst as fire, median, openPage, warm, type OpenPage } from '../lib/measure.ts';
 import { buildVariants, CONTAINER_SIZES, startWorld, type World } from '../lib/setup.ts';
 import type { CollectedBeacon } from '../../tools/collector/server.ts';
 
@@ -68,12 +68,7 @@ const rate = (t0: number, got: CollectedBeacon[]) => got.length / (Math.max(1, g
 async function burst(world: World, p: OpenPage): Promise<{ perSec: number; reqs: Replay[] }> {
   const from = world.collector.beacons.length;
   const t0 = Date.now();
-  await p.page.evaluate((n) => {
-    setTimeout(() => {
-      const s = (window as unknown as { _satellite: { track(id: string): void } })._satellite;
-      for (let i = 0; i < n; i++) s.track('Page View');
-    }, 0);
-  }, N);
+  await fire(p.page, 'Page View', N);
   const got = await arrivals(world, from, N);
   const reqs = got.map((b) => ({ url: `${world.collector.url}${b.path}${b.method === 'POST' ? '' : `?${b.query}`}`, method: b.method ?? 'GET', body: b.method === 'POST' ? b.query : undefined }));
   return { perSec: rate(t0, got), reqs };

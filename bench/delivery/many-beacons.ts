@@ -7,7 +7,7 @@
  * while the sender left its answers' bodies unread. `--dist=folder`: a build copied to
  * bench/.build/folder (as `bench:burst -- --dists`). Console only; about 2 minutes.
  */
-import { openPage, warm } from '../lib/measure.ts';
+import { burst, openPage, warm } from '../lib/measure.ts';
 import { buildVariants, CONTAINER_SIZES, startWorld } from '../lib/setup.ts';
 
 const N = Number(process.argv.find((a) => a.startsWith('--n='))?.slice(4)) || 17_000;
@@ -24,12 +24,7 @@ try {
   const t0 = Date.now();
   for (let sent = 0; sent < N && !failed; ) {
     const n = Math.min(BURST, N - sent);
-    await p.page.evaluate((n) => {
-      setTimeout(() => {
-        const sat = (window as unknown as { _satellite: { track(id: string): void } })._satellite;
-        for (let i = 0; i < n; i++) sat.track('Page View');
-      }, 0);
-    }, n);
+    await burst(p.page, 'Page View', n);
     sent += n;
     const end = Date.now() + 60_000;
     while (world.collector.beacons.length < from + sent && Date.now() < end) await new Promise((r) => setTimeout(r, 20));

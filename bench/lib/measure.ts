@@ -163,8 +163,8 @@ export async function openPage(world: World, o: PageOptions, settleMs = 600): Pr
   };
 }
 
-/** Fires `n` events from one page task. */
-const burst = (page: Page, id: string, n: number) =>
+/** Fires `n` events from one page task (the bench's burst; it returns once they are scheduled). */
+export const burst = (page: Page, id: string, n: number) =>
   page.evaluate(
     ([id, n]) => {
       setTimeout(() => {
