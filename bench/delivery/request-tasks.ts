@@ -15,7 +15,8 @@ import { startTrace, topLevelTasks } from '../lib/measure.ts';
 
 const N = Number(process.argv.find((a) => a.startsWith('--n='))?.slice(4)) || 200;
 const VARIANTS: Array<[string, Record<string, unknown>]> = [
-  ['fetch, keepalive, credentials (the sender)', {}],
+  ["fetch, keepalive, credentials, the answer's body cancelled (the sender)", { cancel: true }],
+  ["fetch, keepalive, credentials, the answer's body left unread", {}],
   ['fetch without keepalive', { keepalive: false }],
   ["fetch, cache: 'no-store'", { cache: 'no-store' }],
   ["fetch, mode: 'no-cors'", { mode: 'no-cors' }],
@@ -26,14 +27,17 @@ const VARIANTS: Array<[string, Record<string, unknown>]> = [
 const SENDER = `onconnect = (c) => { const port = c.ports[0]; port.onmessage = async ({ data: { n, opts } }) => {
   for (let i = 0; i < n; i++) {
     if (opts.xhr) await new Promise((r) => { const x = new XMLHttpRequest(); x.open('GET', '/hit?i=' + i); x.withCredentials = true; x.onloadend = r; x.send(); });
-    else await fetch('/hit?i=' + i, { credentials: 'include', keepalive: true, ...opts });
+    else { const { cancel, ...init } = opts; const r = await fetch('/hit?i=' + i, { credentials: 'include', keepalive: true, ...init }); if (cancel) r.body?.cancel(); }
   }
   port.postMessage('done');
 }; };`;
 
+const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+
 const server = createServer((req, res) => {
   if (req.url!.startsWith('/sender.js')) return void res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(SENDER);
-  if (req.url!.startsWith('/hit')) return void res.writeHead(204).end();
+  // The collector's answer to a beacon: a 1×1 GIF (so that cancelling its body is not a no-op).
+  if (req.url!.startsWith('/hit')) return void res.writeHead(200, { 'Content-Type': 'image/gif' }).end(GIF);
   res.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><title>requests</title><script>window.sender = new SharedWorker("/sender.js"); sender.port.start();</script>');
 });
 await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

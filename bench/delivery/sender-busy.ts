@@ -65,7 +65,7 @@ async function inWorker(cdp: CDPSession, sessionId: string, expression: string):
 
 const CEILING = `onconnect = (c) => { const port = c.ports[0]; port.onmessage = async ({ data: urls }) => {
   const timed = []; const t0 = performance.now();
-  for (const u of urls) { const t = performance.now(); await fetch(u, { credentials: 'include', keepalive: true }); timed.push([t, performance.now()]); }
+  for (const u of urls) { const t = performance.now(); (await fetch(u, { credentials: 'include', keepalive: true })).body?.cancel(); timed.push([t, performance.now()]); }
   port.postMessage({ ms: performance.now() - t0, timed });
 }; };`;
 
