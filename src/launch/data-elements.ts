@@ -96,7 +96,15 @@ export function workerReadablePath(path: string, dataLayer: string): boolean {
   return root === dataLayer || path in PAGE_PATHS;
 }
 
-export const splitPath = (path: string) => path.replace(/\[(\d+)\]/g, '.$1').split('.').filter(Boolean);
+/** Global paths split once each: a container's data elements read the same few paths at every event. */
+const splitPaths = new Map<string, readonly string[]>();
+
+/** A global path's keys (`a.b[0].c` → `a`, `b`, `0`, `c`); the same array for the same path, never to be changed. */
+export function splitPath(path: string): readonly string[] {
+  let keys = splitPaths.get(path);
+  if (!keys) splitPaths.set(path, (keys = Object.freeze(path.replace(/\[(\d+)\]/g, '.$1').split('.').filter(Boolean))));
+  return keys;
+}
 
 export function globalPath(ctx: { settings: Settings; snapshot: DCtx['snapshot']; page: DCtx['page'] }, path: string): unknown {
   const [root, ...rest] = splitPath(path);

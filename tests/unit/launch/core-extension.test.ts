@@ -194,6 +194,9 @@ describe("Core's data elements", () => {
     expect(readsOf(launch.javascriptVariable('digitalData.cart.items[1].sku'))).toEqual(['cart.items.1.sku']);
     expect(readsOf(launch.javascriptVariable('digitalData'))).toBeUndefined();
     expect(launch.splitPath('a[0].b..c[12]')).toEqual(['a', '0', 'b', 'c', '12']);
+    // Split once per path (every event reads the same paths), and the shared keys cannot be changed.
+    expect(launch.splitPath('a[0].b..c[12]')).toBe(launch.splitPath('a[0].b..c[12]'));
+    expect(Object.isFrozen(launch.splitPath('a[0].b..c[12]'))).toBe(true);
   });
   it('a global the worker does not receive is said, naming the path and the data layer', async () => {
     const { seen, batches } = await valuesOf({ x: launch.javascriptVariable('utag_data.page') });
