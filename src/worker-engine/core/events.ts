@@ -145,7 +145,8 @@ export function createEventHandler<N extends string, S>({ container, ctx, servic
    * of the direct calls pulled while the library set its events up, each with its own event, all in
    * rule order (ties in the container's order), as turbine runs the triggers of its start.
    */
-  const runRules = async (event: EngineEvent, resolver: Resolver<N>, snapshot: Snapshot) => {
+  /** Runs them; how many ran. */
+  const runRules = async (event: EngineEvent, resolver: Resolver<N>, snapshot: Snapshot): Promise<number> => {
     const pairs = rulesFor(container.rules, event).map((rule) => ({ rule, event, resolver }));
     if (event.type === 'library-loaded' && event.setup?.length) {
       for (const call of event.setup) {
@@ -166,6 +167,7 @@ export function createEventHandler<N extends string, S>({ container, ctx, servic
       // As turbine's monitors: an action that failed stops the rule, which does not complete.
       ctx.monitor(!outcome.fired ? 'rule-condition-failed' : outcome.stoppedAt ? 'rule-action-failed' : 'rule-completed', { ...outcome, seq: snapshot.seq });
     }
+    return pairs.length;
   };
 
   /** After each page event: the watched data elements read on its snapshot, and the rules of each that changed. */
@@ -208,14 +210,16 @@ export function createEventHandler<N extends string, S>({ container, ctx, servic
      * the values again as the page's call computes them (without the event, after what the rules
      * changed), and a rule's read only for an element whose reading writes.
      */
-    const publishValues = (values = resolver.values()) => {
+    const publishValues = (values = resolver.values(), again = true) => {
       if (container.getVarValues === 'every-event') {
-        publishPureValues(event);
+        if (again) publishPureValues(event);
         for (const k of Object.keys(values)) if (!(all as Record<string, DataElement<N> | undefined>)[k]?.sideEffects) delete values[k];
       }
       if (Object.keys(values).length) emit({ type: 'vars', values });
     };
 
+    /** The pure values went out for this event before its rules were queued (most events). */
+    let publishedBefore = false;
     if (event.type === 'set-var') {
       for (const [k, v] of Object.entries(event.values ?? {})) customVars.set(k, v);
       // A data element of that name still answers getVar, as in turbine: only the others are sent.
@@ -232,7 +236,10 @@ export function createEventHandler<N extends string, S>({ container, ctx, servic
           (err: unknown) => emit({ type: 'reply', seq, error: err instanceof Error ? err.message : String(err) }),
         );
     } else {
-      if (container.getVarValues === 'every-event' || (event.type === 'library-loaded' && !published.size)) publishPureValues(event);
+      if (container.getVarValues === 'every-event' || (event.type === 'library-loaded' && !published.size)) {
+        publishPureValues(event);
+        publishedBefore = true;
+      }
       if (event.type === 'get-var') emit({ type: 'reply', seq: snapshot.seq, value: resolver.has(event.name) ? resolver.get(event.name as N) : undefined });
       if (event.type === 'direct-call' && !rulesFor(container.rules, event).length) log('log', unmatchedDirectCall(event.id));
     }
@@ -242,8 +249,12 @@ export function createEventHandler<N extends string, S>({ container, ctx, servic
     const linkTracking = event.type === 'click' ? hooks().onClick?.(event.link) : undefined;
     await enqueue(event, async () => {
       await linkTracking;
-      await runRules(event, resolver, snapshot);
-      publishValues();
+      // An event that ran no rule and no link tracking changed nothing the values read since they
+      // went out for it before its rules were queued (an earlier event's rules publish again as they
+      // complete; anything else that changed goes with the next event's values): computing every
+      // value a second time would find nothing to send. A `get-var` call is such an event.
+      const ran = await runRules(event, resolver, snapshot);
+      publishValues(undefined, ran > 0 || !publishedBefore || linkTracking !== undefined);
       await checkChanges(resolver, snapshot, publishValues);
     });
   }

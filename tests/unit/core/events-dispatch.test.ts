@@ -179,6 +179,24 @@ describe('the values sent with every event (getVarValues: every-event)', () => {
     expect(sent(await fire(go, { dataLayer: { v: Number.POSITIVE_INFINITY } }))).toEqual({ v: Number.POSITIVE_INFINITY });
     expect(sent(await fire(go, { dataLayer: { v: null } }))).toEqual({ v: null });
   });
+
+  it('worked out once for an event that runs no rule (a getVar call), again after the rules of one that does', async () => {
+    let reads = 0;
+    const counted: Container<string, object> = {
+      name: 't',
+      sessionKeys: [],
+      getVarValues: 'every-event',
+      dataElements: { counted: custom(() => ++reads), v: { type: 'data-layer', path: 'v' } },
+      rules: [{ name: 'r', events: [{ type: 'direct-call', id: 'go' }], actions: [{ type: 'custom', run: () => {} }] }],
+    };
+    const { fire } = makeEngine(counted);
+    await fire({ type: 'get-var', name: 'v' } as EngineEvent);
+    expect(reads).toBe(1);
+    await fire({ type: 'direct-call', id: 'go' });
+    expect(reads).toBe(3);
+    await fire({ type: 'direct-call', id: 'nothing listens' });
+    expect(reads).toBe(4);
+  });
 });
 
 describe("the engine's random source", () => {
