@@ -187,7 +187,7 @@ describe('the values sent with every event (getVarValues: every-event)', () => {
       sessionKeys: [],
       getVarValues: 'every-event',
       dataElements: { counted: custom(() => ++reads), v: { type: 'data-layer', path: 'v' } },
-      rules: [{ name: 'r', events: [{ type: 'direct-call', id: 'go' }], actions: [{ type: 'custom', run: () => {} }] }],
+      rules: [{ name: 'r', events: [{ type: 'direct-call', id: 'go' }], actions: [{ name: 'a', fn: () => {} }] }],
     };
     const { fire } = makeEngine(counted);
     await fire({ type: 'get-var', name: 'v' } as EngineEvent);
