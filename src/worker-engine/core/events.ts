@@ -143,9 +143,9 @@ export function createEventHandler<N extends string, S>({ container, ctx, servic
   /**
    * The rules `event` triggers, one after another in their order; with Library Loaded, also those
    * of the direct calls pulled while the library set its events up, each with its own event, all in
-   * rule order (ties in the container's order), as turbine runs the triggers of its start.
+   * rule order (ties in the container's order), as turbine runs the triggers of its start. It
+   * answers how many rules it ran.
    */
-  /** Runs them; how many ran. */
   const runRules = async (event: EngineEvent, resolver: Resolver<N>, snapshot: Snapshot): Promise<number> => {
     const pairs = rulesFor(container.rules, event).map((rule) => ({ rule, event, resolver }));
     if (event.type === 'library-loaded' && event.setup?.length) {
